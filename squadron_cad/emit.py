@@ -1,0 +1,184 @@
+"""Emit a part's OpenSCAD source: customizer variables on top, our modules, then the body.
+
+Builders receive a symbolic view of the parameters: every float field reads as a `ScadNum`
+named after its key (token.width_mm -> token_width_mm) and every derived property as a
+named value computed in the file's hidden section. Only what a part touches is declared,
+so the source of a part changes exactly when a parameter it depends on changes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import BaseModel
+from solid2 import scad_render
+from solid2.core.object_base import OpenSCADObject
+
+from squadron_cad import __version__
+from squadron_cad.constants import GAME_CREDIT
+from squadron_cad.geometry.expr import ScadNum, format_literal, named
+from squadron_cad.geometry.scad_lib import modules_used
+from squadron_cad.params import KitParams
+
+QUALITY_SETTINGS = {
+    # $fa: degrees per facet on large arcs; $fs: longest facet on small ones (mm).
+    "draft": {"$fa": 12, "$fs": 1.0},
+    "final": {"$fa": 3, "$fs": 0.3},
+}
+
+
+@dataclass(frozen=True)
+class InputVariable:
+    name: str
+    value: float
+    section: str
+    description: str
+    low: float | None
+    high: float | None
+    unit: str
+
+
+@dataclass
+class VariableScope:
+    """The variables one part's source declares, in first-use order."""
+
+    inputs: dict[str, InputVariable] = field(default_factory=dict)
+    derived: dict[str, ScadNum] = field(default_factory=dict)
+
+    def use_input(self, variable: InputVariable) -> ScadNum:
+        self.inputs.setdefault(variable.name, variable)
+        return named(variable.name, variable.value)
+
+    def use_derived(self, name: str, value: ScadNum) -> ScadNum:
+        if name in self.inputs:
+            raise ValueError(f"derived value {name} collides with a parameter")
+        self.derived.setdefault(name, value)
+        return named(name, float(value))
+
+
+class SymbolicParams:
+    """Duck-types a parameter model, handing out named ScadNums instead of floats."""
+
+    def __init__(self, model: BaseModel, scope: VariableScope, prefix: str = "") -> None:
+        object.__setattr__(self, "_model", model)
+        object.__setattr__(self, "_scope", scope)
+        object.__setattr__(self, "_prefix", prefix)
+
+    def __getattr__(self, name: str) -> Any:
+        model = self._model
+        fields = type(model).model_fields
+        if name in fields:
+            return self._field(name, getattr(model, name), fields[name])
+        attribute = getattr(type(model), name, None)
+        if isinstance(attribute, property):
+            return self._derived(name, attribute)
+        return getattr(model, name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("parameters are read-only")
+
+    def _field(self, name: str, value: Any, info: Any) -> Any:
+        if isinstance(value, BaseModel):
+            return SymbolicParams(value, self._scope, f"{self._prefix}{name}_")
+        if isinstance(value, float):  # strict models: floats are dimensions, ints structure
+            low, high = _bounds(info)
+            extra = info.json_schema_extra or {}
+            variable = InputVariable(
+                name=f"{self._prefix}{name}",
+                value=value,
+                section=self._prefix.rstrip("_") or "kit",
+                description=info.description or "",
+                low=low,
+                high=high,
+                unit=str(extra.get("unit", "")),
+            )
+            return self._scope.use_input(variable)
+        return value
+
+    def _derived(self, name: str, prop: property) -> Any:
+        result = prop.fget(self)
+        if isinstance(result, ScadNum):
+            return self._scope.use_derived(f"{self._prefix}{name}", result)
+        return result
+
+
+def _bounds(info: Any) -> tuple[float | None, float | None]:
+    low = high = None
+    for constraint in info.metadata:
+        for attr in ("ge", "gt"):
+            if getattr(constraint, attr, None) is not None:
+                low = float(getattr(constraint, attr))
+        for attr in ("le", "lt"):
+            if getattr(constraint, attr, None) is not None:
+                high = float(getattr(constraint, attr))
+    return low, high
+
+
+def symbolic(params: KitParams, scope: VariableScope) -> KitParams:
+    """The view a builder receives; typed as KitParams because it behaves as one."""
+    return SymbolicParams(params, scope)  # type: ignore[return-value]
+
+
+@dataclass(frozen=True)
+class ScadSource:
+    part: str
+    text: str
+    inputs: tuple[InputVariable, ...]
+
+
+def emit(part: str, title: str, builder: Any, params: KitParams) -> ScadSource:
+    """Run a pure builder on the symbolic view and write the whole file's text."""
+    scope = VariableScope()
+    obj: OpenSCADObject = builder(symbolic(params, scope))
+    body = scad_render(obj)
+    library = "\n".join(module.source for module in modules_used(obj))
+    text = "\n".join(
+        [
+            _banner(part, title),
+            _customizer_section(scope),
+            _hidden_section(scope, params.quality),
+            library,
+            f"// ---- {part} ----",
+            body,
+        ]
+    )
+    return ScadSource(part=part, text=text, inputs=tuple(scope.inputs.values()))
+
+
+def _banner(part: str, title: str) -> str:
+    return (
+        f"// {part}.scad: {title}\n"
+        f"// Generated by squadron_cad {__version__}. {GAME_CREDIT}.\n"
+        "// Tweak the values below in OpenSCAD's Customizer (Window > Customizer), or set\n"
+        "// them in YAML and rebuild with `make stl` so the checks run too.\n"
+    )
+
+
+def _customizer_section(scope: VariableScope) -> str:
+    lines: list[str] = []
+    section = None
+    sections = list(dict.fromkeys(v.section for v in scope.inputs.values()))
+    ordered = sorted(scope.inputs.values(), key=lambda v: sections.index(v.section))
+    for variable in ordered:
+        if variable.section != section:
+            section = variable.section
+            lines.append(f"\n/* [{section.replace('_', ' ').title()}] */")
+        unit = f" ({variable.unit})" if variable.unit else ""
+        lines.append(f"// {variable.description}{unit}")
+        lines.append(f"{variable.name} = {format_literal(variable.value)};{_range(variable)}")
+    return "\n".join(lines) + "\n"
+
+
+def _range(variable: InputVariable) -> str:
+    if variable.low is None or variable.high is None:
+        return ""
+    step = 1 if variable.unit == "deg" else (0.05 if variable.high <= 5 else 0.1)
+    return f" // [{format_literal(variable.low)}:{step}:{format_literal(variable.high)}]"
+
+
+def _hidden_section(scope: VariableScope, quality: str) -> str:
+    lines = ["/* [Hidden] */", "// Derived by the game's rules from the values above."]
+    lines += [f"{name} = {value.expr};" for name, value in scope.derived.items()]
+    lines += [f"{key} = {value};" for key, value in QUALITY_SETTINGS[quality].items()]
+    return "\n".join(lines) + "\n"

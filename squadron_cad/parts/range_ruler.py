@@ -1,0 +1,97 @@
+"""The range ruler: one piece, or three sections joined by dovetails to fit the box.
+
+Three straight template lengths long; the thirds are ranges 1, 2 and 3 from the firing
+plane (at x = 0). A section joint sits exactly on a range boundary, so the seam is the mark.
+"""
+
+from __future__ import annotations
+
+from solid2 import difference, linear_extrude, offset, polygon, square, translate, union
+from solid2.core.object_base import OpenSCADObject
+
+from squadron_cad import constants as C
+from squadron_cad.geometry.expr import Number
+from squadron_cad.geometry.shapes import EPSILON_MM, centred_text
+from squadron_cad.params import KitParams
+
+SECTIONS = C.RULER_LENGTH_TEMPLATES
+
+
+def _strip(length: Number, width: Number) -> OpenSCADObject:
+    return translate([0, -width / 2])(square([length, width]))
+
+
+def _mark(x: Number, p: KitParams) -> OpenSCADObject:
+    """A range mark across the ruler, centred on x."""
+    width = p.ruler_width_mm + 2
+    return translate([x - p.ruler.mark_width_mm / 2, -width / 2])(
+        square([p.ruler.mark_width_mm, width])
+    )
+
+
+def _numeral(index: int, centre_x: Number, p: KitParams) -> OpenSCADObject:
+    return translate([centre_x, 0])(
+        centred_text(str(index), p.ruler.numeral_height_mm, p.text.stroke_mm)
+    )
+
+
+def _engrave(body: OpenSCADObject, marks: list, numerals: list, p: KitParams) -> OpenSCADObject:
+    top = p.ruler.thickness_mm
+    cuts = []
+    if marks:
+        cuts.append(
+            translate([0, 0, top - p.ruler.mark_depth_mm])(
+                linear_extrude(height=p.ruler.mark_depth_mm + EPSILON_MM)(union()(*marks))
+            )
+        )
+    cuts.append(
+        translate([0, 0, top - p.text.depth_mm])(
+            linear_extrude(height=p.text.depth_mm + EPSILON_MM)(union()(*numerals))
+        )
+    )
+    return difference()(body, *cuts)
+
+
+def build_one_piece(p: KitParams) -> OpenSCADObject:
+    third = p.template_length_mm
+    body = linear_extrude(height=p.ruler.thickness_mm)(_strip(p.ruler_length_mm, p.ruler_width_mm))
+    marks = [_mark(third * i, p) for i in range(1, SECTIONS)]
+    numerals = [_numeral(i + 1, third * (i + 0.5), p) for i in range(SECTIONS)]
+    return _engrave(body, marks, numerals, p)
+
+
+def tab_outline(p: KitParams, root_x: Number) -> OpenSCADObject:
+    """Dovetail tab from root_x forward: wider at its tip, so the joint cannot pull apart."""
+    r = p.ruler
+    root, tip = r.tab_width_mm / 2, r.tab_tip_width_mm / 2
+    end = root_x + r.tab_length_mm
+    start = root_x - EPSILON_MM
+    return polygon([[start, -root], [end, -tip], [end, tip], [start, root]])
+
+
+def build_section(p: KitParams, index: int) -> OpenSCADObject:
+    """Section 1, 2 or 3 in its own frame, x from 0 to one template length."""
+    length = p.template_length_mm
+    outline = _strip(length, p.ruler_width_mm)
+    marks = []
+    if index < SECTIONS:
+        outline = union()(outline, tab_outline(p, length))
+        marks.append(_mark(length, p))
+    if index > 1:
+        slot = offset(delta=p.ruler.joint_clearance_mm)(tab_outline(p, 0))
+        outline = difference()(outline, slot)
+        marks.append(_mark(0, p))
+    body = linear_extrude(height=p.ruler.thickness_mm)(outline)
+    return _engrave(body, marks, [_numeral(index, length / 2, p)], p)
+
+
+def build_section_1(p: KitParams) -> OpenSCADObject:
+    return build_section(p, 1)
+
+
+def build_section_2(p: KitParams) -> OpenSCADObject:
+    return build_section(p, 2)
+
+
+def build_section_3(p: KitParams) -> OpenSCADObject:
+    return build_section(p, 3)

@@ -1,0 +1,260 @@
+"""The one resolver: defaults, then a tin preset, then --params files, then --set overrides.
+
+Each layer is merged key by key, remembering where every value came from, so a refusal can
+say "token.width_mm = -3 (from mytin.yaml): must be greater than 0".
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import ValidationError
+
+from squadron_cad.errors import InputError
+from squadron_cad.params import KitParams
+
+PARAMS_DIR = Path(__file__).resolve().parent.parent / "params"
+DEFAULTS_FILE = PARAMS_DIR / "default.yaml"
+TINS_DIR = PARAMS_DIR / "tins"
+MAX_YAML_BYTES = 256 * 1024  # a parameter file is a page of text; more is a mistake
+_KEY_PATH = re.compile(r"^[a-z_][a-z0-9_]*(\.[a-z_][a-z0-9_]*)*$")
+
+
+class _Loader(yaml.SafeLoader):
+    """Safe YAML that also reads 1e9 and 2.5E-3 as numbers (YAML 1.1 wants a dot)."""
+
+
+_Loader.add_implicit_resolver(
+    "tag:yaml.org,2002:float",
+    re.compile(r"^[-+]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)[eE][-+]?[0-9]+$"),
+    list("-+0123456789."),
+)
+
+
+@dataclass
+class Layered:
+    """Merged raw values and the origin of each leaf key."""
+
+    values: dict[str, Any] = field(default_factory=dict)
+    origins: dict[str, str] = field(default_factory=dict)
+
+    def merge(self, layer: dict[str, Any], origin: str, prefix: str = "") -> None:
+        _merge_into(self.values, layer, origin, prefix, self.origins)
+
+
+def _merge_into(
+    target: dict[str, Any], layer: dict[str, Any], origin: str, prefix: str, origins: dict
+) -> None:
+    for key, value in layer.items():
+        path = f"{prefix}{key}"
+        if isinstance(value, dict) and isinstance(target.get(key), dict) and value:
+            _merge_into(target[key], value, origin, f"{path}.", origins)
+        else:
+            target[key] = value
+            origins[path] = origin
+
+
+def available_tins() -> list[str]:
+    return sorted(p.stem for p in TINS_DIR.glob("*.yaml"))
+
+
+def load_yaml_file(path: Path, label: str) -> dict[str, Any]:
+    """A parameter file as a mapping, or a one-line InputError."""
+    try:
+        size = path.stat().st_size
+    except FileNotFoundError:
+        raise InputError(f"{label}: file not found: {path}") from None
+    except OSError as exc:
+        raise InputError(f"{label}: cannot read {path}: {exc.strerror}") from None
+    if size > MAX_YAML_BYTES:
+        raise InputError(f"{label}: {path} is {size} bytes; a parameter file is at most 256 KiB")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise InputError(f"{label}: {path} is not UTF-8 text") from None
+    except OSError as exc:
+        raise InputError(f"{label}: cannot read {path}: {exc.strerror}") from None
+    return parse_yaml_mapping(text, f"{label} {path}")
+
+
+def parse_yaml_mapping(text: str, where: str) -> dict[str, Any]:
+    try:
+        data = yaml.load(text, Loader=_Loader)  # noqa: S506 - a SafeLoader subclass
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark
+        at = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+        raise InputError(f"{where}: malformed YAML{at}: {exc.problem}") from None
+    except yaml.YAMLError as exc:
+        raise InputError(f"{where}: malformed YAML: {exc}") from None
+    except RecursionError:
+        raise InputError(f"{where}: YAML nested too deeply") from None
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise InputError(f"{where}: expected a mapping of keys (key: value), got {_kind(data)}")
+    return data
+
+
+def parse_override(text: str) -> dict[str, Any]:
+    """`token.width_mm=30` as a nested mapping; the value is read as YAML (30, true, [H, D])."""
+    key, sep, raw = text.partition("=")
+    key = key.strip()
+    if not sep or not _KEY_PATH.match(key):
+        raise InputError(
+            f"--set {text!r}: expected key.path=value, e.g. --set token.width_mm=30"
+        )
+    value = parse_yaml_mapping(f"v: {raw}", f"--set {key}").get("v") if raw.strip() else None
+    if value is None:
+        raise InputError(f"--set {key}: give a value, e.g. --set {key}=30")
+    nested: dict[str, Any] = {}
+    cursor = nested
+    parts = key.split(".")
+    for part in parts[:-1]:
+        cursor = cursor.setdefault(part, {})
+    cursor[parts[-1]] = value
+    return nested
+
+
+def tin_preset_file(name: str) -> Path:
+    if not re.fullmatch(r"[a-z0-9][a-z0-9-]*", name) or not (TINS_DIR / f"{name}.yaml").is_file():
+        known = ", ".join(available_tins())
+        raise InputError(f"--tin {name!r}: no such tin preset; choose one of: {known}")
+    return TINS_DIR / f"{name}.yaml"
+
+
+def layered_values(
+    param_files: list[Path] | tuple[Path, ...] = (),
+    overrides: list[str] | tuple[str, ...] = (),
+    tin: str | None = None,
+) -> Layered:
+    if not DEFAULTS_FILE.is_file():
+        raise InputError(
+            f"built-in defaults not found at {DEFAULTS_FILE}; install the package from its "
+            "source folder (pip install -e .)"
+        )
+    layered = Layered()
+    layered.merge(load_yaml_file(DEFAULTS_FILE, "defaults"), "defaults")
+    if tin:
+        path = tin_preset_file(tin)
+        layered.merge(load_yaml_file(path, "--tin"), f"tin preset {tin}")
+    for path in param_files:
+        layered.merge(load_yaml_file(Path(path), "--params"), Path(path).name)
+    for text in overrides:
+        layered.merge(parse_override(text), "--set")
+    return layered
+
+
+def resolve(
+    param_files: list[Path] | tuple[Path, ...] = (),
+    overrides: list[str] | tuple[str, ...] = (),
+    tin: str | None = None,
+) -> KitParams:
+    """The validated parameters, or an InputError with one line naming the key and rule."""
+    layered = layered_values(param_files, overrides, tin)
+    return validate(layered)
+
+
+def validate(layered: Layered) -> KitParams:
+    try:
+        return KitParams.model_validate(layered.values)
+    except ValidationError as exc:
+        raise InputError(describe_validation_error(exc, layered)) from None
+
+
+def describe_validation_error(exc: ValidationError, layered: Layered) -> str:
+    errors = exc.errors(include_url=False)
+    first = errors[0]
+    line = _describe(first, layered)
+    if len(errors) > 1:
+        line += f" (and {len(errors) - 1} more problem{'s' if len(errors) > 2 else ''})"
+    return line
+
+
+def _describe(error: dict[str, Any], layered: Layered) -> str:
+    path = ".".join(str(p) for p in error["loc"])
+    kind = error["type"]
+    ctx = error.get("ctx", {})
+    message = str(error.get("msg", ""))
+    if kind == "value_error":
+        return message.removeprefix("Value error, ")
+    origin = _origin_of(path, layered)
+    if kind == "extra_forbidden":
+        return f"unknown key {path!r}{origin}{_suggestion(error['loc'])}"
+    if kind == "missing":
+        return f"missing key {path!r}: add it to your parameter file (see params/default.yaml)"
+    shown = f"{path} = {_show(error.get('input'))}{origin}"
+    return f"{shown}: {_rule_text(kind, ctx, message)}"
+
+
+def _rule_text(kind: str, ctx: dict[str, Any], message: str) -> str:
+    rules = {
+        "greater_than": lambda: f"must be greater than {_num(ctx.get('gt'))}",
+        "greater_than_equal": lambda: f"must be at least {_num(ctx.get('ge'))}",
+        "less_than": lambda: f"must be less than {_num(ctx.get('lt'))}",
+        "less_than_equal": lambda: f"must be at most {_num(ctx.get('le'))}",
+        "float_type": lambda: "must be a number, e.g. 26 or 4.5",
+        "float_parsing": lambda: "must be a number, e.g. 26 or 4.5",
+        "finite_number": lambda: "must be a finite number",
+        "int_type": lambda: "must be a whole number, e.g. 2",
+        "int_from_float": lambda: "must be a whole number, e.g. 2",
+        "bool_type": lambda: "must be true or false",
+        "string_type": lambda: "must be text",
+        "string_too_long": lambda: f"must be at most {ctx.get('max_length')} characters",
+        "dict_type": lambda: "must be a mapping of keys (key: value)",
+        "model_type": lambda: "must be a mapping of keys (key: value)",
+        "model_attributes_type": lambda: "must be a mapping of keys (key: value)",
+        "tuple_type": lambda: "must be a list, e.g. [H, D, A, S]",
+        "too_short": lambda: f"must have at least {ctx.get('min_length')} entries",
+        "too_long": lambda: f"must have at most {ctx.get('max_length')} entries",
+        "literal_error": lambda: f"must be one of {ctx.get('expected')}",
+    }
+    maker = rules.get(kind)
+    return maker() if maker else message[:1].lower() + message[1:]
+
+
+def _num(value: Any) -> str:
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def _origin_of(path: str, layered: Layered) -> str:
+    origin = layered.origins.get(path)
+    if origin is None:
+        parent = path.rsplit(".", 1)[0]
+        origin = layered.origins.get(parent)
+    return f" (from {origin})" if origin and origin != "defaults" else ""
+
+
+def _suggestion(loc: tuple) -> str:
+    known = _known_keys(loc[:-1])
+    close = difflib.get_close_matches(str(loc[-1]), known, n=1, cutoff=0.6)
+    prefix = ".".join(str(p) for p in loc[:-1])
+    if close:
+        full = f"{prefix}.{close[0]}" if prefix else close[0]
+        return f": did you mean {full!r}?"
+    return ": see params/default.yaml for the keys"
+
+
+def _known_keys(section_path: tuple) -> list[str]:
+    model: Any = KitParams
+    for part in section_path:
+        info = model.model_fields.get(str(part)) if hasattr(model, "model_fields") else None
+        if info is None or not hasattr(info.annotation, "model_fields"):
+            return []
+        model = info.annotation
+    return list(model.model_fields) if hasattr(model, "model_fields") else []
+
+
+def _show(value: Any) -> str:
+    text = repr(value) if isinstance(value, str) else str(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _kind(data: Any) -> str:
+    return {list: "a list", str: "text", int: "a number", float: "a number"}.get(
+        type(data), type(data).__name__
+    )
