@@ -115,6 +115,13 @@ def _bounds(info: Any) -> tuple[float | None, float | None]:
     return low, high
 
 
+def concrete(params: KitParams) -> KitParams:
+    """The plain model behind a symbolic view (for solvers that need numbers, not names)."""
+    if isinstance(params, SymbolicParams):
+        return object.__getattribute__(params, "_model")
+    return params
+
+
 def symbolic(params: KitParams, scope: VariableScope) -> KitParams:
     """The view a builder receives; typed as KitParams because it behaves as one."""
     return SymbolicParams(params, scope)  # type: ignore[return-value]

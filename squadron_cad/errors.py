@@ -25,3 +25,9 @@ class CheckFailed(SquadronError):
     """Built meshes failed their checks (exit 1)."""
 
     exit_code = 1
+
+
+class Interrupted(SquadronError):
+    """Ctrl-C or SIGTERM during a build (exit 130, the shell's convention)."""
+
+    exit_code = 130

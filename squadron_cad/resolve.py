@@ -84,7 +84,7 @@ def load_yaml_file(path: Path, label: str) -> dict[str, Any]:
 
 def parse_yaml_mapping(text: str, where: str) -> dict[str, Any]:
     try:
-        data = yaml.load(text, Loader=_Loader)  # noqa: S506 - a SafeLoader subclass
+        data = yaml.load(text, Loader=_Loader)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark
         at = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from solid2 import circle, cylinder, polygon, polyhedron, translate
+from solid2 import circle, cylinder, polyhedron, translate
 from solid2.core.object_base import OpenSCADObject
 
-from squadron_cad.geometry import scad_lib as lib
 from squadron_cad.constants import OCTAGON_CORNER_OFFSET_DEG
+from squadron_cad.geometry import scad_lib as lib
 from squadron_cad.geometry.expr import Number, cos_deg
 from squadron_cad.geometry.glyphs import layout_text
 

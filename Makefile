@@ -1,0 +1,50 @@
+# squadron_cad: `make help` lists the targets.
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+CLI    := $(VENV)/bin/squadron-cad
+OUT    ?= out
+ARGS   ?=
+
+.DEFAULT_GOAL := help
+.PHONY: help setup system stl test test-fast lint bench previews docs clean
+
+help: ## List the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
+	@echo "  Variables: OUT=folder (default out), ARGS='--tin altoids --set players=3'"
+
+system: ## Install OpenSCAD, PrusaSlicer, xvfb with apt-get when missing (as root)
+	@sh scripts/setup-system.sh
+
+$(VENV)/.installed: pyproject.toml
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	@$(PY) -m pip install --quiet --upgrade pip
+	@$(PY) -m pip install --quiet -e '.[dev]'
+	@touch $@
+
+setup: system $(VENV)/.installed ## Set everything up: system tools and the project's .venv
+
+stl: setup ## Build the whole kit into out/ (STLs, SCAD, manifest, layout, pictures)
+	@$(CLI) build --out $(OUT) $(ARGS)
+
+test: setup ## Lint, then run every test (unit and real OpenSCAD renders)
+	@$(VENV)/bin/ruff check squadron_cad tests
+	@$(VENV)/bin/pytest -q
+
+test-fast: setup ## Unit tests only (no OpenSCAD)
+	@$(VENV)/bin/pytest -q -m "not integration"
+
+lint: setup ## ruff check and format check
+	@$(VENV)/bin/ruff check squadron_cad tests
+
+bench: setup ## Benchmark cold, warm and one-change builds against the reference timing
+	@$(CLI) bench $(ARGS)
+
+previews: setup ## Render preview pictures into out/previews
+	@$(CLI) previews --out $(OUT) $(ARGS)
+
+docs: setup ## Regenerate the README gallery and parameter table under docs/
+	@$(CLI) docs
+
+clean: ## Remove generated files (keeps out/.gitkeep)
+	@find $(OUT) -mindepth 1 ! -name .gitkeep -exec rm -rf {} + 2>/dev/null || true

@@ -1,0 +1,37 @@
+#!/bin/sh
+# Install the system tools squadron_cad drives, on Debian/Ubuntu, when they are missing.
+#   openscad     renders the parts (required)
+#   prusa-slicer slices them for print time and filament (optional: figures are skipped)
+#   xvfb         a virtual display for OpenSCAD's PNG previews (optional)
+#   python3-venv the project's .venv (required)
+# Run as root it installs with apt-get; otherwise it says what to install.
+set -eu
+
+missing=""
+need() { # command package
+    command -v "$1" >/dev/null 2>&1 || missing="$missing $2"
+}
+need openscad openscad
+need prusa-slicer prusa-slicer
+need xvfb-run xvfb
+python3 -c "import ensurepip, venv" 2>/dev/null || missing="$missing python3-venv"
+
+if [ -z "$missing" ]; then
+    exit 0
+fi
+
+if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+    echo "setup: installing$missing with apt-get"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    # shellcheck disable=SC2086
+    apt-get install -y -qq --no-install-recommends $missing >/dev/null
+    exit 0
+fi
+
+echo "setup: missing system packages:$missing" >&2
+echo "setup: install them with: sudo apt-get install$missing" >&2
+case "$missing" in
+    *openscad*|*python3-venv*) exit 1 ;;
+    *) echo "setup: continuing without them (slicer figures / previews are skipped)" >&2 ;;
+esac

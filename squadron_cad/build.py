@@ -1,0 +1,257 @@
+"""The one pipeline: registry -> emit SCAD -> render (cached, parallel) -> checks -> outputs.
+
+Every file lands atomically, so an interrupted or failed build leaves the previous good
+files in place. The manifest is written last and names only files that exist.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import time
+from collections.abc import Callable, Iterable
+from concurrent.futures import FIRST_EXCEPTION, Future, ThreadPoolExecutor, wait
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import trimesh
+
+from squadron_cad.checks.findings import Finding
+from squadron_cad.checks.mesh import BedSize, load_mesh, mesh_findings
+from squadron_cad.emit import ScadSource, emit
+from squadron_cad.errors import InputError
+from squadron_cad.outputs import manifest
+from squadron_cad.params import KitParams
+from squadron_cad.parts.registry import PARTS, PartSpec, part_names
+from squadron_cad.render import openscad
+from squadron_cad.render.atomic import remove_stale_temporaries, write_bytes, write_text
+from squadron_cad.render.cache import RenderCache, file_sha256, source_key
+from squadron_cad.render.openscad import OpenScad
+
+CHECKS_VERSION = "1"  # bump when a check changes, so cached check results are recomputed
+# Parts that take longest go first, so two workers finish together.
+_SLOW_FIRST = ("box", "altitude_token", "plane_token", "stat_dial_card", "template_all")
+
+Progress = Callable[[str, str], None]  # (part, status) with status in PartStatus
+
+
+@dataclass(frozen=True)
+class BuildOptions:
+    out_dir: Path = Path("out")
+    only: tuple[str, ...] = ()
+    jobs: int | None = None
+    use_cache: bool = True
+    timeout_s: float = 600.0
+    openscad: str | None = None
+
+
+@dataclass
+class PartResult:
+    spec: PartSpec
+    count: int
+    stl: Path
+    scad: Path
+    render_seconds: float
+    cached: bool
+    triangles: int
+    bounds: list[list[float]]
+    volume_mm3: float
+    findings: list[Finding] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not any(f.failed for f in self.findings)
+
+
+@dataclass
+class BuildReport:
+    out_dir: Path
+    tool: OpenScad
+    parts: list[PartResult]
+    seconds: float
+    params: KitParams
+    extras: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def failures(self) -> list[Finding]:
+        return [f for result in self.parts for f in result.findings if f.failed]
+
+    @property
+    def rendered(self) -> list[str]:
+        return [r.spec.name for r in self.parts if not r.cached]
+
+
+def select_parts(only: Iterable[str]) -> list[PartSpec]:
+    wanted = list(dict.fromkeys(only))
+    for name in wanted:
+        if name not in part_names():
+            close = difflib.get_close_matches(name, part_names(), n=1)
+            hint = f" (did you mean {close[0]}?)" if close else ""
+            raise InputError(
+                f"--only {name}: no such part{hint}; see `squadron-cad list` for the parts"
+            )
+    return [spec for spec in PARTS if not wanted or spec.name in wanted]
+
+
+def emit_sources(params: KitParams, specs: list[PartSpec]) -> dict[str, ScadSource]:
+    return {spec.name: emit(spec.name, spec.title, spec.builder, params) for spec in specs}
+
+
+def bed_of(params: KitParams) -> BedSize:
+    printer = params.printer
+    return BedSize(printer.bed_length_mm, printer.bed_width_mm, printer.bed_height_mm)
+
+
+def check_context(params: KitParams, spec: PartSpec) -> str:
+    bed = bed_of(params)
+    return f"{CHECKS_VERSION}|{spec.bodies}|{bed.length_mm}|{bed.width_mm}|{bed.height_mm}"
+
+
+def measure(spec: PartSpec, mesh: trimesh.Trimesh, params: KitParams) -> dict[str, Any]:
+    findings = mesh_findings(spec.name, mesh, spec.bodies, bed_of(params))
+    return {
+        "triangles": len(mesh.faces),
+        "bounds": [[round(float(v), 4) for v in corner] for corner in mesh.bounds],
+        "volume_mm3": round(float(mesh.volume), 3),
+        "findings": [f.as_dict() for f in findings],
+    }
+
+
+class Builder:
+    """One build: owns the tool, the cache and the output folders."""
+
+    def __init__(self, params: KitParams, options: BuildOptions, progress: Progress | None):
+        self.params = params
+        self.options = options
+        self.progress = progress or (lambda part, status: None)
+        self.out_dir = options.out_dir
+        self.stl_dir = self.out_dir / "stl"
+        self.scad_dir = self.out_dir / "scad"
+        self.cache = RenderCache(self.out_dir / ".cache")
+        self.tool = openscad.locate(options.openscad)
+
+    def run(self, specs: list[PartSpec]) -> BuildReport:
+        started = time.perf_counter()
+        sources = emit_sources(self.params, specs)
+        for folder in (self.stl_dir, self.scad_dir):
+            folder.mkdir(parents=True, exist_ok=True)
+            remove_stale_temporaries(folder)
+        for name, source in sources.items():
+            write_text(self.scad_dir / f"{name}.scad", source.text)
+        ordered = sorted(specs, key=lambda s: (s.name not in _SLOW_FIRST, _rank(s.name)))
+        results = self._run_parallel(ordered, sources)
+        by_name = {r.spec.name: r for r in results}
+        parts = [by_name[spec.name] for spec in specs]
+        return BuildReport(
+            self.out_dir, self.tool, parts, time.perf_counter() - started, self.params
+        )
+
+    def _run_parallel(
+        self, specs: list[PartSpec], sources: dict[str, ScadSource]
+    ) -> list[PartResult]:
+        jobs = max(1, self.options.jobs or os.cpu_count() or 1)
+        pool = ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="render")
+        futures: list[Future[PartResult]] = [
+            pool.submit(self._one_part, spec, sources[spec.name]) for spec in specs
+        ]
+        try:
+            done, _ = wait(futures, return_when=FIRST_EXCEPTION)
+            for future in futures:
+                if future.done() and future.exception() is not None:
+                    raise future.exception()  # type: ignore[misc]
+            return [future.result() for future in futures]
+        except BaseException:
+            for future in futures:
+                future.cancel()
+            openscad.stop_all()
+            raise
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
+
+    def _one_part(self, spec: PartSpec, source: ScadSource) -> PartResult:
+        key = source_key(source.text, self.tool)
+        target = self.stl_dir / spec.file_name
+        context = check_context(self.params, spec)
+        entry = self.cache.lookup(key) if self.options.use_cache else None
+        if entry is not None:
+            record = entry.record
+            if not _same_file(target, record["stl_sha256"]):
+                write_bytes(target, entry.stl.read_bytes())
+            if record.get("check_context") != context:
+                record = {**record, **measure(spec, load_mesh(target), self.params)}
+                record["check_context"] = context
+                self.cache.update_record(key, record)
+            self.progress(spec.name, "cached")
+            return self._result(spec, target, record, cached=True)
+        self.progress(spec.name, "rendering")
+        rendered = openscad.render(
+            self.tool, spec.name, source.text, target, self.options.timeout_s
+        )
+        self.progress(spec.name, "checking")
+        record = {
+            "render_seconds": round(rendered.seconds, 3),
+            "backend": rendered.backend,
+            "check_context": context,
+            **measure(spec, load_mesh(target), self.params),
+        }
+        self.cache.store(key, target, record)
+        self.progress(spec.name, "done")
+        return self._result(spec, target, record, cached=False)
+
+    def _result(
+        self, spec: PartSpec, target: Path, record: dict[str, Any], *, cached: bool
+    ) -> PartResult:
+        return PartResult(
+            spec=spec,
+            count=spec.count(self.params),
+            stl=target,
+            scad=self.scad_dir / f"{spec.name}.scad",
+            render_seconds=float(record["render_seconds"]),
+            cached=cached,
+            triangles=int(record["triangles"]),
+            bounds=record["bounds"],
+            volume_mm3=float(record["volume_mm3"]),
+            findings=[Finding.from_dict(f) for f in record["findings"]],
+        )
+
+
+def _rank(name: str) -> int:
+    return _SLOW_FIRST.index(name) if name in _SLOW_FIRST else 0
+
+
+def _same_file(path: Path, sha256: str) -> bool:
+    return path.is_file() and file_sha256(path) == sha256
+
+
+def build(
+    params: KitParams, options: BuildOptions, progress: Progress | None = None
+) -> BuildReport:
+    """Build the selected parts into options.out_dir and write the manifest."""
+    specs = select_parts(options.only)
+    builder = Builder(params, options, progress)
+    report = builder.run(specs)
+    manifest.write(report)
+    return report
+
+
+def check_outputs(params: KitParams, out_dir: Path) -> list[Finding]:
+    """Re-check the STLs already in out_dir/stl; a missing or unreadable one is a finding."""
+    stl_dir = out_dir / "stl"
+    if not stl_dir.is_dir():
+        raise InputError(f"{stl_dir} does not exist: run `squadron-cad build` first")
+    findings: list[Finding] = []
+    present = [spec for spec in PARTS if (stl_dir / spec.file_name).is_file()]
+    if not present:
+        raise InputError(f"no part STLs in {stl_dir}: run `squadron-cad build` first")
+    for spec in present:
+        path = stl_dir / spec.file_name
+        try:
+            mesh = load_mesh(path)
+        except Exception as error:  # any unreadable file is the finding, not a crash
+            findings.append(
+                Finding(spec.name, "readable", "unreadable", "a binary STL", "error", str(error))
+            )
+            continue
+        findings += mesh_findings(spec.name, mesh, spec.bodies, bed_of(params))
+    return findings

@@ -1,0 +1,260 @@
+"""The `squadron-cad` command: parse, resolve parameters, call one library function.
+
+Errors a user can cause print one line and exit 2; tool failures exit 1; `--debug` shows
+the traceback instead.
+"""
+
+from __future__ import annotations
+
+import signal
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+import yaml
+
+from squadron_cad import __version__, console
+from squadron_cad import build as pipeline
+from squadron_cad.errors import CheckFailed, Interrupted, SquadronError
+from squadron_cad.params import KitParams
+from squadron_cad.parts.registry import PARTS
+from squadron_cad.resolve import available_tins, resolve
+
+EXAMPLES = """
+Examples:
+
+  squadron-cad build                               # the default kit into out/
+
+  squadron-cad build --tin altoids                 # a box for an Altoids tin
+
+  squadron-cad build --set token.width_mm=30 --set players=3
+
+  squadron-cad build --params mytin.yaml --only box --only box_lid
+
+  squadron-cad check                               # re-check out/stl/*.stl
+"""
+
+app = typer.Typer(
+    name="squadron-cad",
+    help="Generate, render and check the 3D-printable parts of Squadron Leader."
+    " Parameters come from params/default.yaml, then --tin, then --params files, then --set."
+    + EXAMPLES,
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+
+ParamFiles = Annotated[
+    list[Path],
+    typer.Option("--params", "-p", help="A YAML parameter file (repeatable; later files win)."),
+]
+Overrides = Annotated[
+    list[str],
+    typer.Option("--set", "-s", help="Override one key: --set token.width_mm=30 (repeatable)."),
+]
+TinOption = Annotated[
+    str | None,
+    typer.Option("--tin", help="A tin preset from params/tins/ (e.g. altoids)."),
+]
+OutOption = Annotated[Path, typer.Option("--out", "-o", help="Output folder.")]
+JsonOption = Annotated[bool, typer.Option("--json", help="Machine-readable output on stdout.")]
+_STATE = {"debug": False}
+
+
+def _params(param_files: list[Path] | None, overrides: list[str] | None, tin: str | None) -> KitParams:
+    return resolve(tuple(param_files or ()), tuple(overrides or ()), tin)
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"squadron-cad {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _global(
+    debug: Annotated[bool, typer.Option("--debug", help="Show tracebacks on errors.")] = False,
+    version: Annotated[
+        bool, typer.Option("--version", callback=_version, is_eager=True, help="Print version.")
+    ] = False,
+) -> None:
+    _STATE["debug"] = debug
+
+
+@app.command()
+def build(
+    params: ParamFiles = None,  # type: ignore[assignment]
+    set_: Overrides = None,  # type: ignore[assignment]
+    tin: TinOption = None,
+    out: OutOption = Path("out"),
+    only: Annotated[
+        list[str], typer.Option("--only", help="Build just this part (repeatable).")
+    ] = None,  # type: ignore[assignment]
+    jobs: Annotated[
+        int, typer.Option("--jobs", "-j", min=0, help="Parallel renders (0 = one per core).")
+    ] = 0,
+    no_cache: Annotated[
+        bool, typer.Option("--no-cache", help="Render every part, ignoring the cache.")
+    ] = False,
+    timeout: Annotated[
+        float, typer.Option("--timeout", min=1, help="Seconds before one part's render is stopped.")
+    ] = 600.0,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only errors.")] = False,
+    as_json: JsonOption = False,
+) -> None:
+    """Emit OpenSCAD for every part, render STLs into OUT/stl, check them, write the manifest.
+
+    Example: squadron-cad build --tin altoids --set players=1
+    """
+    kit = _params(params, set_, tin)
+    options = pipeline.BuildOptions(
+        out_dir=out, only=tuple(only or ()), jobs=jobs or None, use_cache=not no_cache,
+        timeout_s=timeout,
+    )
+    specs = pipeline.select_parts(options.only)
+    try:
+        with console.build_progress(len(specs), quiet=quiet, as_json=as_json) as progress:
+            report = pipeline.build(kit, options, progress)
+    except KeyboardInterrupt:
+        raise Interrupted("interrupted; the previous outputs are intact") from None
+    _report_build(report, quiet=quiet, as_json=as_json)
+    if report.failures:
+        raise CheckFailed(f"{len(report.failures)} check(s) failed; see above")
+
+
+def _report_build(report: pipeline.BuildReport, *, quiet: bool, as_json: bool) -> None:
+    if as_json:
+        console.emit_json(
+            {
+                "event": "built",
+                "out": str(report.out_dir),
+                "seconds": round(report.seconds, 3),
+                "rendered": report.rendered,
+                "failures": [f.as_dict() for f in report.failures],
+            }
+        )
+        return
+    for finding in report.failures:
+        console.stderr.print(f"[red]FAIL[/red] {finding.line()}")
+    if quiet:
+        return
+    cached = len(report.parts) - len(report.rendered)
+    console.stderr.print(
+        f"built {len(report.parts)} parts in {report.seconds:.1f} s "
+        f"({len(report.rendered)} rendered, {cached} unchanged; OpenSCAD "
+        f"{report.tool.version}, {report.tool.backend} backend) -> "
+        f"{report.out_dir / 'stl'}, manifest {report.out_dir / 'manifest.json'}"
+    )
+
+
+@app.command()
+def check(
+    params: ParamFiles = None,  # type: ignore[assignment]
+    set_: Overrides = None,  # type: ignore[assignment]
+    tin: TinOption = None,
+    out: OutOption = Path("out"),
+    as_json: JsonOption = False,
+) -> None:
+    """Re-check the STLs in OUT/stl; exit 1 naming each failing file.
+
+    Example: squadron-cad check --out out
+    """
+    kit = _params(params, set_, tin)
+    findings = pipeline.check_outputs(kit, out)
+    failures = [f for f in findings if f.failed]
+    if as_json:
+        console.emit_json([f.as_dict() for f in findings])
+    else:
+        for finding in findings:
+            if finding.severity in ("error", "warning"):
+                label = "FAIL" if finding.failed else "warn"
+                console.stdout.print(f"{label} {out / 'stl' / finding.part}.stl: {finding.line()}")
+        parts = len({f.part for f in findings})
+        console.stdout.print(f"checked {parts} parts, {len(failures)} failing check(s)")
+    if failures:
+        raise CheckFailed(f"{len({f.part for f in failures})} part(s) failed their checks")
+
+
+@app.command(name="list")
+def list_parts(
+    params: ParamFiles = None,  # type: ignore[assignment]
+    set_: Overrides = None,  # type: ignore[assignment]
+    tin: TinOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """List the parts, their files and how many to print for the configured players."""
+    kit = _params(params, set_, tin)
+    rows = [
+        {
+            "part": spec.name,
+            "file": spec.file_name,
+            "count": spec.count(kit),
+            "group": spec.group,
+            "orientation": spec.orientation,
+            "alternative_to": spec.alternative_to,
+        }
+        for spec in PARTS
+    ]
+    if as_json:
+        console.emit_json(rows)
+        return
+    console.stdout.print(f"parts for {kit.players} player(s):")
+    for row in rows:
+        note = f"  (optional, instead of {row['alternative_to']})" if row["alternative_to"] else ""
+        console.stdout.print(f"  {row['count']:>3} x {row['file']:<24} {row['orientation']}{note}")
+
+
+@app.command(name="params")
+def show_params(
+    params: ParamFiles = None,  # type: ignore[assignment]
+    set_: Overrides = None,  # type: ignore[assignment]
+    tin: TinOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Print the resolved parameters (defaults, tin, files and overrides applied)."""
+    data = _params(params, set_, tin).model_dump(mode="json")
+    if as_json:
+        console.emit_json(data)
+    else:
+        sys.stdout.write(yaml.safe_dump(data, sort_keys=False, allow_unicode=True))
+
+
+@app.command()
+def tins() -> None:
+    """List the tin presets (use one with --tin NAME)."""
+    for name in available_tins():
+        kit = resolve(tin=name)
+        t = kit.tin
+        approx = " (approximate)" if t.approximate else ""
+        console.stdout.print(
+            f"  {name:<16} {t.inner_length_mm:g} x {t.inner_width_mm:g} x {t.inner_depth_mm:g} mm,"
+            f" corner r{t.corner_radius_mm:g}{approx}"
+        )
+
+
+def _terminate(signum: int, _frame: Any) -> None:
+    raise KeyboardInterrupt(f"signal {signum}")
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Entry point: one line per error, exit 2 for bad input and 1 for tool failures."""
+    signal.signal(signal.SIGTERM, _terminate)
+    args = sys.argv[1:] if argv is None else argv
+    try:
+        # Typer reports usage errors itself (exit 2); our errors propagate to here.
+        app(args=args, prog_name="squadron-cad")
+    except SquadronError as error:
+        _fail(error, str(error), error.exit_code)
+    except KeyboardInterrupt as error:
+        _fail(error, "interrupted; the previous outputs are intact", 130)
+    except Exception as error:  # never a raw traceback for a maker; --debug shows it
+        _fail(error, f"internal error: {type(error).__name__}: {error} (rerun with --debug)", 1)
+
+
+def _fail(error: BaseException | None, line: str, code: int) -> None:
+    if _STATE["debug"] and error is not None:
+        raise error
+    print(f"squadron-cad: error: {line}", file=sys.stderr)
+    sys.exit(code)

@@ -1,0 +1,71 @@
+"""Atomic file writes: a temporary name in the same folder, then one rename into place.
+
+A reader (or an interrupted build) sees either the previous good file or the new one,
+never half of either.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from squadron_cad.errors import ToolError
+
+TEMP_PREFIX = ".tmp-"
+
+
+@contextlib.contextmanager
+def temporary_sibling(target: Path) -> Iterator[Path]:
+    """A temporary path next to target, removed unless it was moved into place."""
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        handle, name = tempfile.mkstemp(prefix=TEMP_PREFIX, suffix=target.suffix, dir=target.parent)
+    except OSError as error:
+        raise ToolError(f"cannot write in {target.parent}: {error.strerror}") from error
+    os.close(handle)
+    temp = Path(name)
+    try:
+        yield temp
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            temp.unlink()
+
+
+def replace_into(temp: Path, target: Path) -> None:
+    try:
+        os.replace(temp, target)
+    except OSError as error:
+        raise ToolError(f"cannot write {target}: {error.strerror}") from error
+
+
+def write_bytes(target: Path, data: bytes) -> None:
+    with temporary_sibling(target) as temp:
+        try:
+            with open(temp, "wb") as stream:
+                stream.write(data)
+                stream.flush()
+                os.fsync(stream.fileno())
+        except OSError as error:
+            raise ToolError(f"cannot write {target}: {error.strerror}") from error
+        replace_into(temp, target)
+
+
+def write_text(target: Path, text: str) -> None:
+    write_bytes(target, text.encode("utf-8"))
+
+
+def write_json(target: Path, data: Any) -> None:
+    write_text(target, json.dumps(data, indent=2, sort_keys=False) + "\n")
+
+
+def remove_stale_temporaries(folder: Path) -> None:
+    """Temporaries left by a killed process (SIGKILL skips every cleanup)."""
+    if folder.is_dir():
+        for stale in folder.glob(f"{TEMP_PREFIX}*"):
+            with contextlib.suppress(OSError):
+                stale.unlink()

@@ -1,0 +1,85 @@
+"""A content-addressed render cache: same OpenSCAD source and OpenSCAD, same STL.
+
+An entry is `<key>.stl` plus `<key>.json` holding the STL's sha256 (so a corrupted entry is
+detected and rebuilt), its render time and the check results computed on it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from squadron_cad.render.atomic import replace_into, temporary_sibling, write_json
+from squadron_cad.render.openscad import OpenScad
+
+MAX_ENTRIES = 400  # a few dozen builds of the whole kit; older entries are pruned
+
+
+def source_key(source: str, tool: OpenScad) -> str:
+    digest = hashlib.sha256()
+    digest.update(tool.identity.encode())
+    digest.update(b"\0")
+    digest.update(source.encode())
+    return digest.hexdigest()
+
+
+def file_sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as stream:
+        for block in iter(lambda: stream.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+@dataclass(frozen=True)
+class CacheEntry:
+    stl: Path
+    record: dict[str, Any]
+
+
+class RenderCache:
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+
+    def _paths(self, key: str) -> tuple[Path, Path]:
+        return self.folder / f"{key}.stl", self.folder / f"{key}.json"
+
+    def lookup(self, key: str) -> CacheEntry | None:
+        """The entry for key if present and intact; a damaged entry is removed."""
+        stl, meta = self._paths(key)
+        try:
+            record = json.loads(meta.read_text())
+            intact = file_sha256(stl) == record["stl_sha256"]
+        except (OSError, ValueError, KeyError, TypeError):
+            intact, record = False, {}
+        if not intact:
+            self.forget(key)
+            return None
+        return CacheEntry(stl=stl, record=record)
+
+    def store(self, key: str, rendered: Path, record: dict[str, Any]) -> None:
+        stl, meta = self._paths(key)
+        self.folder.mkdir(parents=True, exist_ok=True)
+        with temporary_sibling(stl) as temp:
+            temp.write_bytes(rendered.read_bytes())
+            replace_into(temp, stl)
+        write_json(meta, {**record, "stl_sha256": file_sha256(stl)})
+        self._prune()
+
+    def update_record(self, key: str, record: dict[str, Any]) -> None:
+        _, meta = self._paths(key)
+        write_json(meta, record)
+
+    def forget(self, key: str) -> None:
+        for path in self._paths(key):
+            with contextlib.suppress(FileNotFoundError):
+                path.unlink()
+
+    def _prune(self) -> None:
+        entries = sorted(self.folder.glob("*.json"), key=lambda path: path.stat().st_mtime)
+        for meta in entries[: max(0, len(entries) - MAX_ENTRIES)]:
+            self.forget(meta.stem)
