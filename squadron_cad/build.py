@@ -124,7 +124,7 @@ class Builder:
     def __init__(self, params: KitParams, options: BuildOptions, progress: Progress | None):
         self.params = params
         self.options = options
-        self.progress = progress or (lambda part, status: None)
+        self.progress = progress or _no_progress
         self.out_dir = options.out_dir
         self.stl_dir = self.out_dir / "stl"
         self.scad_dir = self.out_dir / "scad"
@@ -156,7 +156,7 @@ class Builder:
             pool.submit(self._one_part, spec, sources[spec.name]) for spec in specs
         ]
         try:
-            done, _ = wait(futures, return_when=FIRST_EXCEPTION)
+            _done, _ = wait(futures, return_when=FIRST_EXCEPTION)
             for future in futures:
                 if future.done() and future.exception() is not None:
                     raise future.exception()  # type: ignore[misc]
@@ -214,6 +214,10 @@ class Builder:
             volume_mm3=float(record["volume_mm3"]),
             findings=[Finding.from_dict(f) for f in record["findings"]],
         )
+
+
+def _no_progress(_part: str, _status: str) -> None:
+    """Progress is optional: library callers need not show any."""
 
 
 def _rank(name: str) -> int:

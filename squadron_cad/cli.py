@@ -63,7 +63,9 @@ JsonOption = Annotated[bool, typer.Option("--json", help="Machine-readable outpu
 _STATE = {"debug": False}
 
 
-def _params(param_files: list[Path] | None, overrides: list[str] | None, tin: str | None) -> KitParams:
+def _params(
+    param_files: list[Path] | None, overrides: list[str] | None, tin: str | None
+) -> KitParams:
     return resolve(tuple(param_files or ()), tuple(overrides or ()), tin)
 
 
@@ -76,7 +78,7 @@ def _version(value: bool) -> None:
 @app.callback()
 def _global(
     debug: Annotated[bool, typer.Option("--debug", help="Show tracebacks on errors.")] = False,
-    version: Annotated[
+    _version_flag: Annotated[
         bool, typer.Option("--version", callback=_version, is_eager=True, help="Print version.")
     ] = False,
 ) -> None:
@@ -90,7 +92,7 @@ def build(
     tin: TinOption = None,
     out: OutOption = Path("out"),
     only: Annotated[
-        list[str], typer.Option("--only", help="Build just this part (repeatable).")
+        list[str] | None, typer.Option("--only", help="Build just this part (repeatable).")
     ] = None,  # type: ignore[assignment]
     jobs: Annotated[
         int, typer.Option("--jobs", "-j", min=0, help="Parallel renders (0 = one per core).")
@@ -110,7 +112,10 @@ def build(
     """
     kit = _params(params, set_, tin)
     options = pipeline.BuildOptions(
-        out_dir=out, only=tuple(only or ()), jobs=jobs or None, use_cache=not no_cache,
+        out_dir=out,
+        only=tuple(only or ()),
+        jobs=jobs or None,
+        use_cache=not no_cache,
         timeout_s=timeout,
     )
     specs = pipeline.select_parts(options.only)

@@ -89,9 +89,7 @@ class PlaneParams(Section):
 class StackingParams(Section):
     peg_diameter_mm: Annotated[Mm, _mm("Peg diameter at its base", 0.8, 20)]
     peg_height_mm: Annotated[Mm, _mm("How far a peg stands proud", 0.3, 10)]
-    peg_tip_diameter_mm: Annotated[
-        Mm, _mm("Flat tip of the tapered peg", 0, 20, allow_zero=True)
-    ]
+    peg_tip_diameter_mm: Annotated[Mm, _mm("Flat tip of the tapered peg", 0, 20, allow_zero=True)]
     peg_socket_clearance_mm: Annotated[
         Mm, _mm("Socket minus peg, on the diameter", 0, 2, allow_zero=True)
     ]
@@ -270,9 +268,7 @@ class TinParams(Section):
     inner_length_mm: Annotated[Mm, _mm("Inside length of the tin", 20, 400)]
     inner_width_mm: Annotated[Mm, _mm("Inside width of the tin", 20, 400)]
     inner_depth_mm: Annotated[Mm, _mm("Inside depth of the tin, lid closed", 5, 200)]
-    corner_radius_mm: Annotated[
-        Mm, _mm("Inside corner radius of the tin", 0, 100, allow_zero=True)
-    ]
+    corner_radius_mm: Annotated[Mm, _mm("Inside corner radius of the tin", 0, 100, allow_zero=True)]
     approximate: Annotated[bool, Field(description="True when the sizes are not measured")]
     source: Annotated[str, Field(max_length=400, description="Where the sizes come from")]
 
@@ -463,9 +459,7 @@ def _silhouette_fits(kit: KitParams) -> None:
 
 def _ruler_joint_fits(kit: KitParams) -> None:
     ruler = kit.ruler
-    side_wall = (
-        kit.ruler_width_mm - ruler.tab_tip_width_mm - 2 * ruler.joint_clearance_mm
-    ) / 2
+    side_wall = (kit.ruler_width_mm - ruler.tab_tip_width_mm - 2 * ruler.joint_clearance_mm) / 2
     if side_wall < 0.8:
         raise ValueError(
             f"ruler.tab_width_mm ({ruler.tab_width_mm}) + 2 x ruler.tab_flare_mm "

@@ -105,9 +105,7 @@ def parse_override(text: str) -> dict[str, Any]:
     key, sep, raw = text.partition("=")
     key = key.strip()
     if not sep or not _KEY_PATH.match(key):
-        raise InputError(
-            f"--set {text!r}: expected key.path=value, e.g. --set token.width_mm=30"
-        )
+        raise InputError(f"--set {text!r}: expected key.path=value, e.g. --set token.width_mm=30")
     value = parse_yaml_mapping(f"v: {raw}", f"--set {key}").get("v") if raw.strip() else None
     if value is None:
         raise InputError(f"--set {key}: give a value, e.g. --set {key}=30")

@@ -33,9 +33,7 @@ def load_mesh(path: Path) -> trimesh.Trimesh:
     return mesh
 
 
-def mesh_findings(
-    part: str, mesh: trimesh.Trimesh, bodies: int, bed: BedSize
-) -> list[Finding]:
+def mesh_findings(part: str, mesh: trimesh.Trimesh, bodies: int, bed: BedSize) -> list[Finding]:
     return [
         _watertight(part, mesh),
         _winding(part, mesh),
@@ -50,7 +48,11 @@ def _watertight(part: str, mesh: trimesh.Trimesh) -> Finding:
     ok = bool(mesh.is_watertight)
     open_edges = 0 if ok else len(trimesh.grouping.group_rows(mesh.edges_sorted, require_count=1))
     return Finding(
-        part, "watertight", f"{open_edges} open edges", "0 open edges", verdict(ok),
+        part,
+        "watertight",
+        f"{open_edges} open edges",
+        "0 open edges",
+        verdict(ok),
         "" if ok else f"the mesh has {open_edges} open edges (holes)",
     )
 
@@ -58,7 +60,11 @@ def _watertight(part: str, mesh: trimesh.Trimesh) -> Finding:
 def _winding(part: str, mesh: trimesh.Trimesh) -> Finding:
     ok = bool(mesh.is_winding_consistent)
     return Finding(
-        part, "winding", "consistent" if ok else "inconsistent", "consistent", verdict(ok),
+        part,
+        "winding",
+        "consistent" if ok else "inconsistent",
+        "consistent",
+        verdict(ok),
         "" if ok else "face normals disagree: some faces are flipped",
     )
 
@@ -67,7 +73,11 @@ def _volume(part: str, mesh: trimesh.Trimesh) -> Finding:
     volume = float(mesh.volume)
     ok = volume > 0 and bool(mesh.is_volume)
     return Finding(
-        part, "volume", round(volume, 2), "> 0 mm3, a closed solid", verdict(ok),
+        part,
+        "volume",
+        round(volume, 2),
+        "> 0 mm3, a closed solid",
+        verdict(ok),
         "" if ok else f"volume {volume:.2f} mm3: not a printable solid (inside out or open)",
     )
 
@@ -80,7 +90,11 @@ def _bodies(part: str, mesh: trimesh.Trimesh, expected: int) -> Finding:
     found = count_bodies(mesh)
     ok = found == expected
     return Finding(
-        part, "bodies", found, expected, verdict(ok),
+        part,
+        "bodies",
+        found,
+        expected,
+        verdict(ok),
         "" if ok else f"{found} separate bodies where {expected} expected (loose islands?)",
     )
 
@@ -105,11 +119,14 @@ def _flat_on_bed(part: str, mesh: trimesh.Trimesh) -> Finding:
     fraction = contact / footprint if footprint > 0 else 0.0
     ok = abs(z_min) < BED_TOLERANCE_MM and fraction >= MIN_BED_CONTACT_FRACTION
     return Finding(
-        part, "flat_on_bed",
+        part,
+        "flat_on_bed",
         f"z min {z_min:.3f}, contact {contact:.0f} mm2 ({fraction:.0%} of footprint)",
         f"z min 0, contact at least {MIN_BED_CONTACT_FRACTION:.0%}",
         verdict(ok),
-        "" if ok else f"the part does not sit flat on the bed (z min {z_min:.3f} mm, "
+        ""
+        if ok
+        else f"the part does not sit flat on the bed (z min {z_min:.3f} mm, "
         f"{fraction:.0%} of its footprint touches)",
     )
 
@@ -121,9 +138,14 @@ def _fits_bed(part: str, mesh: trimesh.Trimesh, bed: BedSize) -> Finding:
     )
     ok = fits_flat and z <= bed.height_mm
     return Finding(
-        part, "fits_bed", f"{x:.1f} x {y:.1f} x {z:.1f}",
-        f"within {bed.length_mm:g} x {bed.width_mm:g} x {bed.height_mm:g}", verdict(ok),
-        "" if ok else f"{x:.1f} x {y:.1f} x {z:.1f} mm does not fit the "
+        part,
+        "fits_bed",
+        f"{x:.1f} x {y:.1f} x {z:.1f}",
+        f"within {bed.length_mm:g} x {bed.width_mm:g} x {bed.height_mm:g}",
+        verdict(ok),
+        ""
+        if ok
+        else f"{x:.1f} x {y:.1f} x {z:.1f} mm does not fit the "
         f"{bed.length_mm:g} x {bed.width_mm:g} x {bed.height_mm:g} mm printer "
         "(printer.bed_*_mm)",
     )

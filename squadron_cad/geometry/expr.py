@@ -10,9 +10,8 @@ and a `-D token_width_mm=30` override in OpenSCAD changes the part as YAML would
 from __future__ import annotations
 
 import math
-from typing import Union
 
-Number = Union[int, float]
+Number = int | float
 
 # Operator precedence in OpenSCAD expressions (higher binds tighter).
 _ATOM = 100

@@ -86,7 +86,9 @@ class MovePath:
         if not self.is_curved:
             return translate([0, -self.width / 2])(square([self.straight_length, self.width]))
         return translate([0, self.centre_radius])(
-            ring_segment(self.inner_radius, self.inner_radius + self.width, -90, -90 + self.turn_deg)
+            ring_segment(
+                self.inner_radius, self.inner_radius + self.width, -90, -90 + self.turn_deg
+            )
         )
 
 

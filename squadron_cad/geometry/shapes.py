@@ -34,9 +34,7 @@ def ring_segment(
 
 
 def arc_line(radius: Number, width: Number, start_deg: Number, end_deg: Number) -> OpenSCADObject:
-    return lib.ModuleCall(
-        lib.ARC_LINE, r=radius, width=width, start_deg=start_deg, end_deg=end_deg
-    )
+    return lib.ModuleCall(lib.ARC_LINE, r=radius, width=width, start_deg=start_deg, end_deg=end_deg)
 
 
 def rounded_rectangle(length: Number, width: Number, radius: Number) -> OpenSCADObject:
@@ -103,8 +101,12 @@ def dot(diameter: Number, facets: int = 16) -> OpenSCADObject:
 def v_prism(length: Number, half_base: Number, height: Number) -> OpenSCADObject:
     """Triangular prism along +x: base on z = 0 across y = +-half_base, apex at z = height."""
     points = [
-        [0, -half_base, 0], [0, half_base, 0], [0, 0, height],
-        [length, -half_base, 0], [length, half_base, 0], [length, 0, height],
+        [0, -half_base, 0],
+        [0, half_base, 0],
+        [0, 0, height],
+        [length, -half_base, 0],
+        [length, half_base, 0],
+        [length, 0, height],
     ]
     faces = [[0, 2, 1], [3, 4, 5], [0, 1, 4, 3], [1, 2, 5, 4], [0, 3, 5, 2]]
     return polyhedron(points=points, faces=faces)

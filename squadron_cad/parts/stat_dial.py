@@ -164,7 +164,9 @@ def clip_profile(p: KitParams, layout: DialLayout) -> OpenSCADObject:
     top = d.card_thickness_mm + jaw
     reach = layout.jaw_length
     return union()(
-        translate([spine_outer, bottom])(square([spine_inner - spine_outer + EPSILON_MM, top - bottom])),
+        translate([spine_outer, bottom])(
+            square([spine_inner - spine_outer + EPSILON_MM, top - bottom])
+        ),
         translate([spine_inner, d.card_thickness_mm])(square([reach - spine_inner, jaw])),
         translate([spine_inner, bottom])(square([reach - spine_inner, jaw])),
     )

@@ -47,7 +47,10 @@ def end_chevrons(p: KitParams) -> list[OpenSCADObject]:
     marks = []
     for path in move_paths.paths(p).values():
         last_centre = (
-            path.length - move_paths.notch_reach(p) - CHEVRON_END_MARGIN_MM - t.chevron_length_mm / 2
+            path.length
+            - move_paths.notch_reach(p)
+            - CHEVRON_END_MARGIN_MM
+            - t.chevron_length_mm / 2
         )
         centre = last_centre - (path.cost - 1) * t.chevron_pitch_mm / 2
         marks += move_paths.chevrons(p, path, centre)

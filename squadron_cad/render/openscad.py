@@ -7,6 +7,7 @@ that replaces the target only after it has been verified.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shutil
@@ -98,7 +99,7 @@ def render(tool: OpenScad, part: str, source: str, target: Path, timeout_s: floa
             if tool.manifold:
                 command.append("--backend=manifold")
             started = time.perf_counter()
-            stderr = _run_openscad(command + [str(scad_path)], part, timeout_s)
+            stderr = _run_openscad([*command, str(scad_path)], part, timeout_s)
             seconds = time.perf_counter() - started
             _raise_on_complaints(part, stderr)
             triangles = _verify_binary_stl(part, stl_temp)
@@ -117,7 +118,9 @@ def _run_openscad(command: list[str], part: str, timeout_s: float) -> str:
             start_new_session=True,
         )
     except OSError as error:
-        raise ToolError(f"{part}: cannot start OpenSCAD ({error.strerror}): {INSTALL_HINT}") from error
+        raise ToolError(
+            f"{part}: cannot start OpenSCAD ({error.strerror}): {INSTALL_HINT}"
+        ) from error
     with _LIVE_LOCK:
         _LIVE.add(process)
     try:
@@ -143,10 +146,8 @@ def _run_openscad(command: list[str], part: str, timeout_s: float) -> str:
 
 
 def _stop(process: subprocess.Popen[str]) -> None:
-    try:
+    with contextlib.suppress(ProcessLookupError):
         os.killpg(process.pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
     process.wait()
 
 
@@ -155,10 +156,8 @@ def stop_all() -> None:
     with _LIVE_LOCK:
         running = list(_LIVE)
     for process in running:
-        try:
+        with contextlib.suppress(ProcessLookupError):
             os.killpg(process.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
 
 
 def _describe_exit(code: int) -> str:
