@@ -80,6 +80,14 @@ class RenderCache:
                 path.unlink()
 
     def _prune(self) -> None:
-        entries = sorted(self.folder.glob("*.json"), key=lambda path: path.stat().st_mtime)
-        for meta in entries[: max(0, len(entries) - MAX_ENTRIES)]:
-            self.forget(meta.stem)
+        entries = sorted((_age(meta), meta.stem) for meta in self.folder.glob("[0-9a-f]*.json"))
+        for _mtime, key in entries[: max(0, len(entries) - MAX_ENTRIES)]:
+            self.forget(key)
+
+
+def _age(path: Path) -> float:
+    """Modification time; another build may remove the entry meanwhile."""
+    try:
+        return path.stat().st_mtime
+    except FileNotFoundError:
+        return 0.0

@@ -1,0 +1,131 @@
+"""Parameters: defaults reproduce the reference, derived sizes follow the rules, and every
+class of bad input is refused with one line naming the key."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pytest
+
+from squadron_cad.errors import InputError
+from squadron_cad.resolve import parse_override, resolve
+
+
+@pytest.fixture(scope="module")
+def kit():
+    return resolve()
+
+
+def test_defaults_reproduce_the_reference_sizes(kit) -> None:
+    assert kit.token.width_mm == 26
+    assert kit.token.height_mm == 4
+    assert float(kit.token.across_flats_mm) == pytest.approx(24.02, abs=0.005)
+    assert kit.players == 2
+
+
+def test_derived_sizes_follow_the_rules(kit) -> None:
+    assert float(kit.template_length_mm) == pytest.approx(78)
+    assert float(kit.notch_offset_mm) == pytest.approx(4.3333, abs=1e-4)
+    assert float(kit.straight_move_mm) == pytest.approx(78 + 2 * 26 / 6)
+    assert float(kit.ruler_length_mm) == pytest.approx(234)
+    assert float(kit.ruler_width_mm) == pytest.approx(6.5)
+    assert float(kit.guide_offset_mm) == pytest.approx(3.25)
+    assert float(kit.peg_circle_radius_mm) == pytest.approx(math.sqrt(2) * 26 / 4)
+    assert float(kit.bank_inner_radius_mm) == pytest.approx(78)
+    assert float(kit.turn_inner_radius_mm) == pytest.approx(26)
+    assert float(kit.stack_height_mm) == pytest.approx(21)
+
+
+def test_derived_sizes_scale_with_the_token() -> None:
+    wide = resolve(overrides=["token.width_mm=30"])
+    assert float(wide.template_length_mm) == pytest.approx(90)
+    assert float(wide.ruler_length_mm) == pytest.approx(270)
+    assert float(wide.token.across_flats_mm) == pytest.approx(30 * math.cos(math.radians(22.5)))
+
+
+def test_layers_apply_in_order(tmp_path: Path) -> None:
+    first = tmp_path / "a.yaml"
+    second = tmp_path / "b.yaml"
+    first.write_text("token:\n  width_mm: 28\nplayers: 3\n")
+    second.write_text("token:\n  width_mm: 29\n")
+    kit = resolve([first, second], ["players=4"])
+    assert (kit.token.width_mm, kit.players, kit.token.height_mm) == (29, 4, 4)
+
+
+def test_set_reads_yaml_values() -> None:
+    assert parse_override("stat_dial.labels=[H, D]") == {"stat_dial": {"labels": ["H", "D"]}}
+    assert resolve(overrides=["token.width_mm=2.8e1"]).token.width_mm == 28
+
+
+BAD_INPUT = [
+    # (overrides, words the one-line message must contain)
+    (["token.width_mm=-3"], ["token.width_mm", "-3", "at least 12"]),
+    (["token.width_mm=0"], ["token.width_mm", "at least"]),
+    (["token.width_mm=1e9"], ["token.width_mm", "at most 120"]),
+    (["token.width_mm=.inf"], ["token.width_mm", "finite"]),
+    (["token.width_mm=wide"], ["token.width_mm", "number"]),
+    (["players=2.5"], ["players", "whole number"]),
+    (["players=0"], ["players", "at least 1"]),
+    (["token.widht_mm=26"], ["token.widht_mm", "did you mean", "token.width_mm"]),
+    (["colour=red"], ["colour", "unknown key"]),
+    (["quality=ultra"], ["quality", "draft", "final"]),
+    (["tin.inner_width_mm=20"], ["tin.inner_width_mm", "token.width_mm"]),
+    (
+        ["stacking.peg_diameter_mm=5", "stacking.peg_height_mm=2.5"],
+        ["stacking.peg_diameter_mm", "token.width_mm"],
+    ),
+    (["stacking.peg_diameter_mm=8"], ["stacking.peg_height_mm", "does not locate"]),
+    (["dice.size_mm=30"], ["dice.size_mm", "tin.inner_depth_mm"]),
+    (["box.rim_mm=2"], ["box.rim_mm", "box.wall_mm"]),
+    (["stat_dial.labels=[Health]"], ["stat_dial.labels", "Health"]),
+    (["token"], ["--set", "key.path=value"]),
+]
+
+
+@pytest.mark.parametrize(("overrides", "words"), BAD_INPUT)
+def test_bad_values_name_the_key_and_the_rule(overrides: list[str], words: list[str]) -> None:
+    with pytest.raises(InputError) as caught:
+        resolve(overrides=overrides)
+    message = str(caught.value)
+    assert "\n" not in message
+    for word in words:
+        assert word in message, message
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("token: [1, 2\n", ["malformed YAML", "line"]),
+        ("- a\n- b\n", ["expected a mapping"]),
+        ("token:\n  width_mm: !!python/object/apply:os.system [echo hi]\n", ["YAML"]),
+        ("token: {width_mm: 26}\ntoken: {width_mm: 26}\n", []),
+    ],
+)
+def test_bad_yaml_files_are_refused_in_one_line(
+    tmp_path: Path, text: str, words: list[str]
+) -> None:
+    path = tmp_path / "bad.yaml"
+    path.write_text(text)
+    try:
+        resolve([path])
+    except InputError as error:
+        assert "\n" not in str(error)
+        for word in words:
+            assert word in str(error)
+    else:
+        assert not words, "accepted a file that should be refused"
+
+
+def test_missing_and_oversized_files_are_refused(tmp_path: Path) -> None:
+    with pytest.raises(InputError, match="file not found"):
+        resolve([tmp_path / "nope.yaml"])
+    big = tmp_path / "big.yaml"
+    big.write_text("# " + "x" * 300_000)
+    with pytest.raises(InputError, match="256 KiB"):
+        resolve([big])
+
+
+def test_unknown_tin_preset_lists_the_known_ones() -> None:
+    with pytest.raises(InputError, match="no such tin preset"):
+        resolve(tin="../../etc/passwd")
