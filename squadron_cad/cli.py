@@ -239,6 +239,39 @@ def tins() -> None:
         )
 
 
+@app.command()
+def bench(
+    params: ParamFiles = None,  # type: ignore[assignment]
+    set_: Overrides = None,  # type: ignore[assignment]
+    tin: TinOption = None,
+    reference: Annotated[
+        Path | None,
+        typer.Option(
+            help="Folder of OpenSCAD files to compare against (default: bench/reference)."
+        ),
+    ] = None,
+    repeats: Annotated[int, typer.Option(min=1, help="Rounds; medians are quoted.")] = 3,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", min=0, help="0 = one per core.")] = 0,
+    save: Annotated[Path | None, typer.Option(help="Also write the figures as JSON here.")] = None,
+) -> None:
+    """Time cold, warm and one-change builds against rendering a reference set one by one.
+
+    Example: squadron-cad bench --repeats 3 --reference ~/other-project/scad
+    """
+    from squadron_cad.bench import format_figures, run_bench  # rarely used: load on demand
+    from squadron_cad.render.atomic import write_json
+
+    kit = _params(params, set_, tin)
+    param_args = [a for path in params or () for a in ("--params", str(path))]
+    param_args += [a for text in set_ or () for a in ("--set", text)]
+    param_args += ["--tin", tin] if tin else []
+    say = console.stderr.print
+    result = run_bench(kit, param_args, reference, repeats, jobs or None, say).as_dict()
+    console.stdout.print(format_figures(result))
+    if save:
+        write_json(save, result)
+
+
 def _terminate(signum: int, _frame: Any) -> None:
     raise KeyboardInterrupt(f"signal {signum}")
 

@@ -15,8 +15,17 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from squadron_cad import constants as C
 from squadron_cad.geometry.expr import Number, cos_deg, sqrt
+from squadron_cad.geometry.glyphs import GLYPHS
 
 _MODEL_CONFIG = ConfigDict(frozen=True, extra="forbid", strict=True, allow_inf_nan=False)
+
+
+def _check_font(key: str, text: str) -> None:
+    """Engraved text uses our stroke font: refuse what it cannot draw before any render."""
+    missing = sorted({char for char in text if char.upper() not in GLYPHS})
+    if missing:
+        allowed = "A-Z, 0-9, space and ' + - . / :"
+        raise ValueError(f"{key} {text!r}: cannot engrave {' '.join(missing)!r}; use {allowed}")
 
 
 def _mm(description: str, low: float, high: float, *, allow_zero: bool = False) -> Any:
@@ -238,6 +247,7 @@ class StatDialParams(Section):
     @model_validator(mode="after")
     def _labels_known(self) -> StatDialParams:
         for label in self.labels:
+            _check_font("stat_dial.labels", label)
             if not 1 <= len(label) <= 2:
                 raise ValueError(
                     f"stat_dial.labels: {label!r} must be 1 or 2 characters (e.g. H, D, A, S)"
@@ -307,6 +317,7 @@ class BoxParams(Section):
 
     @model_validator(mode="after")
     def _rim_fits(self) -> BoxParams:
+        _check_font("box.title", self.title)
         if self.rim_mm + self.lid_clearance_mm >= self.wall_mm:
             raise ValueError(
                 f"box.rim_mm ({self.rim_mm}) plus box.lid_clearance_mm "

@@ -190,3 +190,21 @@ def _verify_binary_stl(part: str, path: Path) -> int:
     if triangles == 0 or size != _STL_HEADER_BYTES + _STL_TRIANGLE_BYTES * triangles:
         raise ToolError(f"{part}: OpenSCAD wrote an empty or truncated STL ({size} bytes)")
     return triangles
+
+
+def time_render(tool: OpenScad, scad_path: Path, timeout_s: float) -> float:
+    """Seconds OpenSCAD takes to render a file of someone else's (the benchmark baseline).
+
+    Warnings are tolerated here: the file is not ours to fix; errors still fail.
+    """
+    with tempfile.TemporaryDirectory(prefix="squadron-bench-") as work:
+        command = [tool.executable, "-o", str(Path(work) / "out.stl"), "--export-format", "binstl"]
+        if tool.manifold:
+            command.append("--backend=manifold")
+        started = time.perf_counter()
+        stderr = _run_openscad([*command, str(scad_path)], scad_path.name, timeout_s)
+        seconds = time.perf_counter() - started
+    errors = [line for line in stderr.splitlines() if line.startswith("ERROR")]
+    if errors:
+        raise ToolError(f"{scad_path}: OpenSCAD failed: {errors[0]}")
+    return seconds

@@ -189,7 +189,8 @@ def test_box_sits_inside_the_tin(default_meshes, default_kit) -> None:
     assert min(x, y) <= tin.inner_width_mm - 2 * clearance + 1e-3
     lid = default_meshes["box_lid"]
     assert z <= tin.inner_depth_mm - clearance + 1e-3
-    assert lid.extents[0] < x and lid.extents[1] < y
+    assert lid.extents[0] < x
+    assert lid.extents[1] < y
 
 
 def test_a_wider_token_scales_everything(wide_meshes) -> None:

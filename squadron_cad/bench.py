@@ -1,0 +1,231 @@
+"""The benchmark: cold, warm and one-change builds against a folder of OpenSCAD files.
+
+Timings are medians over repeats, measured in one run on one machine, so the ratio to the
+baseline means something; nothing here is a pass/fail test.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from squadron_cad.errors import InputError, ToolError
+from squadron_cad.params import KitParams
+from squadron_cad.render import openscad
+
+REFERENCE_DIR = Path(__file__).resolve().parent.parent / "bench" / "reference"
+ONE_CHANGE = "ruler.joint_clearance_mm"  # touches two ruler sections and nothing else
+GOAL_COLD_RATIO = 0.25
+GOAL_WARM_SECONDS = 3.0
+GOAL_PEAK_MB = 500.0
+
+
+class MemorySampler:
+    """Peak resident memory of this process and all its descendants, sampled from /proc."""
+
+    def __init__(self, interval_s: float = 0.05) -> None:
+        self.interval_s = interval_s
+        self.peak_bytes = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def __enter__(self) -> MemorySampler:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            self.peak_bytes = max(self.peak_bytes, tree_rss_bytes(os.getpid()))
+            self._stop.wait(self.interval_s)
+
+
+def tree_rss_bytes(root: int) -> int:
+    parents: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            stat = _read(f"/proc/{entry}/stat")
+            if stat:
+                parents[int(entry)] = int(stat.rsplit(")", 1)[1].split()[1])
+    family = {root}
+    grew = True
+    while grew:
+        grew = False
+        for pid, parent in parents.items():
+            if parent in family and pid not in family:
+                family.add(pid)
+                grew = True
+    return sum(_rss(pid) for pid in family)
+
+
+def _read(path: str) -> str:
+    try:
+        with open(path) as stream:
+            return stream.read()
+    except OSError:
+        return ""
+
+
+def _rss(pid: int) -> int:
+    for line in _read(f"/proc/{pid}/status").splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) * 1024
+    return 0
+
+
+@dataclass
+class BenchResult:
+    machine: dict[str, Any]
+    backend: str
+    reference: dict[str, float]
+    reference_seconds: list[float] = field(default_factory=list)
+    cold_seconds: list[float] = field(default_factory=list)
+    warm_seconds: list[float] = field(default_factory=list)
+    change_seconds: list[float] = field(default_factory=list)
+    change_rendered: list[str] = field(default_factory=list)
+    part_seconds: dict[str, float] = field(default_factory=dict)
+    peak_mb: float = 0.0
+
+    @property
+    def cold_ratio(self) -> float:
+        return statistics.median(self.cold_seconds) / statistics.median(self.reference_seconds)
+
+    def as_dict(self) -> dict[str, Any]:
+        median = statistics.median
+        return {
+            "machine": self.machine,
+            "backend": self.backend,
+            "reference_files_seconds": self.reference,
+            "reference_median_s": round(median(self.reference_seconds), 2),
+            "cold_median_s": round(median(self.cold_seconds), 2),
+            "warm_median_s": round(median(self.warm_seconds), 2),
+            "one_change_median_s": round(median(self.change_seconds), 2),
+            "one_change_rendered": self.change_rendered,
+            "cold_to_reference_ratio": round(self.cold_ratio, 3),
+            "part_render_seconds": self.part_seconds,
+            "peak_memory_mb": round(self.peak_mb, 1),
+            "goals": {
+                "cold_ratio_at_most": GOAL_COLD_RATIO,
+                "warm_s_at_most": GOAL_WARM_SECONDS,
+                "peak_mb_at_most": GOAL_PEAK_MB,
+            },
+            "goals_met": {
+                "cold": self.cold_ratio <= GOAL_COLD_RATIO,
+                "warm": median(self.warm_seconds) <= GOAL_WARM_SECONDS,
+                "memory": self.peak_mb <= GOAL_PEAK_MB,
+            },
+        }
+
+
+def machine_facts() -> dict[str, Any]:
+    model = next(
+        (
+            line.split(":", 1)[1].strip()
+            for line in _read("/proc/cpuinfo").splitlines()
+            if line.startswith("model name")
+        ),
+        platform.processor() or "unknown",
+    )
+    return {
+        "cpu": model,
+        "cores": os.cpu_count(),
+        "python": platform.python_version(),
+        "system": f"{platform.system()} {platform.release()}",
+    }
+
+
+def time_reference(folder: Path, tool: openscad.OpenScad, timeout_s: float) -> dict[str, float]:
+    files = sorted(folder.glob("*.scad"))
+    if not files:
+        raise InputError(f"--reference {folder}: no .scad files there")
+    return {path.name: openscad.time_render(tool, path, timeout_s) for path in files}
+
+
+def _timed_cli_build(out: Path, param_args: list[str], jobs: int | None) -> float:
+    """A build as a maker runs it: a fresh process, imports and all."""
+    command = [sys.executable, "-m", "squadron_cad", "build", "--out", str(out), "--quiet"]
+    command += [*param_args, "--jobs", str(jobs or 0)]
+    started = time.perf_counter()
+    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    seconds = time.perf_counter() - started
+    if done.returncode != 0:
+        raise ToolError(f"benchmark build failed: {done.stderr.strip()[-300:]}")
+    return seconds
+
+
+def run_bench(
+    params: KitParams,
+    param_args: list[str],
+    reference_dir: Path | None = None,
+    repeats: int = 3,
+    jobs: int | None = None,
+    say: Callable[[str], None] = print,
+) -> BenchResult:
+    """Time the baseline folder and our builds, alternating so drift hits both alike."""
+    folder = reference_dir or REFERENCE_DIR
+    if not folder.is_dir():
+        raise InputError(f"--reference {folder}: not a folder of .scad files")
+    tool = openscad.locate()
+    change_arg = f"{ONE_CHANGE}={params.ruler.joint_clearance_mm + 0.05:g}"
+    result = BenchResult(machine=machine_facts(), backend=tool.backend, reference={})
+    with MemorySampler() as memory:
+        for round_index in range(repeats):
+            say(f"round {round_index + 1}/{repeats}: reference set, one file at a time")
+            reference = time_reference(folder, tool, 3600)
+            result.reference = {k: round(v, 2) for k, v in reference.items()}
+            result.reference_seconds.append(sum(reference.values()))
+            say(f"round {round_index + 1}/{repeats}: cold, warm and one-change builds")
+            _round(param_args, change_arg, jobs, result)
+    result.peak_mb = memory.peak_bytes / 1e6
+    return result
+
+
+def _round(param_args: list[str], change_arg: str, jobs: int | None, result: BenchResult) -> None:
+    with tempfile.TemporaryDirectory(prefix="squadron-bench-") as work:
+        out = Path(work)
+        result.cold_seconds.append(_timed_cli_build(out, param_args, jobs))
+        result.warm_seconds.append(_timed_cli_build(out, param_args, jobs))
+        manifest = json.loads((out / "manifest.json").read_text())
+        result.part_seconds = {p["name"]: p["render_seconds"] for p in manifest["parts"]}
+        changed_args = [*param_args, "--set", change_arg]
+        result.change_seconds.append(_timed_cli_build(out, changed_args, jobs))
+        manifest = json.loads((out / "manifest.json").read_text())
+        result.change_rendered = [p["name"] for p in manifest["parts"] if not p["cached"]]
+
+
+def format_figures(r: dict[str, Any]) -> str:
+    met = r["goals_met"]
+    lines = [
+        f"machine: {r['machine']['cpu']}, {r['machine']['cores']} cores; OpenSCAD backend "
+        f"{r['backend']}",
+        f"reference set, one file at a time: {r['reference_median_s']:.1f} s (median)",
+        f"cold build (render + checks):      {r['cold_median_s']:.1f} s  = "
+        f"{r['cold_to_reference_ratio']:.2f} x reference "
+        f"(goal <= {r['goals']['cold_ratio_at_most']})"
+        f"  {'met' if met['cold'] else 'NOT met'}",
+        f"unchanged rebuild:                 {r['warm_median_s']:.2f} s (goal <= "
+        f"{r['goals']['warm_s_at_most']:g} s)  {'met' if met['warm'] else 'NOT met'}",
+        f"one parameter changed:             {r['one_change_median_s']:.2f} s, re-rendered "
+        f"{', '.join(r['one_change_rendered']) or 'nothing'}",
+        f"peak memory (process tree):        {r['peak_memory_mb']:.0f} MB (goal <= "
+        f"{r['goals']['peak_mb_at_most']:g})  {'met' if met['memory'] else 'NOT met'}",
+        "per-part render seconds: "
+        + ", ".join(f"{k} {v:.2f}" for k, v in r["part_render_seconds"].items()),
+        "reference files: "
+        + ", ".join(f"{k} {v:.1f}" for k, v in r["reference_files_seconds"].items()),
+    ]
+    return "\n".join(lines)

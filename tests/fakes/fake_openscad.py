@@ -1,0 +1,47 @@
+#!/usr/bin/env python3
+"""An OpenSCAD stand-in for fault tests; FAKE_OPENSCAD_MODE picks the misbehaviour.
+
+crash: dies by SIGSEGV after writing half a file; hang: never finishes; warn: prints a
+WARNING but writes a good mesh; truncated: exits 0 with a cut-off STL; slow: waits, then
+behaves like the real OpenSCAD (so a build can be interrupted mid-way).
+"""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+REAL = os.environ.get("FAKE_OPENSCAD_REAL", "/usr/bin/openscad")
+
+
+def output_path(args: list[str]) -> str:
+    return args[args.index("-o") + 1]
+
+
+def main() -> None:
+    args = sys.argv[1:]
+    if "--version" in args or "--help" in args:
+        sys.stderr.write("OpenSCAD version 2021.01\n")
+        return
+    mode = os.environ.get("FAKE_OPENSCAD_MODE", "real")
+    if mode == "crash":
+        with open(output_path(args), "wb") as stream:
+            stream.write(b"\0" * 100)
+        os.kill(os.getpid(), signal.SIGSEGV)
+    if mode == "hang":
+        time.sleep(3600)
+    if mode == "slow":
+        time.sleep(float(os.environ.get("FAKE_OPENSCAD_DELAY", "2")))
+    done = subprocess.run([REAL, *args], capture_output=True, text=True, check=False)
+    sys.stderr.write(done.stderr)
+    if mode == "warn":
+        sys.stderr.write("WARNING: Object may not be a valid 2-manifold and may need repair!\n")
+    if mode == "truncated":
+        path = output_path(args)
+        data = open(path, "rb").read()
+        open(path, "wb").write(data[: len(data) // 2])
+    sys.exit(done.returncode)
+
+
+main()
