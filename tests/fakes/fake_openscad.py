@@ -38,9 +38,8 @@ def main() -> None:
     if mode == "warn":
         sys.stderr.write("WARNING: Object may not be a valid 2-manifold and may need repair!\n")
     if mode == "truncated":
-        path = output_path(args)
-        data = open(path, "rb").read()
-        open(path, "wb").write(data[: len(data) // 2])
+        with open(output_path(args), "r+b") as stream:
+            stream.truncate(os.path.getsize(output_path(args)) // 2)
     sys.exit(done.returncode)
 
 

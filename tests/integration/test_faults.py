@@ -18,7 +18,7 @@ import pytest
 from squadron_cad.build import BuildOptions, build
 from squadron_cad.checks.mesh import load_mesh
 from squadron_cad.errors import ToolError
-from squadron_cad.render import atomic
+from squadron_cad.render import atomic, openscad
 from squadron_cad.resolve import resolve
 
 pytestmark = pytest.mark.integration
@@ -126,7 +126,9 @@ def test_a_full_disk_keeps_the_previous_outputs(out: Path, monkeypatch) -> None:
     def disk_full(*_args: object, **_kwargs: object) -> None:
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(atomic, "replace_into", _raising(atomic.replace_into, disk_full))
+    failing = _raising(atomic.replace_into, disk_full)
+    monkeypatch.setattr(atomic, "replace_into", failing)
+    monkeypatch.setattr(openscad, "replace_into", failing)
     with pytest.raises(ToolError, match="No space left on device"):
         build(
             resolve(overrides=["token.height_mm=4.3"]),
@@ -136,7 +138,7 @@ def test_a_full_disk_keeps_the_previous_outputs(out: Path, monkeypatch) -> None:
 
 
 def _raising(_original, failure):
-    def replace(temp: Path, target: Path) -> None:
+    def replace(_temp: Path, target: Path) -> None:
         try:
             failure()
         except OSError as error:
