@@ -88,9 +88,9 @@ def parse_yaml_mapping(text: str, where: str) -> dict[str, Any]:
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark
         at = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
-        raise InputError(f"{where}: malformed YAML{at}: {exc.problem}") from None
+        raise InputError(f"{where}: malformed YAML{at}: {_one_line(exc.problem)}") from None
     except yaml.YAMLError as exc:
-        raise InputError(f"{where}: malformed YAML: {exc}") from None
+        raise InputError(f"{where}: malformed YAML: {_one_line(exc)}") from None
     except RecursionError:
         raise InputError(f"{where}: YAML nested too deeply") from None
     if data is None:
@@ -98,6 +98,10 @@ def parse_yaml_mapping(text: str, where: str) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise InputError(f"{where}: expected a mapping of keys (key: value), got {_kind(data)}")
     return data
+
+
+def _one_line(text: object) -> str:
+    return " ".join(str(text).split())
 
 
 def parse_override(text: str) -> dict[str, Any]:
