@@ -22,7 +22,8 @@ def output_path(args: list[str]) -> str:
 def main() -> None:
     args = sys.argv[1:]
     if "--version" in args or "--help" in args:
-        sys.stderr.write("OpenSCAD version 2021.01\n")
+        version = os.environ.get("FAKE_OPENSCAD_VERSION", "2021.01")
+        sys.stderr.write(f"OpenSCAD version {version}\n")
         return
     mode = os.environ.get("FAKE_OPENSCAD_MODE", "real")
     if mode == "crash":

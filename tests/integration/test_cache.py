@@ -1,0 +1,78 @@
+"""The render cache: unchanged parts are not rendered again, a change re-renders exactly
+the parts that depend on it, and a damaged or stale entry is never trusted."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from squadron_cad.build import BuildOptions, build
+from squadron_cad.render import openscad
+from squadron_cad.resolve import resolve
+
+pytestmark = pytest.mark.integration
+
+FAKE = Path(__file__).resolve().parent.parent / "fakes" / "fake_openscad.py"
+CHEAP = ("template_straight", "template_turn", "range_ruler_1", "range_ruler_2", "range_ruler_3")
+
+
+def _build(out: Path, overrides: tuple[str, ...] = (), **options):
+    settings = {"out_dir": out, "only": CHEAP, "jobs": 2, **options}
+    return build(resolve(overrides=list(overrides)), BuildOptions(**settings))
+
+
+@pytest.fixture
+def built(tmp_path: Path) -> Path:
+    first = _build(tmp_path)
+    assert sorted(first.rendered) == sorted(CHEAP)
+    return tmp_path
+
+
+def test_an_unchanged_rebuild_renders_nothing(built: Path) -> None:
+    assert _build(built).rendered == []
+
+
+def test_one_change_re_renders_exactly_its_dependents(built: Path) -> None:
+    report = _build(built, ("ruler.joint_clearance_mm=0.2",))
+    assert sorted(report.rendered) == ["range_ruler_2", "range_ruler_3"]
+
+
+def test_no_cache_renders_everything(built: Path) -> None:
+    assert sorted(_build(built, use_cache=False).rendered) == sorted(CHEAP)
+
+
+def test_a_corrupted_cache_entry_is_detected_and_rebuilt(built: Path) -> None:
+    for entry in (built / ".cache").glob("*.stl"):
+        entry.write_bytes(entry.read_bytes()[:-50])
+    report = _build(built)
+    assert sorted(report.rendered) == sorted(CHEAP)
+    assert all(result.ok for result in report.parts)
+
+
+def test_a_changed_output_file_is_restored_from_the_cache(built: Path) -> None:
+    target = built / "stl" / "range_ruler_1.stl"
+    good = target.read_bytes()
+    target.write_bytes(b"garbage")
+    report = _build(built)
+    assert report.rendered == []
+    assert target.read_bytes() == good
+
+
+def test_another_openscad_version_invalidates(built: Path, monkeypatch) -> None:
+    monkeypatch.setenv("SQUADRON_OPENSCAD", str(FAKE))
+    monkeypatch.setenv("FAKE_OPENSCAD_VERSION", "2099.01")
+    openscad._probe.cache_clear()
+    try:
+        report = _build(built)
+    finally:
+        openscad._probe.cache_clear()
+    assert report.tool.version == "2099.01"
+    assert sorted(report.rendered) == sorted(CHEAP)
+
+
+def test_parallel_and_serial_builds_make_the_same_meshes(tmp_path: Path) -> None:
+    serial = _build(tmp_path / "serial", jobs=1, use_cache=False)
+    parallel = _build(tmp_path / "parallel", jobs=4, use_cache=False)
+    for one, other in zip(serial.parts, parallel.parts, strict=True):
+        assert one.stl.read_bytes() == other.stl.read_bytes(), one.spec.name
