@@ -3,6 +3,8 @@
 #   openscad     renders the parts (required)
 #   prusa-slicer slices them for print time and filament (optional: figures are skipped)
 #   xvfb         a virtual display for OpenSCAD's PNG previews (optional)
+#   fonts-liberation  the font the benchmark's reference OpenSCAD files use (our parts
+#                draw their own glyphs and need no font)
 #   python3-venv the project's .venv (required)
 # Run as root it installs with apt-get; otherwise it says what to install.
 set -eu
@@ -14,6 +16,7 @@ need() { # command package
 need openscad openscad
 need prusa-slicer prusa-slicer
 need xvfb-run xvfb
+fc-list 2>/dev/null | grep -qi "Liberation Sans" || missing="$missing fonts-liberation"
 python3 -c "import ensurepip, venv" 2>/dev/null || missing="$missing python3-venv"
 
 if [ -z "$missing" ]; then
