@@ -8,6 +8,7 @@ so the source of a part changes exactly when a parameter it depends on changes.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -104,15 +105,21 @@ class SymbolicParams:
 
 
 def _bounds(info: Any) -> tuple[float | None, float | None]:
+    """The slider's ends; a strict limit (gt/lt) is marked by a tiny nudge, settled in _range."""
     low = high = None
     for constraint in info.metadata:
-        for attr in ("ge", "gt"):
-            if getattr(constraint, attr, None) is not None:
-                low = float(getattr(constraint, attr))
-        for attr in ("le", "lt"):
-            if getattr(constraint, attr, None) is not None:
-                high = float(getattr(constraint, attr))
+        if getattr(constraint, "ge", None) is not None:
+            low = float(constraint.ge)
+        if getattr(constraint, "gt", None) is not None:
+            low = float(constraint.gt) + _STRICT
+        if getattr(constraint, "le", None) is not None:
+            high = float(constraint.le)
+        if getattr(constraint, "lt", None) is not None:
+            high = float(constraint.lt) - _STRICT
     return low, high
+
+
+_STRICT = 1e-5  # below any slider step, above the rounding in _range
 
 
 def concrete(params: KitParams) -> KitParams:
@@ -178,10 +185,26 @@ def _customizer_section(scope: VariableScope) -> str:
 
 
 def _range(variable: InputVariable) -> str:
+    """`// [min:step:max]`, with the default on a step and strict limits one step inside."""
     if variable.low is None or variable.high is None:
         return ""
-    step = 1 if variable.unit == "deg" else (0.05 if variable.high <= 5 else 0.1)
-    return f" // [{format_literal(variable.low)}:{step}:{format_literal(variable.high)}]"
+    step = _slider_step(variable)
+    low = math.ceil(round(variable.low / step, 7)) * step
+    high = math.floor(round(variable.high / step, 7)) * step
+    return f" // [{_step_text(low, step)}:{_step_text(step, step)}:{_step_text(high, step)}]"
+
+
+def _slider_step(variable: InputVariable) -> float:
+    """Coarse enough to drag, fine enough that the default sits on a step."""
+    step = 1.0 if variable.unit == "deg" else (0.05 if variable.high <= 5 else 0.1)
+    while abs(variable.value / step - round(variable.value / step)) > 1e-6 and step > 1e-4:
+        step /= 10 if step in (1.0, 0.1, 0.01, 0.001) else 5
+    return step
+
+
+def _step_text(value: float, step: float) -> str:
+    decimals = max(0, -math.floor(math.log10(step) + 1e-9))
+    return format_literal(round(value, decimals + 1))
 
 
 def _hidden_section(scope: VariableScope, quality: str) -> str:

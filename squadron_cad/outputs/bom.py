@@ -1,0 +1,303 @@
+"""The bill of materials: what to print, how long it takes, how much filament, what to buy.
+
+Read from the manifest only, so the counts are the manifest's counts. Slicer figures
+(print time, filament) appear when the build sliced the parts; otherwise each row says
+how to get them.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from squadron_cad.render.atomic import write_text
+
+NOT_SLICED = "not sliced (install prusa-slicer)"
+CSV_FIELDS = (
+    "kind",
+    "item",
+    "title",
+    "file",
+    "count",
+    "print_seconds_each",
+    "print_seconds_total",
+    "filament_g_each",
+    "filament_g_total",
+    "filament_mm_each",
+    "filament_mm_total",
+    "detail",
+)
+
+
+@dataclass(frozen=True)
+class Figures:
+    """What the slicer says one copy of a part takes."""
+
+    print_seconds: float
+    filament_g: float | None
+    filament_mm: float | None
+
+
+@dataclass(frozen=True)
+class Line:
+    name: str
+    title: str
+    file: str
+    count: int
+    figures: Figures | None
+    alternative_to: str | None
+
+    def total(self, value: float | None) -> float | None:
+        return None if value is None else value * self.count
+
+
+@dataclass(frozen=True)
+class Purchase:
+    item: str
+    count: int | None
+    detail: str
+
+
+# ---- reading the manifest ------------------------------------------------------------
+
+
+def slicer_figures(manifest: dict[str, Any]) -> dict[str, Figures]:
+    """Per part figures from manifest["slicer"] (by part name, or a list) or each part entry."""
+    found: dict[str, Figures] = {}
+    slicer = manifest.get("slicer")
+    table = slicer.get("parts", slicer) if isinstance(slicer, dict) else slicer
+    if isinstance(table, list):
+        table = {_entry_name(entry): entry for entry in table if isinstance(entry, dict)}
+    if isinstance(table, dict):
+        for name, entry in table.items():
+            figures = _figures(entry)
+            if figures is not None:
+                found[str(name)] = figures
+    for part in manifest.get("parts", []):
+        figures = _figures(part.get("slicer"))
+        if figures is not None:
+            found.setdefault(part["name"], figures)
+    return found
+
+
+def _entry_name(entry: dict[str, Any]) -> str:
+    return str(entry.get("name") or entry.get("part") or "")
+
+
+def _figures(entry: Any) -> Figures | None:
+    if not isinstance(entry, dict):
+        return None
+    seconds = _number(entry.get("print_seconds"))
+    if seconds is None:
+        return None
+    return Figures(seconds, _number(entry.get("filament_g")), _number(entry.get("filament_mm")))
+
+
+def _number(value: Any) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    return float(value) if math.isfinite(value) else None
+
+
+def slicer_note(manifest: dict[str, Any]) -> str:
+    """One line on where the figures come from (or why there are none)."""
+    slicer = manifest.get("slicer")
+    details = slicer if isinstance(slicer, dict) else {}
+    if not slicer_figures(manifest):
+        reason = details.get("reason") or details.get("note")
+        return f"Print time and filament: {NOT_SLICED}" + (f" ({reason})." if reason else ".")
+    words = [str(details[key]) for key in ("tool", "version") if details.get(key)]
+    words += _settings(manifest.get("params", {}).get("slicer"))
+    return "Print time and filament from the slicer" + (f": {', '.join(words)}." if words else ".")
+
+
+def _settings(slicer: Any) -> list[str]:
+    """The slicer parameters the figures depend on, as a maker would say them."""
+    if not isinstance(slicer, dict):
+        return []
+    said = {
+        "layer_height_mm": "{:g} mm layers",
+        "infill_percent": "{}% infill",
+        "perimeters": "{} perimeters",
+        "filament_density_g_cm3": "filament {:g} g/cm3",
+    }
+    return [form.format(slicer[key]) for key, form in said.items() if key in slicer]
+
+
+def bom_lines(manifest: dict[str, Any]) -> list[Line]:
+    figures = slicer_figures(manifest)
+    return [
+        Line(
+            name=part["name"],
+            title=str(part.get("title", "")),
+            file=str(part.get("file", f"stl/{part['name']}.stl")),
+            count=int(part["count"]),
+            figures=figures.get(part["name"]),
+            alternative_to=part.get("alternative_to"),
+        )
+        for part in manifest.get("parts", [])
+    ]
+
+
+def purchases(manifest: dict[str, Any]) -> list[Purchase]:
+    """Dice from params.dice, and the optional playmat."""
+    dice = manifest.get("params", {}).get("dice", {})
+    colours = {str(k): int(v) for k, v in dice.get("colours", {}).items() if int(v) > 0}
+    wanted: list[Purchase] = []
+    if colours:
+        mix = ", ".join(f"{n} {colour}" for colour, n in colours.items())
+        size = f"{dice.get('size_mm', '?'):g} mm" if _number(dice.get("size_mm")) else "any size"
+        detail = f"{size} d{dice.get('sides', 6)}: {mix}; the box has a pocket for them"
+        wanted.append(Purchase("dice", sum(colours.values()), detail))
+    wanted.append(
+        Purchase("playmat (optional)", None, "any mat or cloth to fly over; not needed to play")
+    )
+    return wanted
+
+
+# ---- formatting ----------------------------------------------------------------------
+
+
+def duration(seconds: float | None) -> str:
+    if seconds is None:
+        return "-"
+    minutes = round(seconds / 60)
+    if seconds < 60:
+        return f"{round(seconds)} s"
+    if minutes < 60:
+        return f"{minutes} min"
+    return f"{minutes // 60} h {minutes % 60:02d} min"
+
+
+def grams(value: float | None) -> str:
+    return "-" if value is None else f"{value:.1f} g"
+
+
+def metres(value_mm: float | None) -> str:
+    return "-" if value_mm is None else f"{value_mm / 1000:.2f} m"
+
+
+def markdown(manifest: dict[str, Any]) -> str:
+    lines = bom_lines(manifest)
+    printed = [line for line in lines if line.count > 0]
+    skipped = [line for line in lines if line.count == 0]
+    sliced = any(line.figures for line in printed)
+    text = [
+        "# Bill of materials",
+        "",
+        f"For {manifest.get('players', '?')} players, from "
+        f"`{manifest.get('generator', 'squadron_cad')}`. {slicer_note(manifest)}",
+        "",
+        "## Print",
+        "",
+        *_print_table(printed, sliced),
+        "",
+        _summary(printed),
+    ]
+    if skipped:
+        text += ["", "Not printed by default (alternatives):", ""]
+        text += [f"- `{line.file}`: instead of `{line.alternative_to}`" for line in skipped]
+    text += ["", "## Buy", "", "| item | count | detail |", "|---|---:|---|"]
+    text += [f"| {p.item} | {p.count or ''} | {p.detail} |" for p in purchases(manifest)]
+    return "\n".join(text) + "\n"
+
+
+def _print_table(printed: list[Line], sliced: bool) -> list[str]:
+    if not sliced:  # no figures at all: the note above says why, the columns would be empty
+        rows = [f"| {line.name} | `{line.file}` | {line.count} |" for line in printed]
+        return ["| part | file | count |", "|---|---|---:|", *rows]
+    header = "| part | file | count | time each | time total | filament each | filament total |"
+    return [header, "|---|---|---:|---:|---:|---:|---:|", *map(_markdown_row, printed)]
+
+
+def _markdown_row(line: Line) -> str:
+    f = line.figures
+    if f is None:
+        cells = [NOT_SLICED, "-", "-", "-"]
+    else:
+        cells = [
+            duration(f.print_seconds),
+            duration(line.total(f.print_seconds)),
+            grams(f.filament_g),
+            grams(line.total(f.filament_g)),
+        ]
+    return f"| {line.name} | `{line.file}` | {line.count} | " + " | ".join(cells) + " |"
+
+
+def _summary(printed: list[Line]) -> str:
+    pieces = sum(line.count for line in printed)
+    missing = [line.name for line in printed if line.figures is None]
+    if len(missing) == len(printed):
+        return f"In all: **{pieces} pieces**; print time and filament: {NOT_SLICED}."
+    seconds = _total(printed, "print_seconds")
+    filament_g = _total(printed, "filament_g")
+    filament = f"{grams(filament_g)} ({metres(_total(printed, 'filament_mm'))})"
+    text = f"In all: **{pieces} pieces**, **{duration(seconds)}** of printing, **{filament}**"
+    if missing:  # a partial sum must not pass for the whole
+        return f"{text} of filament, plus the parts not sliced: {', '.join(missing)}."
+    return f"{text} of filament."
+
+
+def _total(lines: list[Line], name: str) -> float | None:
+    values = [line.total(_field(line, name)) for line in lines if line.figures is not None]
+    present = [v for v in values if v is not None]
+    return sum(present) if present else None
+
+
+def _field(line: Line, name: str) -> float | None:
+    return None if line.figures is None else getattr(line.figures, name)
+
+
+def csv_text(manifest: dict[str, Any]) -> str:
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=CSV_FIELDS, lineterminator="\n")
+    writer.writeheader()
+    for line in bom_lines(manifest):
+        writer.writerow(_csv_row(line))
+    for purchase in purchases(manifest):
+        writer.writerow(
+            {
+                "kind": "buy",
+                "item": purchase.item,
+                "count": purchase.count or "",
+                "detail": purchase.detail,
+            }
+        )
+    return buffer.getvalue()
+
+
+def _csv_row(line: Line) -> dict[str, Any]:
+    f = line.figures
+    row: dict[str, Any] = {
+        "kind": "print" if line.count else "optional",
+        "item": line.name,
+        "title": line.title,
+        "file": line.file,
+        "count": line.count,
+        "detail": "" if f else NOT_SLICED,
+    }
+    if f is not None:
+        for key, value in (
+            ("print_seconds", f.print_seconds),
+            ("filament_g", f.filament_g),
+            ("filament_mm", f.filament_mm),
+        ):
+            row[f"{key}_each"] = _plain(value)
+            row[f"{key}_total"] = _plain(line.total(value))
+    return row
+
+
+def _plain(value: float | None) -> str:
+    return "" if value is None else f"{value:.3f}".rstrip("0").rstrip(".")
+
+
+def write_bom(out_dir: Path, manifest: dict[str, Any]) -> tuple[Path, Path]:
+    """out/bom.md and out/bom.csv from the manifest's parts, counts and slicer figures."""
+    md_path, csv_path = out_dir / "bom.md", out_dir / "bom.csv"
+    write_text(md_path, markdown(manifest))
+    write_text(csv_path, csv_text(manifest))
+    return md_path, csv_path

@@ -1,0 +1,287 @@
+"""Print plates: the kit's parts arranged on the configured bed, one plate per player.
+
+Each part keeps its print orientation (as rendered: flat face down at z = 0) and may only
+turn 90 degrees about z. Footprints are bounding rectangles packed by a skyline
+bottom-left packer, `plates.spacing_mm` apart and `plates.margin_mm` inside the bed's edges.
+A plate is a 3MF with one named object per printed piece ("altitude_token#3"), so a slicer
+lists them separately, and an STL of the same arrangement for slicers without 3MF.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import trimesh
+
+from squadron_cad.errors import InputError
+from squadron_cad.params import KitParams
+from squadron_cad.parts.registry import part
+from squadron_cad.render.atomic import write_bytes
+
+SHARED_PLATE = "shared"
+PLATE_SUFFIXES = (".3mf", ".stl")
+
+
+@dataclass(frozen=True)
+class Piece:
+    """One printed copy of a part."""
+
+    part: str
+    copy: int
+    mesh: trimesh.Trimesh
+
+    @property
+    def label(self) -> str:
+        return f"{self.part}#{self.copy}"
+
+    @property
+    def footprint(self) -> tuple[float, float]:
+        low, high = self.mesh.bounds
+        return float(high[0] - low[0]), float(high[1] - low[1])
+
+
+@dataclass(frozen=True)
+class Spot:
+    """Where a footprint's lower-left corner goes, and whether it turned 90 degrees."""
+
+    x: float
+    y: float
+    turned: bool
+
+
+@dataclass
+class Skyline:
+    """Bottom-left skyline packing of rectangles into a width x height bin."""
+
+    width: float
+    height: float
+    segments: list[list[float]] = field(default_factory=list)  # [x, top, length]
+
+    def __post_init__(self) -> None:
+        self.segments = [[0.0, 0.0, self.width]]
+
+    def spots(self, w: float, h: float) -> list[tuple[float, float]]:
+        """Every place a w x h rectangle can rest on the skyline, left ends on segments."""
+        found = []
+        for x, _top, _length in self.segments:
+            if x + w > self.width + 1e-9:
+                break
+            y = self._top_over(x, w)
+            if y + h <= self.height + 1e-9:
+                found.append((x, y))
+        return found
+
+    def _top_over(self, x: float, w: float) -> float:
+        return max(s[1] for s in self.segments if s[0] < x + w - 1e-9 and s[0] + s[2] > x + 1e-9)
+
+    def place(self, x: float, y: float, w: float, h: float) -> None:
+        kept: list[list[float]] = []
+        for sx, top, length in self.segments:
+            end = sx + length
+            if sx < x:
+                kept.append([sx, top, min(end, x) - sx])
+            if end > x + w:
+                start = max(sx, x + w)
+                kept.append([start, top, end - start])
+        kept.append([x, y + h, w])
+        kept.sort()
+        self.segments = _merged([s for s in kept if s[2] > 1e-9])
+
+
+def _merged(segments: list[list[float]]) -> list[list[float]]:
+    merged: list[list[float]] = []
+    for segment in segments:
+        if merged and abs(merged[-1][1] - segment[1]) < 1e-9:
+            merged[-1][2] += segment[2]
+        else:
+            merged.append(list(segment))
+    return merged
+
+
+@dataclass
+class Plate:
+    name: str
+    packer: Skyline
+    placed: list[tuple[Piece, Spot]] = field(default_factory=list)
+    used: tuple[float, float] = (0.0, 0.0)  # extent of the placed footprints
+
+    def try_add(self, piece: Piece, spacing: float) -> bool:
+        """Place the piece where the arrangement stays most compact; False if it cannot."""
+        w, h = piece.footprint
+        options = [
+            (self._score(x, y, fw, fh), x, y, turned, fw, fh)
+            for turned, (fw, fh) in ((False, (w, h)), (True, (h, w)))
+            for x, y in self.packer.spots(fw + spacing, fh + spacing)
+        ]
+        if not options:
+            return False
+        _score, x, y, turned, fw, fh = min(options)
+        self.packer.place(x, y, fw + spacing, fh + spacing)
+        self.placed.append((piece, Spot(x, y, turned)))
+        self.used = (max(self.used[0], x + fw), max(self.used[1], y + fh))
+        return True
+
+    def _score(self, x: float, y: float, w: float, h: float) -> tuple[float, float, float]:
+        # Grow the cluster in the bed's proportions (a compact block in the middle of the
+        # bed prints better than a strip along it), then prefer low, then left.
+        used_x, used_y = max(self.used[0], x + w), max(self.used[1], y + h)
+        return max(used_x / self.packer.width, used_y / self.packer.height), y + h, x
+
+
+@dataclass(frozen=True)
+class Bed:
+    length_mm: float
+    width_mm: float
+    margin_mm: float
+    spacing_mm: float
+
+    @classmethod
+    def of(cls, params: KitParams) -> Bed:
+        printer, plates = params.printer, params.plates
+        return cls(printer.bed_length_mm, printer.bed_width_mm, plates.margin_mm, plates.spacing_mm)
+
+    @property
+    def usable(self) -> tuple[float, float]:
+        return self.length_mm - 2 * self.margin_mm, self.width_mm - 2 * self.margin_mm
+
+    def new_plate(self, name: str) -> Plate:
+        # Every footprint is grown by the spacing, so the bin grows by it too.
+        length, width = self.usable
+        return Plate(name, Skyline(length + self.spacing_mm, width + self.spacing_mm))
+
+
+def player_plate_name(index: int, params: KitParams) -> str:
+    """player1_red: the player's number and colour name."""
+    colours = params.player_colours
+    if colours:
+        return f"player{index + 1}_{colours[index].name.lower()}"
+    return f"player{index + 1}"
+
+
+def plate_groups(params: KitParams, counts: dict[str, int]) -> dict[str, list[tuple[str, int]]]:
+    """Which parts (and how many) go on each player's plate and on the shared plate."""
+    players = params.players
+    groups: dict[str, list[tuple[str, int]]] = {
+        player_plate_name(i, params): [] for i in range(players)
+    }
+    shared: list[tuple[str, int]] = []
+    for name, count in counts.items():
+        if count <= 0:
+            continue  # alternatives and unused parts are not printed
+        if part(name).group == "player":
+            share, extra = divmod(count, players)
+            for i, plate in enumerate(groups):
+                if share + (i < extra):
+                    groups[plate].append((name, share + (i < extra)))
+        else:
+            shared.append((name, count))
+    groups[SHARED_PLATE] = shared
+    return {name: wanted for name, wanted in groups.items() if wanted}
+
+
+def load_part(out_dir: Path, name: str) -> trimesh.Trimesh:
+    path = out_dir / "stl" / f"{name}.stl"
+    if not path.is_file():
+        raise InputError(f"plates: {path} is missing; build the part first")
+    # Merged vertices: a slicer reads unshared ones as loose triangles, not a solid.
+    mesh = trimesh.load(path, file_type="stl", force="mesh", process=True)
+    mesh.apply_translation([0.0, 0.0, -float(mesh.bounds[0][2])])  # print orientation: on z = 0
+    return mesh
+
+
+def check_fits(meshes: dict[str, trimesh.Trimesh], bed: Bed) -> None:
+    """Refuse, naming the part and the bed keys, when a part is bigger than the bed alone."""
+    length, width = bed.usable
+    too_big = []
+    for name, mesh in meshes.items():
+        w, h = (float(v) for v in mesh.extents[:2])
+        if not ((w <= length and h <= width) or (h <= length and w <= width)):
+            too_big.append(f"{name} ({w:.1f} x {h:.1f} mm)")
+    if too_big:
+        raise InputError(
+            f"plates: {', '.join(too_big)} does not fit the print bed: printer.bed_length_mm "
+            f"{bed.length_mm:g} x printer.bed_width_mm {bed.width_mm:g} less plates.margin_mm "
+            f"{bed.margin_mm:g} on each side leaves {length:g} x {width:g} mm"
+        )
+
+
+def arrange(name: str, pieces: list[Piece], bed: Bed) -> list[Plate]:
+    """Pack pieces, biggest first, onto as few plates as needed."""
+    order = sorted(pieces, key=lambda p: (-max(p.footprint), -min(p.footprint), p.label))
+    plates: list[Plate] = []
+    for piece in order:
+        if not any(plate.try_add(piece, bed.spacing_mm) for plate in plates):
+            plate = bed.new_plate(name if not plates else f"{name}_{len(plates) + 1}")
+            if not plate.try_add(piece, bed.spacing_mm):
+                raise InputError(f"plates: {piece.part} does not fit an empty plate")
+            plates.append(plate)
+    return plates
+
+
+def placed_mesh(piece: Piece, spot: Spot, offset: tuple[float, float]) -> trimesh.Trimesh:
+    """The piece turned (about z only) and moved so its footprint starts at the spot."""
+    mesh = piece.mesh.copy()
+    if spot.turned:
+        mesh.apply_transform(trimesh.transformations.rotation_matrix(np.pi / 2, [0, 0, 1]))
+    low = mesh.bounds[0]
+    mesh.apply_translation([spot.x + offset[0] - low[0], spot.y + offset[1] - low[1], -low[2]])
+    return mesh
+
+
+def centring_offset(plate: Plate, bed: Bed) -> tuple[float, float]:
+    """Shift the arrangement so it sits in the middle of the bed."""
+    used_x, used_y = plate.used
+    return (bed.length_mm - used_x) / 2, (bed.width_mm - used_y) / 2
+
+
+def plate_meshes(plate: Plate, bed: Bed) -> dict[str, trimesh.Trimesh]:
+    offset = centring_offset(plate, bed)
+    ordered = sorted(plate.placed, key=lambda item: (item[0].part, item[0].copy))
+    return {piece.label: placed_mesh(piece, spot, offset) for piece, spot in ordered}
+
+
+def write_plate(folder: Path, plate: Plate, bed: Bed) -> list[Path]:
+    meshes = plate_meshes(plate, bed)
+    scene = trimesh.Scene()
+    for label, mesh in meshes.items():
+        scene.add_geometry(mesh, node_name=label, geom_name=label)
+    three_mf = folder / f"{plate.name}.3mf"
+    stl = folder / f"{plate.name}.stl"
+    write_bytes(three_mf, scene.export(file_type="3mf"))
+    write_bytes(stl, trimesh.util.concatenate(list(meshes.values())).export(file_type="stl"))
+    return [three_mf, stl]
+
+
+def write_plates(out_dir: Path, params: KitParams, counts: dict[str, int]) -> list[Path]:
+    """out/plates/<plate>.3mf and .stl for every player and the shared parts."""
+    bed = Bed.of(params)
+    groups = plate_groups(params, counts)
+    needed = sorted({name for wanted in groups.values() for name, _ in wanted})
+    meshes = {name: load_part(out_dir, name) for name in needed}
+    check_fits(meshes, bed)
+    plates = [
+        plate
+        for name, wanted in groups.items()
+        for plate in arrange(name, _pieces(wanted, meshes), bed)
+    ]
+    folder = out_dir / "plates"
+    written = [path for plate in plates for path in write_plate(folder, plate, bed)]
+    _remove_old(folder, written)
+    return written
+
+
+def _pieces(wanted: Iterable[tuple[str, int]], meshes: dict[str, trimesh.Trimesh]) -> list[Piece]:
+    return [Piece(name, copy + 1, meshes[name]) for name, count in wanted for copy in range(count)]
+
+
+def _remove_old(folder: Path, written: list[Path]) -> None:
+    """Plates of an earlier build (more players, another bed) would mislead: remove them."""
+    keep = set(written)
+    for path in folder.iterdir():
+        if path.suffix in PLATE_SUFFIXES and path not in keep:
+            with contextlib.suppress(FileNotFoundError):
+                path.unlink()

@@ -1,0 +1,591 @@
+"""Preview pictures: every part, one player's stack on a template, and the packed box.
+
+OpenSCAD draws them: its OpenGL preview of the imported STLs has a real depth buffer and
+its own lighting, so engraving and pegs read clearly (a matplotlib renderer sorts polygons
+instead and shows seams and see-through faces). On Linux it needs a display, so a private
+Xvfb server is started for the batch (one server, many OpenSCAD processes; `xvfb-run -a`
+per picture races for display numbers when run in parallel). Each picture is rendered at
+three times its size, cropped to the part and downsampled: smooth edges, and every part
+fills the frame whatever its size. A picture is redrawn only when its STLs or the
+settings change (index.json in the previews folder).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import io
+import json
+import os
+import re
+import select
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from PIL import Image, ImageChops
+
+from squadron_cad import constants as C
+from squadron_cad.errors import ToolError
+from squadron_cad.geometry import move_paths
+from squadron_cad.params import COLOUR_NAMES, KitParams
+from squadron_cad.parts.registry import part
+from squadron_cad.render import openscad
+from squadron_cad.render.atomic import write_bytes, write_json
+from squadron_cad.render.cache import file_sha256
+
+PICTURE_VERSION = "2"  # bump when the picture pipeline changes: every preview is redrawn
+INDEX_NAME = "index.json"
+STACK_VIEW = "assembled_stack"
+KIT_VIEW = "kit"
+BOX_VIEW = "packed_box"
+SUPERSAMPLE = 3  # render 3x and downsample: anti-aliased edges OpenSCAD does not draw
+MARGIN = 0.05  # blank border around the cropped part, as a fraction of the frame
+CAMERA = "0,0,0,55,0,25,0"  # OpenSCAD's default angles: from the front, above, turned 25 deg
+COLOUR_SCHEME = "Tomorrow"  # light background; the part colours come from color()
+BACKGROUND_TOLERANCE = 6  # grey levels: anything further from the corner colour is the part
+PICTURE_TIMEOUT_S = 120.0
+DISPLAY_TIMEOUT_S = 15.0
+NEUTRAL = COLOUR_NAMES["silver"]  # the box and templates in scenes, under coloured parts
+FALLBACK_PLAYER_COLOURS = ("red", "blue", "green", "yellow", "black", "white", "orange", "purple")
+_COMPLAINT = re.compile(r"^(ERROR|WARNING)")
+
+Matrix = tuple[tuple[float, ...], ...]
+Progress = Callable[[str, str], None]  # (picture name, "cached" | "drawing" | "drawn")
+
+
+@dataclass(frozen=True)
+class Placed:
+    """One STL in a scene: its colour (#rrggbb) and where it goes (4x4, row-major)."""
+
+    stl: Path
+    colour: str
+    transform: Matrix | None = None
+
+
+@dataclass(frozen=True)
+class View:
+    """One picture: a file stem and what it shows."""
+
+    name: str
+    items: tuple[Placed, ...]
+
+
+@dataclass(frozen=True)
+class PictureSettings:
+    width_px: int
+    height_px: int
+
+    @property
+    def key(self) -> str:
+        size = f"{self.width_px}x{self.height_px}"
+        return f"{PICTURE_VERSION}|{size}|{SUPERSAMPLE}|{MARGIN}|{CAMERA}|{COLOUR_SCHEME}"
+
+
+@dataclass(frozen=True)
+class Picture:
+    view: View
+    path: Path
+    key: str
+    seconds: float
+    cached: bool
+
+
+# ---- colours -------------------------------------------------------------------------
+
+
+def player_colours(params: KitParams) -> list[tuple[str, str]]:
+    """(name, #rrggbb) for each player, from player_colours or a fixed palette."""
+    if params.player_colours:
+        chosen = [(c.name, c.hex) for c in params.player_colours]
+    else:
+        chosen = [(name, COLOUR_NAMES[name]) for name in FALLBACK_PLAYER_COLOURS]
+    return [chosen[i % len(chosen)] for i in range(params.players)]
+
+
+def part_colour(params: KitParams) -> str:
+    return _hex(params.previews.colour)
+
+
+def _hex(colour: str) -> str:
+    return COLOUR_NAMES.get(colour.lower(), colour.lower())
+
+
+# ---- scenes --------------------------------------------------------------------------
+
+
+def translation(x: float, y: float, z: float) -> Matrix:
+    return ((1.0, 0.0, 0.0, x), (0.0, 1.0, 0.0, y), (0.0, 0.0, 1.0, z), (0.0, 0.0, 0.0, 1.0))
+
+
+def part_view(stl_dir: Path, name: str, colour: str) -> View:
+    return View(name, (Placed(stl_dir / f"{name}.stl", colour),))
+
+
+def stack_items(stl_dir: Path, params: KitParams, x: float, y: float, colour: str) -> list[Placed]:
+    """A plane on its altitude tokens, centred on (x, y): pegs seat, faces touch."""
+    height = params.token.height_mm
+    tokens = C.ALTITUDE_TOKENS_PER_STACK
+    altitude = stl_dir / "altitude_token.stl"
+    items = [Placed(altitude, colour, translation(x, y, level * height)) for level in range(tokens)]
+    items.append(Placed(stl_dir / "plane_token.stl", colour, translation(x, y, tokens * height)))
+    return items
+
+
+def seating_template(stl_dir: Path) -> Path | None:
+    """The template a stack is shown on: the all-in-one one, else the straight one."""
+    for name in ("template_all", "template_straight"):
+        if (stl_dir / f"{name}.stl").is_file():
+            return stl_dir / f"{name}.stl"
+    return None
+
+
+def stack_view(stl_dir: Path, params: KitParams) -> View | None:
+    """Player 1's stack seated in the template's start notch (tokens stand on the table)."""
+    template = seating_template(stl_dir)
+    needed = [stl_dir / "plane_token.stl", stl_dir / "altitude_token.stl"]
+    if template is None or not all(path.is_file() for path in needed):
+        return None
+    notch_x = -float(params.notch_offset_mm)
+    colour = player_colours(params)[0][1]
+    items = [Placed(template, NEUTRAL), *stack_items(stl_dir, params, notch_x, 0.0, colour)]
+    return View(STACK_VIEW, tuple(items))
+
+
+def kit_view(stl_dir: Path, params: KitParams, name: str = KIT_VIEW) -> View | None:
+    """The table: stacks in the start notch and at the move ends, dials, the joined ruler."""
+    template = stl_dir / "template_all.stl"
+    if stack_view(stl_dir, params) is None or not template.is_file():
+        return None
+    colours = [colour for _name, colour in player_colours(params)]
+    items = [Placed(template, NEUTRAL)]
+    ends = [path.beyond_end(params.notch_offset_mm) for path in move_paths.paths(params).values()]
+    spots = [(-float(params.notch_offset_mm), 0.0)] + [(float(e.x), float(e.y)) for e in ends]
+    for (x, y), colour in zip(spots, colours, strict=False):
+        items += stack_items(stl_dir, params, x, y, colour)
+    width = params.token.width_mm
+    card = stl_dir / "stat_dial_card.stl"
+    if card.is_file():  # a row of dials behind the template
+        items += [
+            Placed(card, colour, translation(-1.8 * width + i * 1.8 * width, 2 * width, 0.0))
+            for i, colour in enumerate(colours)
+        ]
+    return View(name, tuple(items + _joined_ruler(stl_dir, params)))
+
+
+def _joined_ruler(stl_dir: Path, params: KitParams) -> list[Placed]:
+    """The ruler sections end to end in front: each tab sits in the next one's slot."""
+    sections = [stl_dir / f"range_ruler_{i}.stl" for i in (1, 2, 3)]
+    if not all(path.is_file() for path in sections):
+        return []
+    length = float(params.template_length_mm)
+    start, y = -1.5 * params.token.width_mm, -1.2 * params.token.width_mm
+    return [
+        Placed(path, NEUTRAL, translation(start + i * length, y, 0.0))
+        for i, path in enumerate(sections)
+    ]
+
+
+def box_view(out_dir: Path, params: KitParams) -> View | None:
+    """out/layout.json drawn: the box with every piece in its pocket, lid off."""
+    layout_path = out_dir / "layout.json"
+    if not layout_path.is_file():
+        return None
+    try:
+        layout = json.loads(layout_path.read_text(encoding="utf-8"))
+        box = layout["box"]
+        items = [Placed(out_dir / box["stl"], NEUTRAL, _matrix(box.get("transform")))]
+        items += _content_items(out_dir, layout.get("contents", []), params)
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        raise ToolError(f"{layout_path}: cannot draw the packed box ({error})") from error
+    return View(BOX_VIEW, tuple(items))
+
+
+def _content_items(out_dir: Path, contents: list[dict], params: KitParams) -> list[Placed]:
+    """Player pieces in their player's colour: the n-th plane is player n's."""
+    seen: dict[str, int] = {}
+    colours = player_colours(params)
+    items = []
+    for entry in contents:
+        if not entry.get("stl") or not (out_dir / entry["stl"]).is_file():
+            continue  # bought items (dice) have no mesh; a part built later has none yet
+        stl = out_dir / entry["stl"]
+        name = str(entry.get("part") or entry.get("name") or stl.stem)
+        colour = _content_colour(name, seen, colours, params)
+        items.append(Placed(stl, colour, _matrix(entry.get("transform"))))
+    return items
+
+
+def _content_colour(
+    name: str, seen: dict[str, int], colours: list[tuple[str, str]], params: KitParams
+) -> str:
+    stem = name.split("#")[0]
+    index = seen.get(stem, 0)
+    seen[stem] = index + 1
+    try:
+        spec = part(stem)
+    except KeyError:
+        return part_colour(params)
+    if spec.group != "player":
+        return part_colour(params)
+    per_player = max(1, spec.count(params) // params.players)
+    return colours[(index // per_player) % len(colours)][1]
+
+
+def _matrix(value: Any) -> Matrix | None:
+    if value is None:
+        return None
+    rows = np.asarray(value, dtype=float)
+    if rows.shape != (4, 4) or not np.all(np.isfinite(rows)):
+        raise ValueError(f"a transform must be 4x4 numbers, got shape {rows.shape}")
+    return tuple(tuple(float(v) for v in row) for row in rows)
+
+
+def scene_source(view: View) -> str:
+    """The OpenSCAD file that imports and colours the view's STLs."""
+    lines = [f"// preview {view.name}: generated by squadron_cad"]
+    for item in view.items:
+        shape = f"import({json.dumps(str(item.stl.resolve()))}, convexity=10);"
+        if item.transform is not None:
+            rows = ", ".join(
+                "[" + ", ".join(f"{v:.6g}" for v in row) + "]" for row in item.transform
+            )
+            shape = f"multmatrix([{rows}]) {shape}"
+        lines.append(f'color("{item.colour}") {shape}')
+    return "\n".join(lines) + "\n"
+
+
+def view_key(view: View, settings: PictureSettings, tool: openscad.OpenScad) -> str:
+    """What a picture depends on: the STLs' contents, colours, placements and settings."""
+    digest = hashlib.sha256(f"{settings.key}|{tool.identity}".encode())
+    hashes: dict[Path, str] = {}
+    for item in view.items:
+        if item.stl not in hashes:
+            hashes[item.stl] = file_sha256(item.stl)
+        digest.update(f"|{hashes[item.stl]}|{item.colour}|{item.transform}".encode())
+    return digest.hexdigest()
+
+
+# ---- the display ---------------------------------------------------------------------
+
+
+def needs_virtual_display() -> bool:
+    """OpenSCAD opens an X display for OpenGL on Linux; macOS and Windows need none."""
+    return sys.platform.startswith("linux")
+
+
+@contextlib.contextmanager
+def display_environment() -> Iterator[dict[str, str]]:
+    """An environment in which OpenSCAD can draw: a private Xvfb, else $DISPLAY."""
+    env = dict(os.environ)
+    if not needs_virtual_display():
+        yield env
+        return
+    xvfb = shutil.which("Xvfb")
+    if xvfb is None:
+        if env.get("DISPLAY"):
+            yield env
+            return
+        raise ToolError(
+            "previews need a display for OpenSCAD: install xvfb (sudo apt-get install xvfb, "
+            "or `make system`) or run where $DISPLAY is set"
+        )
+    with _xvfb(xvfb) as display:
+        yield {**env, "DISPLAY": display}
+
+
+@contextlib.contextmanager
+def _xvfb(executable: str) -> Iterator[str]:
+    # -displayfd: Xvfb picks a free display itself and reports it once it accepts clients.
+    read_end, write_end = os.pipe()
+    try:
+        server = subprocess.Popen(
+            [
+                executable,
+                "-displayfd",
+                str(write_end),
+                "-screen",
+                "0",
+                "640x480x24",
+                "-nolisten",
+                "tcp",
+            ],
+            pass_fds=(write_end,),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+    except OSError as error:
+        os.close(read_end)
+        os.close(write_end)
+        raise ToolError(f"cannot start Xvfb for previews: {error.strerror}") from error
+    os.close(write_end)
+    try:
+        yield f":{_read_display(read_end, server)}"
+    finally:
+        os.close(read_end)
+        _stop_group(server)
+
+
+def _read_display(read_end: int, server: subprocess.Popen[bytes]) -> str:
+    text = b""
+    deadline = time.monotonic() + DISPLAY_TIMEOUT_S
+    while not text.endswith(b"\n"):
+        remaining = deadline - time.monotonic()
+        ready, _, _ = select.select([read_end], [], [], max(0.0, remaining))
+        chunk = os.read(read_end, 32) if ready else b""
+        if not chunk:
+            code = server.poll()
+            why = f"exited with code {code}" if code is not None else "did not start in time"
+            raise ToolError(f"Xvfb {why}: previews need a virtual display")
+        text += chunk
+    return text.decode().strip()
+
+
+def _stop_group(process: subprocess.Popen[Any]) -> None:
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGTERM)
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+
+
+# ---- one picture ---------------------------------------------------------------------
+
+
+def snapshot(
+    tool: openscad.OpenScad,
+    view: View,
+    target: Path,
+    settings: PictureSettings,
+    env: dict[str, str],
+) -> float:
+    """Draw one view into target (PNG, atomically); the seconds it took."""
+    started = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="squadron-preview-") as work:
+        scad = Path(work) / f"{view.name}.scad"
+        scad.write_text(scene_source(view), encoding="utf-8")
+        raw = Path(work) / "raw.png"
+        width, height = settings.width_px * SUPERSAMPLE, settings.height_px * SUPERSAMPLE
+        command = [
+            tool.executable,
+            "-o",
+            str(raw),
+            f"--imgsize={width},{height}",
+            "--viewall",
+            "--autocenter",
+            f"--camera={CAMERA}",
+            f"--colorscheme={COLOUR_SCHEME}",
+            str(scad),
+        ]
+        _run_picture(command, view.name, env)
+        if not raw.is_file() or raw.stat().st_size == 0:
+            raise ToolError(f"preview {view.name}: OpenSCAD drew nothing (no OpenGL display?)")
+        with Image.open(raw) as image:
+            finished = frame(image, (settings.width_px, settings.height_px))
+    buffer = io.BytesIO()
+    # 256 colours look the same here (few hues, smooth shading) at under half the bytes.
+    palette = finished.quantize(256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+    palette.save(buffer, format="PNG", optimize=True)
+    write_bytes(target, buffer.getvalue())
+    return time.perf_counter() - started
+
+
+def _run_picture(command: list[str], name: str, env: dict[str, str]) -> None:
+    try:
+        process = subprocess.Popen(
+            command,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+            start_new_session=True,
+        )
+    except OSError as error:
+        raise ToolError(f"preview {name}: cannot start OpenSCAD ({error.strerror})") from error
+    try:
+        _out, stderr = process.communicate(timeout=PICTURE_TIMEOUT_S)
+    except BaseException:
+        _stop_group(process)
+        raise
+    complaints = [line for line in stderr.splitlines() if _COMPLAINT.match(line.strip())]
+    if process.returncode != 0 or complaints:
+        shown = complaints or stderr.strip().splitlines()[-2:] or ["no output"]
+        raise ToolError(f"preview {name}: OpenSCAD failed: {' | '.join(shown[:3])}")
+
+
+def frame(image: Image.Image, size: tuple[int, int]) -> Image.Image:
+    """Crop to the part with a margin at the target aspect, then downsample to size."""
+    rgb = image.convert("RGB")
+    background = rgb.getpixel((0, 0))
+    content = content_box(rgb, background)
+    if content is None:
+        raise ToolError("preview: the picture is blank")
+    left, top, right, bottom = _framed(content, size)
+    canvas = Image.new("RGB", (right - left, bottom - top), background)
+    canvas.paste(rgb, (-left, -top))
+    return canvas.resize(size, Image.Resampling.LANCZOS)
+
+
+def content_box(image: Image.Image, background: Any) -> tuple[int, int, int, int] | None:
+    """The bounding box of every pixel that is not background."""
+    plain = Image.new("RGB", image.size, background)
+    distance = ImageChops.difference(image, plain).convert("L")
+    return distance.point(lambda v: 255 if v > BACKGROUND_TOLERANCE else 0).getbbox()
+
+
+def _framed(content: tuple[int, int, int, int], size: tuple[int, int]) -> tuple[int, ...]:
+    left, top, right, bottom = content
+    aspect = size[0] / size[1]
+    width = (right - left) / (1 - 2 * MARGIN)
+    height = (bottom - top) / (1 - 2 * MARGIN)
+    width, height = max(width, height * aspect), max(height, width / aspect)
+    centre_x, centre_y = (left + right) / 2, (top + bottom) / 2
+    x0, y0 = round(centre_x - width / 2), round(centre_y - height / 2)
+    return x0, y0, x0 + round(width), y0 + round(height)
+
+
+# ---- a batch, cached -----------------------------------------------------------------
+
+
+def load_index(folder: Path) -> dict[str, Any]:
+    try:
+        data = json.loads((folder / INDEX_NAME).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def render_views(
+    views: Sequence[View],
+    folder: Path,
+    settings: PictureSettings,
+    jobs: int,
+    tool: openscad.OpenScad | None = None,
+    progress: Progress | None = None,
+) -> list[Picture]:
+    """Draw the views into folder/<name>.png, skipping those already drawn as they are now."""
+    tool = tool or openscad.locate()
+    report = progress or _quiet
+    folder.mkdir(parents=True, exist_ok=True)
+    index = load_index(folder)
+    known = index.get("previews", {}) if isinstance(index.get("previews"), dict) else {}
+    pictures: dict[str, Picture] = {}
+    todo: list[tuple[View, str]] = []
+    for view in views:
+        key = view_key(view, settings, tool)
+        target = folder / f"{view.name}.png"
+        if _still_valid(known.get(view.name), key, target):
+            seconds = float(known[view.name].get("seconds", 0.0))
+            pictures[view.name] = Picture(view, target, key, seconds, cached=True)
+            report(view.name, "cached")
+        else:
+            todo.append((view, key))
+    if todo:
+        pictures.update(_draw_all(todo, folder, settings, jobs, tool, report))
+    ordered = [pictures[view.name] for view in views]
+    _save_index(folder, index, ordered)
+    return ordered
+
+
+def _still_valid(entry: Any, key: str, target: Path) -> bool:
+    if not isinstance(entry, dict) or entry.get("key") != key or not target.is_file():
+        return False
+    return file_sha256(target) == entry.get("png_sha256")
+
+
+def _draw_all(
+    todo: list[tuple[View, str]],
+    folder: Path,
+    settings: PictureSettings,
+    jobs: int,
+    tool: openscad.OpenScad,
+    report: Progress,
+) -> dict[str, Picture]:
+    def draw(job: tuple[View, str]) -> Picture:
+        view, key = job
+        target = folder / f"{view.name}.png"
+        report(view.name, "drawing")
+        seconds = snapshot(tool, view, target, settings, env)
+        report(view.name, "drawn")
+        return Picture(view, target, key, seconds, cached=False)
+
+    with display_environment() as env, ThreadPoolExecutor(max(1, jobs)) as pool:
+        return {picture.view.name: picture for picture in pool.map(draw, todo)}
+
+
+def _quiet(_name: str, _status: str) -> None:
+    """Progress is optional: library callers need not show any."""
+
+
+def _save_index(folder: Path, index: dict[str, Any], pictures: Iterable[Picture]) -> None:
+    entries = dict(index.get("previews", {})) if isinstance(index.get("previews"), dict) else {}
+    for picture in pictures:
+        entries[picture.view.name] = {
+            "key": picture.key,
+            "png_sha256": file_sha256(picture.path),
+            "seconds": round(picture.seconds, 3),
+            "stls": sorted({item.stl.name for item in picture.view.items}),
+        }
+    write_json(folder / INDEX_NAME, {**index, "version": PICTURE_VERSION, "previews": entries})
+
+
+# ---- out/previews --------------------------------------------------------------------
+
+
+def preview_views(out_dir: Path, parts: Iterable[str], params: KitParams) -> list[View]:
+    """A view per part whose STL exists, the assembled stack, and the packed box."""
+    stl_dir = out_dir / "stl"
+    colour = part_colour(params)
+    views = [
+        part_view(stl_dir, name, colour) for name in parts if (stl_dir / f"{name}.stl").is_file()
+    ]
+    scenes = [kit_view(stl_dir, params), stack_view(stl_dir, params), box_view(out_dir, params)]
+    return views + [scene for scene in scenes if scene is not None]
+
+
+def write_previews(
+    out_dir: Path,
+    parts: list[str],
+    params: KitParams,
+    jobs: int,
+    *,
+    tool: openscad.OpenScad | None = None,
+    progress: Progress | None = None,
+) -> list[Path]:
+    """out/previews/<part>.png for each part's STL, plus the kit, stack and packed box views.
+
+    Raises ToolError when OpenSCAD cannot draw (no Xvfb on a machine without a display).
+    """
+    folder = out_dir / "previews"
+    views = preview_views(out_dir, parts, params)
+    settings = PictureSettings(params.previews.width_px, params.previews.height_px)
+    pictures = render_views(views, folder, settings, jobs, tool, progress)
+    _remove_orphans(folder, {view.name for view in views}, out_dir / "stl")
+    return [picture.path for picture in pictures]
+
+
+def _remove_orphans(folder: Path, current: set[str], stl_dir: Path) -> None:
+    """Drop pictures of parts whose STL is gone and of scenes no longer drawn."""
+    index = load_index(folder)
+    entries = index.get("previews", {})
+    for name in list(entries):
+        if name in current or (stl_dir / f"{name}.stl").is_file():
+            continue
+        with contextlib.suppress(FileNotFoundError):
+            (folder / f"{name}.png").unlink()
+        del entries[name]
+    write_json(folder / INDEX_NAME, index)

@@ -1,0 +1,121 @@
+"""Bill of materials from a manifest: the manifest's counts, slicer figures when present."""
+
+from __future__ import annotations
+
+import csv
+import io
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from squadron_cad.outputs.bom import NOT_SLICED, csv_text, markdown, write_bom
+from squadron_cad.parts.registry import PARTS
+from squadron_cad.resolve import resolve
+
+
+def manifest(players: int = 2, slicer: Any = None) -> dict[str, Any]:
+    """A manifest as build writes it, with the fields the bill of materials reads."""
+    params = resolve(overrides=[f"players={players}"])
+    data: dict[str, Any] = {
+        "generator": "squadron_cad test",
+        "players": players,
+        "parts": [
+            {
+                "name": spec.name,
+                "title": spec.title,
+                "file": f"stl/{spec.name}.stl",
+                "count": spec.count(params),
+                "alternative_to": spec.alternative_to,
+            }
+            for spec in PARTS
+        ],
+        "params": params.model_dump(mode="json"),
+    }
+    if slicer is not None:
+        data["slicer"] = slicer
+    return data
+
+
+def sliced(data: dict[str, Any]) -> dict[str, Any]:
+    figures = {
+        part["name"]: {"print_seconds": 600.0, "filament_mm": 1000.0, "filament_g": 3.0}
+        for part in data["parts"]
+    }
+    return {"tool": "PrusaSlicer 2.5", "parts": figures}
+
+
+def csv_rows(text: str) -> list[dict[str, str]]:
+    return list(csv.DictReader(io.StringIO(text)))
+
+
+@pytest.mark.parametrize("players", [1, 2, 4])
+def test_counts_match_the_manifest(players: int) -> None:
+    data = manifest(players)
+    rows = {row["item"]: row for row in csv_rows(csv_text(data)) if row["kind"] != "buy"}
+    for part in data["parts"]:
+        assert int(rows[part["name"]]["count"]) == part["count"]
+    table = markdown(data)
+    for part in data["parts"]:
+        if part["count"]:
+            assert f"| {part['name']} | `{part['file']}` | {part['count']} |" in table
+    assert f"**{sum(p['count'] for p in data['parts'])} pieces**" in table
+
+
+def test_without_slicer_figures_it_says_how_to_get_them() -> None:
+    table = markdown(manifest())
+    assert NOT_SLICED in table
+    assert all(row["detail"] == NOT_SLICED for row in csv_rows(csv_text(manifest()))[:3])
+
+
+def test_slicer_figures_give_per_part_and_total_time_and_filament() -> None:
+    data = manifest()
+    data["slicer"] = sliced(data)
+    table = markdown(data)
+    assert NOT_SLICED not in table
+    assert (
+        "| altitude_token | `stl/altitude_token.stl` | 8 | 10 min | 1 h 20 min | 3.0 g | 24.0 g |"
+        in table
+    )
+    pieces = sum(p["count"] for p in data["parts"])
+    assert f"**{pieces} pieces**" in table
+    assert f"**{pieces * 3.0:.1f} g ({pieces:.2f} m)**" in table
+    rows = {row["item"]: row for row in csv_rows(csv_text(data))}
+    assert float(rows["altitude_token"]["print_seconds_total"]) == 8 * 600
+    assert float(rows["altitude_token"]["filament_mm_total"]) == 8 * 1000
+
+
+def test_a_part_the_slicer_missed_is_not_hidden_in_the_total() -> None:
+    data = manifest()
+    figures = sliced(data)
+    del figures["parts"]["box"]
+    data["slicer"] = figures
+    table = markdown(data)
+    assert "| box | `stl/box.stl` | 1 | " + NOT_SLICED in table
+    assert "plus the parts not sliced: box" in table
+
+
+def test_figures_in_each_part_entry_are_read_too() -> None:
+    data = manifest()
+    for part in data["parts"]:
+        part["slicer"] = {"print_seconds": 60, "filament_g": 1.5, "filament_mm": 500}
+    assert "| plane_token | `stl/plane_token.stl` | 2 | 1 min | 2 min | 1.5 g | 3.0 g |" in (
+        markdown(data)
+    )
+
+
+def test_what_to_buy_comes_from_the_dice_parameters() -> None:
+    rows = [row for row in csv_rows(csv_text(manifest())) if row["kind"] == "buy"]
+    dice = next(row for row in rows if row["item"] == "dice")
+    assert dice["count"] == "8"
+    assert "12 mm d6" in dice["detail"]
+    assert "4 red" in dice["detail"]
+    assert any("playmat" in row["item"] for row in rows)
+
+
+def test_write_bom_writes_both_files(tmp_path: Path) -> None:
+    md, table = write_bom(tmp_path, manifest())
+    assert md == tmp_path / "bom.md"
+    assert table == tmp_path / "bom.csv"
+    assert md.read_text().startswith("# Bill of materials")
+    assert csv_rows(table.read_text())[0]["item"] == "plane_token"

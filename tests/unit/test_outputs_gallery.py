@@ -1,0 +1,89 @@
+"""Documentation: the parameter table covers every field; stale gallery pictures are caught."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from pydantic import BaseModel
+
+from squadron_cad.outputs import gallery
+from squadron_cad.params import KitParams
+from squadron_cad.resolve import resolve
+
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+
+
+def leaf_keys(model: type[BaseModel], prefix: str = "") -> list[str]:
+    keys = []
+    for name, info in model.model_fields.items():
+        annotation = info.annotation
+        if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+            keys += leaf_keys(annotation, f"{prefix}{name}.")
+        else:
+            keys.append(f"{prefix}{name}")
+    return keys
+
+
+def test_parameter_table_lists_every_field_with_unit_and_range() -> None:
+    text = gallery.parameters_markdown(resolve())
+    for key in leaf_keys(KitParams):
+        assert f"| `{key}` |" in text, key
+    assert "| `token.width_mm` | 26 | mm | >= 12, <= 120 | Octagon width across the corners |" in (
+        text
+    )
+    assert "| `quality` | final |  | draft or final |" in text
+    assert "| `template_length_mm` | 78 | mm |" in text  # derived sizes are shown too
+
+
+def write_index(folder: Path, sources: dict[str, str], settings: str) -> None:
+    folder.mkdir(parents=True)
+    (folder / "kit.png").write_bytes(b"png")
+    index = {"sources": sources, "settings": settings, "images": ["kit.png"]}
+    (folder / "index.json").write_text(json.dumps(index))
+
+
+@pytest.fixture(scope="module")
+def defaults() -> KitParams:
+    return resolve()
+
+
+def test_fresh_gallery_is_not_stale(tmp_path: Path, defaults: KitParams) -> None:
+    folder = tmp_path / "gallery"
+    write_index(folder, gallery.source_hashes(defaults), gallery.settings_hash(defaults))
+    assert gallery.gallery_stale(tmp_path, defaults) == []
+
+
+def test_a_changed_part_source_makes_the_gallery_stale(tmp_path: Path, defaults) -> None:
+    sources = gallery.source_hashes(defaults)
+    sources["plane_token"] = "0" * 64
+    write_index(tmp_path / "gallery", sources, gallery.settings_hash(defaults))
+    reasons = gallery.gallery_stale(tmp_path, defaults)
+    assert len(reasons) == 1
+    assert reasons[0].startswith("plane_token")
+
+
+def test_other_colours_or_missing_pictures_make_it_stale(tmp_path: Path, defaults) -> None:
+    write_index(tmp_path / "gallery", gallery.source_hashes(defaults), "old settings")
+    (tmp_path / "gallery" / "kit.png").unlink()
+    reasons = gallery.gallery_stale(tmp_path, defaults)
+    assert any("settings" in reason for reason in reasons)
+    assert any("kit.png" in reason for reason in reasons)
+
+
+def test_no_gallery_says_how_to_make_one(tmp_path: Path, defaults) -> None:
+    assert "make docs" in gallery.gallery_stale(tmp_path, defaults)[0]
+
+
+def test_source_hashes_follow_the_parameters(defaults) -> None:
+    wide = resolve(overrides=["plane.groove_width_mm=1.2"])
+    before, after = gallery.source_hashes(defaults), gallery.source_hashes(wide)
+    assert before["plane_token"] == gallery.source_hashes(resolve())["plane_token"]
+    assert before["plane_token"] != after["plane_token"]
+
+
+def test_committed_docs_match_the_code() -> None:
+    """Fails when a change to a part or a parameter was not followed by `make docs`."""
+    reasons = gallery.docs_stale(DOCS)
+    assert not reasons, "docs/ is out of date (run `make docs`): " + "; ".join(reasons)

@@ -1,0 +1,160 @@
+"""Print plates on synthetic parts: the packer never overlaps, plates fit the bed, counts hold."""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+
+import numpy as np
+import pytest
+import trimesh
+
+from squadron_cad.errors import InputError
+from squadron_cad.outputs.plates import Skyline, plate_groups, write_plates
+from squadron_cad.parts.registry import PARTS
+from squadron_cad.resolve import resolve
+
+# Stand-in footprints (x, y, z) close to the real parts', so packing is realistic.
+SIZES = {
+    "plane_token": (24, 24, 5),
+    "altitude_token": (24, 24, 5.5),
+    "stat_dial_card": (36.6, 32.8, 1.6),
+    "stat_dial_clip": (7.7, 3.4, 5.6),
+    "template_all": (78, 52, 4),
+    "range_ruler_1": (83, 6.5, 4),
+    "range_ruler_2": (83, 6.5, 4),
+    "range_ruler_3": (78, 6.5, 4),
+    "box": (107, 82, 25),
+    "box_lid": (105, 80, 1.6),
+}
+
+
+def fake_out(folder: Path, sizes: dict[str, tuple[float, float, float]] = SIZES) -> Path:
+    (folder / "stl").mkdir(parents=True, exist_ok=True)
+    for name, size in sizes.items():
+        mesh = trimesh.creation.box(extents=size)
+        mesh.apply_translation([5.0, -3.0, size[2] / 2 + 2.0])  # off-centre and off the bed
+        mesh.export(folder / "stl" / f"{name}.stl")
+    return folder
+
+
+def counts_for(players: int) -> dict[str, int]:
+    params = resolve(overrides=[f"players={players}"])
+    return {spec.name: spec.count(params) for spec in PARTS}
+
+
+def placed(path: Path) -> dict[str, np.ndarray]:
+    """Each object's vertices, placed on the bed, by its name in a plate's 3MF."""
+    scene = trimesh.load(path)
+    objects = {}
+    for node in scene.graph.nodes_geometry:
+        transform, geometry = scene.graph[node]
+        objects[node] = trimesh.transform_points(scene.geometry[geometry].vertices, transform)
+    return objects
+
+
+def bounds_of(points: np.ndarray) -> np.ndarray:
+    return np.array([points.min(axis=0), points.max(axis=0)])
+
+
+def test_skyline_places_without_overlap() -> None:
+    sky = Skyline(100, 60)
+    rects = []
+    for w, h in [(40, 20), (30, 30), (50, 10), (20, 20), (60, 15), (10, 40)]:
+        spots = sky.spots(w, h)
+        if not spots:
+            continue
+        x, y = min(spots, key=lambda s: (s[1] + h, s[0]))
+        sky.place(x, y, w, h)
+        rects.append((x, y, x + w, y + h))
+    assert len(rects) >= 5
+    for a, b in itertools.combinations(rects, 2):
+        assert a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1], (a, b)
+    assert all(r[2] <= 100 and r[3] <= 60 for r in rects)
+
+
+@pytest.mark.parametrize("players", [1, 2, 5])
+def test_plates_hold_each_players_parts_and_fit_the_bed(tmp_path: Path, players: int) -> None:
+    params = resolve(overrides=[f"players={players}"])
+    counts = counts_for(players)
+    out = fake_out(tmp_path)
+    written = write_plates(out, params, counts)
+    three_mfs = [p for p in written if p.suffix == ".3mf"]
+    assert {p.with_suffix(".stl") for p in three_mfs} <= set(written)
+    total: dict[str, int] = {}
+    for path in three_mfs:
+        objects = placed(path)
+        for label, points in objects.items():
+            total[label.split("#")[0]] = total.get(label.split("#")[0], 0) + 1
+            low, high = bounds_of(points)
+            assert low[0] >= params.plates.margin_mm - 1e-6
+            assert low[1] >= params.plates.margin_mm - 1e-6
+            assert high[0] <= params.printer.bed_length_mm - params.plates.margin_mm + 1e-6
+            assert high[1] <= params.printer.bed_width_mm - params.plates.margin_mm + 1e-6
+            assert abs(low[2]) < 1e-6, f"{label} must stand on the bed"
+        assert_spaced(objects, params.plates.spacing_mm)
+    assert total == {name: n for name, n in counts.items() if n > 0}
+
+
+def assert_spaced(objects: dict[str, np.ndarray], spacing: float) -> None:
+    boxes = {label: bounds_of(points) for label, points in objects.items()}
+    for (a, ba), (b, bb) in itertools.combinations(boxes.items(), 2):
+        gap_x = max(bb[0][0] - ba[1][0], ba[0][0] - bb[1][0])
+        gap_y = max(bb[0][1] - ba[1][1], ba[0][1] - bb[1][1])
+        assert max(gap_x, gap_y) >= spacing - 1e-6, f"{a} and {b} closer than {spacing} mm"
+
+
+def test_player_plates_are_named_after_the_colours(tmp_path: Path) -> None:
+    params = resolve(overrides=["players=2"])
+    names = {p.name for p in write_plates(fake_out(tmp_path), params, counts_for(2))}
+    assert {"player1_red.3mf", "player2_blue.3mf", "shared.3mf", "shared.stl"} <= names
+    scene = trimesh.load(tmp_path / "plates" / "player1_red.3mf")
+    labels = sorted(scene.geometry)
+    assert labels.count("plane_token#1") == 1
+    assert sum(label.startswith("altitude_token#") for label in labels) == 4
+    assert sum(label.startswith("stat_dial_clip#") for label in labels) == 4
+
+
+def test_alternatives_are_not_on_any_plate() -> None:
+    params = resolve()
+    groups = plate_groups(params, counts_for(2))
+    on_plates = {name for wanted in groups.values() for name, _ in wanted}
+    alternatives = {spec.name for spec in PARTS if spec.alternative_to}
+    assert not on_plates & alternatives
+    assert {name for name, _ in groups["shared"]} == {
+        "template_all",
+        "range_ruler_1",
+        "range_ruler_2",
+        "range_ruler_3",
+        "box",
+        "box_lid",
+    }
+
+
+def test_a_small_bed_takes_more_plates_and_a_too_small_one_is_refused(tmp_path: Path) -> None:
+    out = fake_out(tmp_path)
+    small = resolve(overrides=["printer.bed_length_mm=120", "printer.bed_width_mm=100"])
+    written = write_plates(out, small, counts_for(2))
+    assert any(p.name == "shared_2.3mf" for p in written)
+    tiny = resolve(overrides=["printer.bed_length_mm=90", "printer.bed_width_mm=90"])
+    with pytest.raises(InputError) as error:
+        write_plates(out, tiny, counts_for(2))
+    message = str(error.value)
+    for words in ("box", "printer.bed_length_mm", "printer.bed_width_mm", "plates.margin_mm"):
+        assert words in message
+    assert "template_all" not in message  # 78 x 52 fits a 90 x 90 bed
+
+
+def test_plates_of_an_earlier_build_are_removed(tmp_path: Path) -> None:
+    out = fake_out(tmp_path)
+    write_plates(out, resolve(overrides=["players=3"]), counts_for(3))
+    assert (out / "plates" / "player3_green.3mf").is_file()
+    write_plates(out, resolve(overrides=["players=2"]), counts_for(2))
+    assert not (out / "plates" / "player3_green.3mf").exists()
+
+
+def test_a_missing_stl_is_named(tmp_path: Path) -> None:
+    out = fake_out(tmp_path)
+    (out / "stl" / "box_lid.stl").unlink()
+    with pytest.raises(InputError, match="box_lid"):
+        write_plates(out, resolve(), counts_for(2))
