@@ -16,16 +16,9 @@ import contextlib
 import hashlib
 import io
 import json
-import os
-import re
-import select
-import shutil
-import signal
-import subprocess
-import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -42,6 +35,7 @@ from squadron_cad.parts.registry import part
 from squadron_cad.render import openscad
 from squadron_cad.render.atomic import write_bytes, write_json
 from squadron_cad.render.cache import file_sha256
+from squadron_cad.render.display import display_environment
 
 PICTURE_VERSION = "2"  # bump when the picture pipeline changes: every preview is redrawn
 INDEX_NAME = "index.json"
@@ -54,10 +48,8 @@ CAMERA = "0,0,0,55,0,25,0"  # OpenSCAD's default angles: from the front, above, 
 COLOUR_SCHEME = "Tomorrow"  # light background; the part colours come from color()
 BACKGROUND_TOLERANCE = 6  # grey levels: anything further from the corner colour is the part
 PICTURE_TIMEOUT_S = 120.0
-DISPLAY_TIMEOUT_S = 15.0
 NEUTRAL = COLOUR_NAMES["silver"]  # the box and templates in scenes, under coloured parts
 FALLBACK_PLAYER_COLOURS = ("red", "blue", "green", "yellow", "black", "white", "orange", "purple")
-_COMPLAINT = re.compile(r"^(ERROR|WARNING)")
 
 Matrix = tuple[tuple[float, ...], ...]
 Progress = Callable[[str, str], None]  # (picture name, "cached" | "drawing" | "drawn")
@@ -278,91 +270,6 @@ def view_key(view: View, settings: PictureSettings, tool: openscad.OpenScad) -> 
 # ---- the display ---------------------------------------------------------------------
 
 
-def needs_virtual_display() -> bool:
-    """OpenSCAD opens an X display for OpenGL on Linux; macOS and Windows need none."""
-    return sys.platform.startswith("linux")
-
-
-@contextlib.contextmanager
-def display_environment() -> Iterator[dict[str, str]]:
-    """An environment in which OpenSCAD can draw: a private Xvfb, else $DISPLAY."""
-    env = dict(os.environ)
-    if not needs_virtual_display():
-        yield env
-        return
-    xvfb = shutil.which("Xvfb")
-    if xvfb is None:
-        if env.get("DISPLAY"):
-            yield env
-            return
-        raise ToolError(
-            "previews need a display for OpenSCAD: install xvfb (sudo apt-get install xvfb, "
-            "or `make system`) or run where $DISPLAY is set"
-        )
-    with _xvfb(xvfb) as display:
-        yield {**env, "DISPLAY": display}
-
-
-@contextlib.contextmanager
-def _xvfb(executable: str) -> Iterator[str]:
-    # -displayfd: Xvfb picks a free display itself and reports it once it accepts clients.
-    read_end, write_end = os.pipe()
-    try:
-        server = subprocess.Popen(
-            [
-                executable,
-                "-displayfd",
-                str(write_end),
-                "-screen",
-                "0",
-                "640x480x24",
-                "-nolisten",
-                "tcp",
-            ],
-            pass_fds=(write_end,),
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            start_new_session=True,
-        )
-    except OSError as error:
-        os.close(read_end)
-        os.close(write_end)
-        raise ToolError(f"cannot start Xvfb for previews: {error.strerror}") from error
-    os.close(write_end)
-    try:
-        yield f":{_read_display(read_end, server)}"
-    finally:
-        os.close(read_end)
-        _stop_group(server)
-
-
-def _read_display(read_end: int, server: subprocess.Popen[bytes]) -> str:
-    text = b""
-    deadline = time.monotonic() + DISPLAY_TIMEOUT_S
-    while not text.endswith(b"\n"):
-        remaining = deadline - time.monotonic()
-        ready, _, _ = select.select([read_end], [], [], max(0.0, remaining))
-        chunk = os.read(read_end, 32) if ready else b""
-        if not chunk:
-            code = server.poll()
-            why = f"exited with code {code}" if code is not None else "did not start in time"
-            raise ToolError(f"Xvfb {why}: previews need a virtual display")
-        text += chunk
-    return text.decode().strip()
-
-
-def _stop_group(process: subprocess.Popen[Any]) -> None:
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(process.pid, signal.SIGTERM)
-    try:
-        process.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(process.pid, signal.SIGKILL)
-        process.wait()
-
-
 # ---- one picture ---------------------------------------------------------------------
 
 
@@ -376,24 +283,18 @@ def snapshot(
     """Draw one view into target (PNG, atomically); the seconds it took."""
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="squadron-preview-") as work:
-        scad = Path(work) / f"{view.name}.scad"
-        scad.write_text(scene_source(view), encoding="utf-8")
         raw = Path(work) / "raw.png"
         width, height = settings.width_px * SUPERSAMPLE, settings.height_px * SUPERSAMPLE
-        command = [
-            tool.executable,
-            "-o",
-            str(raw),
+        options = [
             f"--imgsize={width},{height}",
             "--viewall",
             "--autocenter",
             f"--camera={CAMERA}",
             f"--colorscheme={COLOUR_SCHEME}",
-            str(scad),
         ]
-        _run_picture(command, view.name, env)
-        if not raw.is_file() or raw.stat().st_size == 0:
-            raise ToolError(f"preview {view.name}: OpenSCAD drew nothing (no OpenGL display?)")
+        openscad.draw_png(
+            tool, view.name, scene_source(view), raw, options, env, PICTURE_TIMEOUT_S
+        )
         with Image.open(raw) as image:
             finished = frame(image, (settings.width_px, settings.height_px))
     buffer = io.BytesIO()
@@ -402,29 +303,6 @@ def snapshot(
     palette.save(buffer, format="PNG", optimize=True)
     write_bytes(target, buffer.getvalue())
     return time.perf_counter() - started
-
-
-def _run_picture(command: list[str], name: str, env: dict[str, str]) -> None:
-    try:
-        process = subprocess.Popen(
-            command,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            env=env,
-            start_new_session=True,
-        )
-    except OSError as error:
-        raise ToolError(f"preview {name}: cannot start OpenSCAD ({error.strerror})") from error
-    try:
-        _out, stderr = process.communicate(timeout=PICTURE_TIMEOUT_S)
-    except BaseException:
-        _stop_group(process)
-        raise
-    complaints = [line for line in stderr.splitlines() if _COMPLAINT.match(line.strip())]
-    if process.returncode != 0 or complaints:
-        shown = complaints or stderr.strip().splitlines()[-2:] or ["no output"]
-        raise ToolError(f"preview {name}: OpenSCAD failed: {' | '.join(shown[:3])}")
 
 
 def frame(image: Image.Image, size: tuple[int, int]) -> Image.Image:

@@ -107,7 +107,9 @@ def render(tool: OpenScad, part: str, source: str, target: Path, timeout_s: floa
     return RenderResult(part=part, seconds=seconds, backend=tool.backend, triangles=triangles)
 
 
-def _run_openscad(command: list[str], part: str, timeout_s: float) -> str:
+def _run_openscad(
+    command: list[str], part: str, timeout_s: float, env: dict[str, str] | None = None
+) -> str:
     # Its own session, so a timeout or Ctrl-C can stop OpenSCAD and anything it started.
     try:
         process = subprocess.Popen(
@@ -116,6 +118,7 @@ def _run_openscad(command: list[str], part: str, timeout_s: float) -> str:
             stderr=subprocess.PIPE,
             text=True,
             start_new_session=True,
+            env=env,
         )
     except OSError as error:
         raise ToolError(
@@ -208,3 +211,23 @@ def time_render(tool: OpenScad, scad_path: Path, timeout_s: float) -> float:
     if errors:
         raise ToolError(f"{scad_path}: OpenSCAD failed: {errors[0]}")
     return seconds
+
+
+def draw_png(
+    tool: OpenScad,
+    name: str,
+    source: str,
+    target: Path,
+    view_options: list[str],
+    env: dict[str, str],
+    timeout_s: float,
+) -> None:
+    """Draw a scene to a PNG with OpenSCAD's preview (needs a display in env on Linux)."""
+    with tempfile.TemporaryDirectory(prefix="squadron-picture-") as work:
+        scad_path = Path(work) / f"{name}.scad"
+        scad_path.write_text(source, encoding="utf-8")
+        command = [tool.executable, "-o", str(target), *view_options, str(scad_path)]
+        stderr = _run_openscad(command, f"preview {name}", timeout_s, env)
+    _raise_on_complaints(f"preview {name}", stderr)
+    if not target.is_file() or target.stat().st_size == 0:
+        raise ToolError(f"preview {name}: OpenSCAD drew nothing (no OpenGL display?)")

@@ -15,6 +15,7 @@ from PIL import Image
 from squadron_cad.errors import ToolError
 from squadron_cad.outputs import previews
 from squadron_cad.outputs.previews import PictureSettings, Placed, View
+from squadron_cad.render import display
 from squadron_cad.render.openscad import OpenScad
 from squadron_cad.resolve import resolve
 
@@ -100,10 +101,10 @@ def test_no_layout_no_box_view_and_a_bad_one_is_named(tmp_path: Path) -> None:
 
 
 def test_without_xvfb_or_display_the_error_says_what_to_install(monkeypatch) -> None:
-    monkeypatch.setattr(previews, "needs_virtual_display", lambda: True)
-    monkeypatch.setattr(previews.shutil, "which", lambda _name: None)
+    monkeypatch.setattr(display, "needs_virtual_display", lambda: True)
+    monkeypatch.setattr(display.shutil, "which", lambda _name: None)
     monkeypatch.delenv("DISPLAY", raising=False)
-    with pytest.raises(ToolError, match="xvfb"), previews.display_environment():
+    with pytest.raises(ToolError, match="xvfb"), display.display_environment():
         pass
 
 
