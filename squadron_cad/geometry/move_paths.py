@@ -92,13 +92,24 @@ class MovePath:
         )
 
 
-def paths(p: KitParams) -> dict[str, MovePath]:
+def path(p: KitParams, kind: str) -> MovePath:
+    """One move's path; reads only the parameters that move uses (so a straight template's
+    source does not change with the bank angle)."""
     width = p.token.width_mm
-    return {
-        "straight": MovePath("straight", width, 0, 0, p.template_length_mm),
-        "bank": MovePath("bank", width, p.templates.bank_angle_deg, p.bank_inner_radius_mm, 0),
-        "turn": MovePath("turn", width, p.templates.turn_angle_deg, p.turn_inner_radius_mm, 0),
-    }
+    if kind == "straight":
+        return MovePath("straight", width, 0, 0, p.template_length_mm)
+    if kind == "bank":
+        return MovePath("bank", width, p.templates.bank_angle_deg, p.bank_inner_radius_mm, 0)
+    if kind == "turn":
+        return MovePath("turn", width, p.templates.turn_angle_deg, p.turn_inner_radius_mm, 0)
+    raise ValueError(f"no move called {kind!r}")
+
+
+MOVES = ("straight", "bank", "turn")
+
+
+def paths(p: KitParams) -> dict[str, MovePath]:
+    return {kind: path(p, kind) for kind in MOVES}
 
 
 def notch(p: KitParams) -> OpenSCADObject:

@@ -14,7 +14,7 @@ from squadron_cad.params import KitParams
 
 def build_single(p: KitParams, kind: str) -> OpenSCADObject:
     """A template for one move: notches at both ends, cost chevrons cut through."""
-    path = move_paths.paths(p)[kind]
+    path = move_paths.path(p, kind)
     shape = difference()(
         path.outline(),
         move_paths.start_notch(p),

@@ -1,7 +1,8 @@
 """The stat dial: a card with one row per stat and a sliding clip on each row.
 
-Each row is a finger of the card with the numerals 0..max engraved along it. A clip rides
-on the finger's lower edge and frames the current value in its window. A bump on the
+Each row is a finger of the card with the numerals min..max (1-4 by default, as on the
+reference stat wheel) engraved along it. A clip rides on the finger's lower edge and
+frames the current value in its window. A bump on the
 clip's lower jaw clicks into a groove under the card at each value, so the setting holds,
 even carried in a pocket. Card and clips print flat, without supports: the card top up,
 each clip standing on its side (its profile on the bed).
@@ -52,10 +53,15 @@ class DialLayout:
     def height(self) -> Number:
         return self.row_bottom(0) + self.p.stat_dial.row_width_mm
 
+    @property
+    def values(self) -> range:
+        d = self.p.stat_dial
+        return range(d.min_value, d.max_value + 1)
+
     def value_x(self, value: int) -> Number:
         d = self.p.stat_dial
         first = d.label_width_mm + d.clip_clearance_mm + d.clip_width_mm / 2
-        return first + value * d.clip_pitch_mm
+        return first + (value - d.min_value) * d.clip_pitch_mm
 
     @property
     def length(self) -> Number:
@@ -103,7 +109,7 @@ def _engraving(p: KitParams, layout: DialLayout) -> OpenSCADObject:
                 centred_text(label, d.numeral_height_mm, text.stroke_mm)
             )
         )
-        for value in range(d.max_value + 1):
+        for value in layout.values:
             marks.append(
                 translate([layout.value_x(value), centre_y])(
                     centred_text(str(value), d.numeral_height_mm, text.stroke_mm)
@@ -128,7 +134,7 @@ def _detent_grooves(p: KitParams, layout: DialLayout) -> OpenSCADObject:
         *(
             translate([layout.value_x(value), layout.row_bottom(row) + first_y, 0])(groove)
             for row in range(layout.rows)
-            for value in range(d.max_value + 1)
+            for value in layout.values
         )
     )
 

@@ -1,0 +1,220 @@
+"""Geometry the checks share: horizontal sections, manifold solids, placed copies, sampling.
+
+Everything here works on meshes as rendered (mm, print orientation), never on a part's
+builder: the checks measure what will be printed.
+"""
+
+from __future__ import annotations
+
+import itertools
+import weakref
+from collections.abc import Iterable, Iterator
+
+import manifold3d
+import numpy as np
+import shapely
+import trimesh
+from scipy.spatial import cKDTree
+from shapely.geometry import MultiPolygon, Polygon
+from shapely.geometry.base import BaseGeometry
+
+Matrix = np.ndarray  # 4 x 4 homogeneous transform
+
+MAX_SAMPLES = 4000  # points per region when measuring widths: enough for 0.05 mm steps
+
+
+def section(mesh: trimesh.Trimesh | manifold3d.Manifold, z: float) -> MultiPolygon:
+    """The solid's cross-section at height z, in its own x, y (empty if none)."""
+    solid = mesh if isinstance(mesh, manifold3d.Manifold) else solid_of(mesh)
+    if not is_valid_solid(solid) and isinstance(mesh, trimesh.Trimesh):
+        return _trimesh_section(mesh, z)  # an open or broken mesh: slice what is there
+    return nest_rings([ring for ring in solid.slice(z).to_polygons() if len(ring) >= 3])
+
+
+def signed_area(ring: np.ndarray) -> float:
+    x, y = ring[:, 0], ring[:, 1]
+    return 0.5 * float(np.sum(x * np.roll(y, -1) - np.roll(x, -1) * y))
+
+
+def nest_rings(rings: list[np.ndarray]) -> MultiPolygon:
+    """Outlines (counter-clockwise) and holes (clockwise) as polygons: each hole goes to the
+    smallest larger outline around it, so an island inside a hole stays an island."""
+    outlines = sorted((Polygon(r) for r in rings if signed_area(r) > 0), key=lambda p: p.area)
+    holes: list[list[np.ndarray]] = [[] for _ in outlines]
+    for ring in rings:
+        if signed_area(ring) >= 0:
+            continue
+        hole = Polygon(ring)
+        inside = hole.representative_point()
+        for index, outline in enumerate(outlines):
+            if outline.area > hole.area and outline.contains(inside):
+                holes[index].append(ring)
+                break
+    shapes = [Polygon(o.exterior.coords, h).buffer(0) for o, h in zip(outlines, holes, strict=True)]
+    return as_multi(shapely.union_all(shapes)) if shapes else MultiPolygon()
+
+
+def _trimesh_section(mesh: trimesh.Trimesh, z: float) -> MultiPolygon:
+    cut = mesh.section(plane_origin=[0.0, 0.0, z], plane_normal=[0.0, 0.0, 1.0])
+    if cut is None:
+        return MultiPolygon()
+    planar, _ = cut.to_2D(to_2D=np.eye(4))  # identity keeps world x, y
+    return as_multi(shapely.union_all([p.buffer(0) for p in planar.polygons_full]))
+
+
+def as_multi(geometry: BaseGeometry) -> MultiPolygon:
+    """Any areal geometry as a MultiPolygon, dropping lines and points."""
+    return MultiPolygon(list(polygons(geometry)))
+
+
+def polygons(geometry: BaseGeometry) -> Iterator[Polygon]:
+    if isinstance(geometry, Polygon):
+        if not geometry.is_empty:
+            yield geometry
+        return
+    for part in getattr(geometry, "geoms", ()):
+        yield from polygons(part)
+
+
+def z_levels(mesh: trimesh.Trimesh, *, min_slab: float = 0.02, step: float = 1.0) -> list[float]:
+    """Heights to section at: the middle of every slab between vertex heights, and more
+    in a tall slab that sloped faces cross (there the section changes with height)."""
+    heights = np.unique(np.round(mesh.vertices[:, 2], 4))
+    sloped = np.abs(mesh.face_normals[:, 2])
+    sloped = (sloped > 1e-3) & (sloped < 0.999)
+    z = mesh.triangles[sloped][:, :, 2]
+    low_z, high_z = (z.min(axis=1), z.max(axis=1)) if len(z) else (np.empty(0), np.empty(0))
+    levels: list[float] = []
+    for low, high in itertools.pairwise(heights):
+        if high - low < min_slab:
+            continue
+        crossed = bool(np.any((low_z < high - 1e-6) & (high_z > low + 1e-6)))
+        count = max(1, int((high - low) / step)) if crossed else 1
+        levels += [float(low + (high - low) * (i + 0.5) / count) for i in range(count)]
+    return levels
+
+
+def grid_points(region: Polygon, step: float, limit: int = MAX_SAMPLES) -> np.ndarray:
+    """Points inside a region on a square grid, plus its outline's vertices (N x 2)."""
+    minx, miny, maxx, maxy = region.bounds
+    area = max(region.area, 1e-9)
+    step = max(step, float(np.sqrt(area / limit)))
+    xs, ys = np.meshgrid(np.arange(minx, maxx, step), np.arange(miny, maxy, step))
+    xs, ys = xs.ravel(), ys.ravel()
+    inside = shapely.contains_xy(region, xs, ys)
+    # The outline too, densely: a farthest point often lies on a free edge.
+    outline = shapely.get_coordinates(shapely.segmentize(region.exterior, step / 2))
+    return np.vstack([np.column_stack([xs[inside], ys[inside]]), outline])
+
+
+def farthest_distance(points: np.ndarray, target: BaseGeometry, step: float = 0.02) -> float:
+    """The largest distance from any of the points to the target's lines or outline.
+
+    The target is sampled every `step` mm and searched with a k-d tree: exact to step / 2,
+    and fast where shapely would measure every point against every segment.
+    """
+    if len(points) == 0 or target.is_empty:
+        return 0.0
+    lines = target if target.geom_type in ("LineString", "MultiLineString") else target.boundary
+    dense = shapely.get_coordinates(shapely.segmentize(lines, step))
+    distances, _ = cKDTree(dense).query(points)
+    return float(np.max(distances))
+
+
+# ---- solids -----------------------------------------------------------------------------
+
+
+_SOLIDS: weakref.WeakKeyDictionary[trimesh.Trimesh, manifold3d.Manifold] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def solid_of(mesh: trimesh.Trimesh) -> manifold3d.Manifold:
+    """The mesh as a manifold solid, converted once per mesh object."""
+    solid = _SOLIDS.get(mesh)
+    if solid is None:
+        solid = _SOLIDS[mesh] = to_manifold(mesh)
+    return solid
+
+
+def to_manifold(mesh: trimesh.Trimesh) -> manifold3d.Manifold:
+    """An exact solid for booleans; the mesh must be closed (mesh.py checks that first)."""
+    return manifold3d.Manifold(
+        manifold3d.Mesh(
+            vert_properties=np.asarray(mesh.vertices, dtype=np.float32),
+            tri_verts=np.asarray(mesh.faces, dtype=np.uint32),
+        )
+    )
+
+
+def to_trimesh(solid: manifold3d.Manifold) -> trimesh.Trimesh:
+    """A manifold solid as a trimesh (tests build their defective parts this way)."""
+    mesh = solid.to_mesh()
+    return trimesh.Trimesh(
+        vertices=np.asarray(mesh.vert_properties)[:, :3], faces=np.asarray(mesh.tri_verts)
+    )
+
+
+def is_valid_solid(solid: manifold3d.Manifold) -> bool:
+    return solid.status() == manifold3d.Error.NoError and not solid.is_empty()
+
+
+def placed(solid: manifold3d.Manifold, matrix: Matrix) -> manifold3d.Manifold:
+    """The solid moved by a 4 x 4 rigid transform."""
+    return solid.transform(np.asarray(matrix, dtype=float)[:3, :4])
+
+
+def overlap_volume(a: manifold3d.Manifold, b: manifold3d.Manifold) -> float:
+    return float((a ^ b).volume())
+
+
+def overlap(a: manifold3d.Manifold, b: manifold3d.Manifold) -> manifold3d.Manifold:
+    return a ^ b
+
+
+def bounds_of(solid: manifold3d.Manifold) -> tuple[np.ndarray, np.ndarray]:
+    box = solid.bounding_box()
+    return np.asarray(box[:3], dtype=float), np.asarray(box[3:], dtype=float)
+
+
+def slab(solid: manifold3d.Manifold, z_low: float, z_high: float) -> manifold3d.Manifold:
+    """The part of a solid between two heights."""
+    low, high = bounds_of(solid)
+    size = high - low + 2.0
+    cutter = manifold3d.Manifold.cube([size[0], size[1], z_high - z_low]).translate(
+        [low[0] - 1.0, low[1] - 1.0, z_low]
+    )
+    return solid ^ cutter
+
+
+def translation(x: float = 0.0, y: float = 0.0, z: float = 0.0) -> Matrix:
+    matrix = np.eye(4)
+    matrix[:3, 3] = (x, y, z)
+    return matrix
+
+
+def rotation_z(degrees: float) -> Matrix:
+    angle = np.radians(degrees)
+    matrix = np.eye(4)
+    matrix[:2, :2] = [[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]]
+    return matrix
+
+
+def compose(*matrices: Matrix) -> Matrix:
+    """Apply the rightmost first, like writing the transforms in OpenSCAD."""
+    result = np.eye(4)
+    for matrix in matrices:
+        result = result @ np.asarray(matrix, dtype=float)
+    return result
+
+
+def circular_mean_deg(angles: Iterable[float], weights: Iterable[float] | None = None) -> float:
+    values = np.radians(np.asarray(list(angles), dtype=float))
+    w = np.ones_like(values) if weights is None else np.asarray(list(weights), dtype=float)
+    return float(np.degrees(np.arctan2((w * np.sin(values)).sum(), (w * np.cos(values)).sum())))
+
+
+def wrap_deg(angle: float) -> float:
+    """An angle in (-180, 180]."""
+    wrapped = (angle + 180.0) % 360.0 - 180.0
+    return 180.0 if wrapped == -180.0 else wrapped

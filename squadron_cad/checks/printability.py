@@ -1,0 +1,430 @@
+"""Printability of one part, measured on its mesh in print orientation.
+
+- overhangs: downward faces steeper than the limit, off the bed, in regions big enough to
+  sag (tiny chamfers and facet slivers are ignored below an area threshold);
+- bridges: horizontal ceilings off the bed; the span is twice the farthest any point of
+  the ceiling lies from an edge that has material under it, so a roof held all round
+  spans its width and a strip held at both ends spans its length;
+- thin walls: sections at every slab of the mesh, opened by the minimum wall (a wall
+  thinner than that disappears); sharp corners are not walls, so a lost sliver counts
+  only when it is at least one minimum wall long;
+- engraved text: depth, stroke and letter height from the parameters and from the mesh;
+- orientation: text engraved on the top face, a large flat face on the bed.
+
+Every limit comes from `params.checks` (sources in constants.NORMS).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import networkx as nx
+import numpy as np
+import shapely
+import trimesh
+from shapely.geometry import MultiLineString, MultiPolygon, Polygon
+
+from squadron_cad.checks import meshgeo
+from squadron_cad.checks.findings import Finding, Severity, verdict
+from squadron_cad.checks.mesh import bed_contact_area
+from squadron_cad.params import ChecksParams, KitParams
+
+BED_EPS_MM = 1e-3
+HORIZONTAL_DEG = 89.5  # steeper than this a downward face is a ceiling: the bridge check's
+ANGLE_SLACK_DEG = 0.5  # 45 degree chamfers are modelled at exactly the limit
+WIDTH_GRID_MM = 0.03  # sampling step when measuring a thin region's width
+EROSION_SLACK_MM = 0.02  # a wall of exactly the minimum must survive the opening
+SIDE_FACE_RATIO = 0.5  # bed contact below this share of the largest flat face: on its side?
+
+
+@dataclass(frozen=True)
+class PartInfo:
+    """What the checks know of a part besides its mesh (from the registry and parameters)."""
+
+    name: str
+    orientation: str = ""
+    text_height_mm: float | None = None  # parts that carry engraved text
+    engraving_depth_mm: float = 0.0  # deepest mark cut into the top (or bottom) face
+    engraved_below_mm: float = 0.0  # marks cut into the bed face too (template_all, detents)
+
+
+@dataclass(frozen=True)
+class Region:
+    area_mm2: float
+    z_low: float
+    z_high: float
+    angle_deg: float
+    faces: np.ndarray
+
+
+# ---- overhangs and bridges -----------------------------------------------------------------
+
+
+def _angle_from_vertical(mesh: trimesh.Trimesh) -> np.ndarray:
+    return np.degrees(np.arcsin(np.clip(-mesh.face_normals[:, 2], -1.0, 1.0)))
+
+
+def _off_bed(mesh: trimesh.Trimesh) -> np.ndarray:
+    z_min = mesh.bounds[0][2]
+    return ~np.all(mesh.triangles[:, :, 2] < z_min + BED_EPS_MM, axis=1)
+
+
+def _regions(mesh: trimesh.Trimesh, mask: np.ndarray, angles: np.ndarray) -> list[Region]:
+    """Connected groups of the selected faces (sharing an edge)."""
+    chosen = np.nonzero(mask)[0]
+    if len(chosen) == 0:
+        return []
+    pairs = mesh.face_adjacency
+    graph = nx.Graph()
+    graph.add_nodes_from(chosen.tolist())
+    graph.add_edges_from(pairs[mask[pairs[:, 0]] & mask[pairs[:, 1]]].tolist())
+    regions = []
+    for component in nx.connected_components(graph):
+        faces = np.fromiter(component, dtype=int)
+        z = mesh.triangles[faces][:, :, 2]
+        regions.append(
+            Region(
+                float(mesh.area_faces[faces].sum()),
+                float(z.min()),
+                float(z.max()),
+                float(angles[faces].max()),
+                faces,
+            )
+        )
+    return sorted(regions, key=lambda r: -r.area_mm2)
+
+
+def overhang_regions(mesh: trimesh.Trimesh, limit_deg: float) -> list[Region]:
+    """Sloped downward faces steeper than the limit, off the bed (ceilings excluded)."""
+    angles = _angle_from_vertical(mesh)
+    mask = (angles > limit_deg + ANGLE_SLACK_DEG) & (angles <= HORIZONTAL_DEG) & _off_bed(mesh)
+    return _regions(mesh, mask, angles)
+
+
+def overhang_finding(part: str, mesh: trimesh.Trimesh, limits: ChecksParams) -> Finding:
+    regions = overhang_regions(mesh, limits.overhang_limit_deg)
+    big = [r for r in regions if r.area_mm2 >= limits.overhang_min_area_mm2]
+    expected = (
+        f"no region of {limits.overhang_min_area_mm2:g} mm2 or more steeper than "
+        f"{limits.overhang_limit_deg:g} deg from vertical"
+    )
+    if not big:
+        ignored = sum(r.area_mm2 for r in regions)
+        measured = "none" if not regions else f"only tiny patches ({ignored:.2f} mm2 in all)"
+        return Finding(part, "overhangs", measured, expected, "ok")
+    worst = big[0]
+    total = sum(r.area_mm2 for r in big)
+    measured = (
+        f"{total:.1f} mm2 in {len(big)} region(s); largest {worst.area_mm2:.1f} mm2 at "
+        f"z {worst.z_low:.2f}-{worst.z_high:.2f}, up to {worst.angle_deg:.0f} deg"
+    )
+    message = f"{measured}: needs support (checks.overhang_limit_deg {limits.overhang_limit_deg:g})"
+    return Finding(part, "overhangs", measured, expected, "error", message)
+
+
+def _edge_neighbours(mesh: trimesh.Trimesh, faces: np.ndarray) -> list[tuple[np.ndarray, int]]:
+    """Boundary edges of a face group with the face across each one (outside the group)."""
+    inside = np.zeros(len(mesh.faces), dtype=bool)
+    inside[faces] = True
+    pairs = mesh.face_adjacency
+    crossing = inside[pairs[:, 0]] != inside[pairs[:, 1]]
+    result = []
+    for (a, b), edge in zip(pairs[crossing], mesh.face_adjacency_edges[crossing], strict=True):
+        result.append((edge, int(b if inside[a] else a)))
+    return result
+
+
+def _supported(mesh: trimesh.Trimesh, edge: np.ndarray, face: int) -> bool:
+    """Material goes down from this edge: the face across it has a vertex below the edge."""
+    edge_z = mesh.vertices[edge, 2].max()
+    return bool(mesh.vertices[mesh.faces[face], 2].min() < edge_z - BED_EPS_MM)
+
+
+def ceilings(mesh: trimesh.Trimesh) -> list[Region]:
+    """Horizontal downward faces off the bed, in connected groups."""
+    angles = _angle_from_vertical(mesh)
+    return _regions(mesh, (angles > HORIZONTAL_DEG) & _off_bed(mesh), angles)
+
+
+def bridge_span(mesh: trimesh.Trimesh, region: Region) -> float:
+    """Twice the farthest distance of the ceiling from a supported edge (inf: none)."""
+    anchors = [
+        mesh.vertices[edge][:, :2]
+        for edge, face in _edge_neighbours(mesh, region.faces)
+        if _supported(mesh, edge, face)
+    ]
+    if not anchors:
+        return math.inf
+    ceiling = shapely.union_all(
+        [Polygon(tri[:, :2]).buffer(1e-6) for tri in mesh.triangles[region.faces]]
+    )
+    lines = MultiLineString([a.tolist() for a in anchors])
+    points = np.vstack([meshgeo.grid_points(p, 0.1, 1500) for p in meshgeo.polygons(ceiling)])
+    return 2 * meshgeo.farthest_distance(points, lines, 0.05)
+
+
+def bridge_finding(part: str, mesh: trimesh.Trimesh, limits: ChecksParams) -> Finding:
+    found = ceilings(mesh)
+    expected = f"every ceiling off the bed spans at most {limits.max_bridge_mm:g} mm"
+    if not found:
+        return Finding(part, "bridges", "no ceilings off the bed", expected, "ok")
+    spans = [(bridge_span(mesh, region), region) for region in found]
+    span, region = max(spans, key=lambda item: item[0])
+    where = f"at z {region.z_low:.2f} ({region.area_mm2:.1f} mm2)"
+    measured = f"longest span {'unsupported' if math.isinf(span) else f'{span:.1f} mm'} {where}"
+    ok = span <= limits.max_bridge_mm
+    message = (
+        ""
+        if ok
+        else (
+            f"a ceiling {where} spans {span:.1f} mm, more than checks.max_bridge_mm "
+            f"({limits.max_bridge_mm:g}): it will sag"
+            if not math.isinf(span)
+            else f"a ceiling {where} has no support under any edge: it needs support"
+        )
+    )
+    return Finding(part, "bridges", measured, expected, verdict(ok), message)
+
+
+# ---- thin walls ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ThinSpot:
+    width_mm: float
+    length_mm: float
+    z: float
+    x: float
+    y: float
+    cosmetic: bool
+
+
+def thin_spots(section: MultiPolygon, wall: float) -> list[tuple[float, float, Polygon]]:
+    """Regions of a section narrower than `wall`: (width, length, region).
+
+    The widest circle inside a lost region tells a wall (as long as its area over that
+    width) from a sharp corner or a wedge's tip (short); the width reported is that of the
+    rectangle with the region's area and outline, which corners do not inflate.
+    """
+    radius = (wall - EROSION_SLACK_MM) / 2
+    opened = section.buffer(-radius, quad_segs=8).buffer(radius, quad_segs=8)
+    boundary = section.boundary
+    spots = []
+    for lost in meshgeo.polygons(section.difference(opened)):
+        # Half the outline bounds a region's length: corner slivers are too short to matter.
+        if lost.area < 1e-3 or lost.exterior.length / 2 < wall:
+            continue
+        points = meshgeo.grid_points(lost, WIDTH_GRID_MM)
+        nearby = boundary.intersection(lost.envelope.buffer(wall))  # only walls close by
+        widest = 2 * meshgeo.farthest_distance(points, nearby, WIDTH_GRID_MM / 2)
+        if lost.area / max(widest, 1e-6) < wall:
+            continue  # shorter than it is wide: a corner, not a wall
+        width = min(stroke_width(lost), widest)
+        spots.append((width, lost.area / max(width, 1e-6), lost))
+    return spots
+
+
+def _top_face_z(mesh: trimesh.Trimesh) -> float:
+    """Height of the largest upward flat area: the face marks are cut into."""
+    up = mesh.face_normals[:, 2] > 0.999
+    if not up.any():
+        return float(mesh.bounds[1][2])
+    z = np.round(mesh.triangles_center[up, 2], 3)
+    heights, index = np.unique(z, return_inverse=True)
+    areas = np.bincount(index, weights=mesh.area_faces[up])
+    return float(heights[int(np.argmax(areas))])
+
+
+def _cosmetic(z: float, top: float, info: PartInfo) -> bool:
+    """Beside a mark cut into a face: a thin sliver there is cosmetic, not structural."""
+    near_top = info.engraving_depth_mm > 0 and (
+        top - info.engraving_depth_mm - EROSION_SLACK_MM <= z <= top + BED_EPS_MM
+    )
+    near_bed = info.engraved_below_mm > 0 and z <= info.engraved_below_mm + EROSION_SLACK_MM
+    return near_top or near_bed
+
+
+def find_thin_spots(mesh: trimesh.Trimesh, wall: float, info: PartInfo) -> list[ThinSpot]:
+    top = _top_face_z(mesh)
+    found = []
+    for z in meshgeo.z_levels(mesh):
+        for width, length, region in thin_spots(meshgeo.section(mesh, z), wall):
+            point = region.representative_point()
+            found.append(ThinSpot(width, length, z, point.x, point.y, _cosmetic(z, top, info)))
+    return sorted(found, key=lambda s: s.width_mm)
+
+
+def thin_wall_finding(
+    part: str, mesh: trimesh.Trimesh, limits: ChecksParams, info: PartInfo
+) -> Finding:
+    wall = limits.min_wall_mm
+    spots = find_thin_spots(mesh, wall, info)
+    expected = f"walls at least {wall:g} mm (checks.min_wall_mm)"
+    if not spots:
+        return Finding(part, "thin_walls", "none thinner than the minimum", expected, "ok")
+    structural = [s for s in spots if not s.cosmetic]
+    worst = (structural or spots)[0]
+    where = f"at ({worst.x:.1f}, {worst.y:.1f}), z {worst.z:.2f}"
+    measured = f"{worst.width_mm:.2f} mm wide, {worst.length_mm:.1f} mm long {where}"
+    if structural:
+        message = (
+            f"a wall {worst.width_mm:.2f} mm thin {where} ({len(structural)} spot(s)): "
+            f"under checks.min_wall_mm {wall:g}, the slicer prints it weak or not at all"
+        )
+        return Finding(part, "thin_walls", measured, expected, "error", message)
+    # Slivers beside engraved marks only blur the mark's edge: worth knowing, not failing.
+    message = f"{len(spots)} thin sliver(s) beside engraved marks, thinnest {measured}: cosmetic"
+    return Finding(part, "thin_walls", measured, expected, "warning", message)
+
+
+# ---- engraved text ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TextMeasure:
+    glyphs: int
+    depth_mm: float
+    stroke_mm: float
+    height_mm: float
+
+
+def engraved_glyphs(mesh: trimesh.Trimesh, top: float, depth: float) -> list[Polygon]:
+    """Marks cut into the top face that do not reach the part's outline: the letters."""
+    below = meshgeo.section(mesh, max(top - depth - 0.1, float(mesh.bounds[0][2]) + 0.05))
+    at_top = meshgeo.section(mesh, top - 0.05)
+    outline = below.boundary
+    glyphs = []
+    for region in meshgeo.polygons(below.difference(at_top)):
+        if region.area > 1e-3 and region.distance(outline) > 0.05:
+            glyphs.append(region)
+    return glyphs
+
+
+def _floor_depth(mesh: trimesh.Trimesh, glyphs: list[Polygon], top: float) -> float:
+    """Shallowest engraving: top minus the highest floor found inside the letters."""
+    up = (mesh.face_normals[:, 2] > 0.999) & (mesh.triangles_center[:, 2] < top - 0.01)
+    centres = mesh.triangles_center[up]
+    inside = shapely.contains_xy(MultiPolygon(glyphs), centres[:, 0], centres[:, 1])
+    if not inside.any():
+        return 0.0
+    return float(top - centres[inside, 2].max())
+
+
+def stroke_width(glyph: Polygon) -> float:
+    """Width of the rectangle with the glyph's area and outline length: a stroke of width w
+    and length L has A = w L and P = 2 (w + L), so w = (P/2 - sqrt(P^2/4 - 4 A)) / 2."""
+    half = glyph.length / 2
+    return (half - math.sqrt(max(half * half - 4 * glyph.area, 0.0))) / 2
+
+
+def measure_text(mesh: trimesh.Trimesh, depth_hint: float) -> TextMeasure | None:
+    top = _top_face_z(mesh)
+    glyphs = engraved_glyphs(mesh, top, depth_hint)
+    if not glyphs:
+        return None
+    strokes = [stroke_width(g) for g in glyphs]
+    heights = [max(g.bounds[2] - g.bounds[0], g.bounds[3] - g.bounds[1]) for g in glyphs]
+    return TextMeasure(
+        len(glyphs), _floor_depth(mesh, glyphs, top), min(strokes), float(np.median(heights))
+    )
+
+
+def _limit_finding(
+    part: str, check: str, measured: float, minimum: float, key: str, what: str
+) -> Finding:
+    ok = measured >= minimum - 1e-6
+    message = "" if ok else f"{what} {measured:.2f} mm is under {key} ({minimum:g} mm)"
+    return Finding(part, check, round(measured, 3), f">= {minimum:g} mm", verdict(ok), message)
+
+
+def text_parameter_findings(part: str, params: KitParams, info: PartInfo) -> list[Finding]:
+    """The text parameters a part is engraved with, against the limits."""
+    limits = params.checks
+    assert info.text_height_mm is not None
+    return [
+        _limit_finding(part, "text_depth_param", params.text.depth_mm,
+                       limits.min_text_depth_mm, "checks.min_text_depth_mm", "text.depth_mm"),
+        _limit_finding(part, "text_stroke_param", params.text.stroke_mm,
+                       limits.min_text_stroke_mm, "checks.min_text_stroke_mm",
+                       "text.stroke_mm"),
+        _limit_finding(part, "text_height_param", info.text_height_mm,
+                       limits.min_text_height_mm, "checks.min_text_height_mm",
+                       "the letter height"),
+    ]  # fmt: skip
+
+
+def text_mesh_findings(part: str, mesh: trimesh.Trimesh, params: KitParams) -> list[Finding]:
+    """The same limits measured on the engraved letters themselves."""
+    limits = params.checks
+    measured = measure_text(mesh, params.text.depth_mm)
+    if measured is None:
+        return [
+            Finding(part, "text_on_top", "no engraved letters found on the top face",
+                    "letters engraved on the top face, readable from above", "error",
+                    "no engraved text on the top face: is the part upside down?")
+        ]  # fmt: skip
+    return [
+        Finding(part, "text_on_top", f"{measured.glyphs} letters on the top face",
+                "letters engraved on the top face, readable from above", "ok"),
+        _limit_finding(part, "text_depth", measured.depth_mm, limits.min_text_depth_mm,
+                       "checks.min_text_depth_mm", "engraving depth on the mesh"),
+        _limit_finding(part, "text_stroke", measured.stroke_mm, limits.min_text_stroke_mm,
+                       "checks.min_text_stroke_mm", "narrowest letter stroke on the mesh"),
+        _limit_finding(part, "text_height", measured.height_mm, limits.min_text_height_mm,
+                       "checks.min_text_height_mm", "letter height on the mesh"),
+    ]  # fmt: skip
+
+
+# ---- orientation --------------------------------------------------------------------------
+
+
+def largest_flat_face(mesh: trimesh.Trimesh) -> tuple[float, np.ndarray]:
+    """Area and outward normal of the largest planar face group."""
+    areas = mesh.facets_area
+    if len(areas) == 0:
+        index = int(np.argmax(mesh.area_faces))
+        return float(mesh.area_faces[index]), mesh.face_normals[index]
+    best = int(np.argmax(areas))
+    return float(areas[best]), mesh.facets_normal[best]
+
+
+def orientation_finding(part: str, mesh: trimesh.Trimesh, info: PartInfo) -> Finding:
+    contact = bed_contact_area(mesh)
+    area, normal = largest_flat_face(mesh)
+    measured = f"bed contact {contact:.0f} mm2; largest flat face {area:.0f} mm2"
+    expected = f"a large flat face on the bed ({info.orientation or 'as modelled'})"
+    if normal[2] < -0.999 or contact >= SIDE_FACE_RATIO * area:
+        return Finding(part, "orientation", measured, expected, "ok")
+    # A part the registry prints on its side (a clip's profile) is meant that way.
+    severity: Severity = "info" if "on its side" in info.orientation else "warning"
+    message = (
+        f"{measured}: a larger flat face points {_direction(normal)}; the intended "
+        f"orientation is '{info.orientation}'"
+    )
+    return Finding(part, "orientation", measured, expected, severity, message)
+
+
+def _direction(normal: np.ndarray) -> str:
+    axis = int(np.argmax(np.abs(normal)))
+    sign = "+" if normal[axis] > 0 else "-"
+    return f"{sign}{'xyz'[axis]}"
+
+
+# ---- one part -----------------------------------------------------------------------------
+
+
+def printability_findings(
+    part: str, mesh: trimesh.Trimesh, params: KitParams, info: PartInfo
+) -> list[Finding]:
+    limits = params.checks
+    findings = [
+        overhang_finding(part, mesh, limits),
+        bridge_finding(part, mesh, limits),
+        thin_wall_finding(part, mesh, limits, info),
+        orientation_finding(part, mesh, info),
+    ]
+    if info.text_height_mm is not None:
+        findings += text_parameter_findings(part, params, info)
+        findings += text_mesh_findings(part, mesh, params)
+    return findings

@@ -1,0 +1,434 @@
+"""Filament and print time from a real slicer: PrusaSlicer's command line, headless.
+
+Each part is sliced alone, centred on the configured bed, with the settings of the
+`slicer` parameter section; the G-code's closing comments give the estimated time and the
+filament used. Results are cached by the STL's sha256, the settings and the slicer's
+version, so an unchanged part is never sliced twice.
+
+Settings left out keep PrusaSlicer's own defaults (3 top and 3 bottom solid layers, one
+skirt loop, 0.4 mm nozzle) except two that would otherwise misstate a 0.2 mm, 15 % print:
+the first layer (PrusaSlicer's bare default is 0.35 mm) and `solid_infill_below_area`
+(bare default 70 mm2, which fills small parts such as our tokens solid regardless of the
+infill density). Both take the values of Prusa's own 0.20 mm print profiles.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+import threading
+import time
+from collections.abc import Iterable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import asdict, dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import trimesh
+
+from squadron_cad.checks.findings import Finding
+from squadron_cad.errors import ToolError
+from squadron_cad.params import KitParams
+from squadron_cad.parts.registry import PARTS, PartSpec
+
+EXECUTABLE = "prusa-slicer"
+SOLID_INFILL_BELOW_AREA_MM2 = 0  # Prusa's 0.20 mm profiles (PrusaResearch.ini, *common*)
+ABORTED = 134  # PrusaSlicer aborts (SIGABRT) on some impossible jobs
+CACHE_FILE = "slicer.json"
+CACHE_VERSION = 1  # bump when the settings passed or the parsing change
+_TIME = re.compile(r"^; estimated printing time \(normal mode\) = (.+)$", re.MULTILINE)
+_FILAMENT_MM = re.compile(r"^; filament used \[mm\] = ([\d.]+)", re.MULTILINE)
+_FILAMENT_G = re.compile(r"^; filament used \[g\] = ([\d.]+)", re.MULTILINE)
+_DURATION = re.compile(r"(\d+)\s*([dhms])")
+_SECONDS = {"d": 86400, "h": 3600, "m": 60, "s": 1}
+
+
+class SlicerError(ToolError):
+    """The slicer ran but gave no usable result (too big, timed out, crashed, no figures)."""
+
+
+@dataclass(frozen=True)
+class SliceSettings:
+    layer_height_mm: float
+    first_layer_height_mm: float
+    infill_percent: int
+    perimeters: int
+    filament_diameter_mm: float
+    filament_density_g_cm3: float
+    bed_length_mm: float
+    bed_width_mm: float
+    timeout_s: float = 120.0
+
+    @classmethod
+    def from_params(cls, params: KitParams) -> SliceSettings:
+        s, printer = params.slicer, params.printer
+        return cls(
+            layer_height_mm=s.layer_height_mm,
+            first_layer_height_mm=s.first_layer_height_mm,
+            infill_percent=s.infill_percent,
+            perimeters=s.perimeters,
+            filament_diameter_mm=s.filament_diameter_mm,
+            filament_density_g_cm3=s.filament_density_g_cm3,
+            bed_length_mm=printer.bed_length_mm,
+            bed_width_mm=printer.bed_width_mm,
+            timeout_s=s.timeout_s,
+        )
+
+    def arguments(self) -> list[str]:
+        x, y = self.bed_length_mm, self.bed_width_mm
+        return [
+            "--export-gcode",
+            "--layer-height", f"{self.layer_height_mm:g}",
+            "--first-layer-height", f"{self.first_layer_height_mm:g}",
+            "--fill-density", f"{self.infill_percent}%",
+            "--perimeters", str(self.perimeters),
+            "--solid-infill-below-area", f"{SOLID_INFILL_BELOW_AREA_MM2:g}",
+            "--filament-diameter", f"{self.filament_diameter_mm:g}",
+            "--filament-density", f"{self.filament_density_g_cm3:g}",
+            "--bed-shape", f"0x0,{x:g}x0,{x:g}x{y:g},0x{y:g}",
+            "--center", f"{x / 2:g},{y / 2:g}",
+        ]  # fmt: skip
+
+    def key(self) -> str:
+        """What changes a result: every argument (the timeout does not)."""
+        return " ".join([f"v{CACHE_VERSION}", *self.arguments()])
+
+
+@dataclass(frozen=True)
+class SliceResult:
+    print_seconds: float
+    filament_mm: float
+    filament_g: float
+
+    def as_dict(self) -> dict[str, float]:
+        return asdict(self)
+
+
+# ---- one part ------------------------------------------------------------------------------
+
+
+def find_slicer(executable: str | None = None) -> tuple[str | None, str]:
+    """The slicer's path, or None and why not."""
+    name = executable or os.environ.get("SQUADRON_CAD_SLICER") or EXECUTABLE
+    path = shutil.which(name)
+    if path is None:
+        return None, (
+            f"{name} is not installed (apt install prusa-slicer): filament and print time "
+            "figures are skipped"
+        )
+    return path, ""
+
+
+@cache
+def slicer_version(path: str) -> str:
+    """e.g. 'PrusaSlicer-2.5.0+UNKNOWN'; part of the cache key."""
+    try:
+        run = subprocess.run(
+            [path, "--help"], capture_output=True, text=True, timeout=30, check=False
+        )
+    except (OSError, subprocess.TimeoutExpired) as error:
+        raise SlicerError(f"{path} --help failed: {error}") from error
+    for line in run.stdout.splitlines():
+        if line.startswith("PrusaSlicer") or "based on Slic3r" in line:
+            return line.split(" based on")[0].strip()
+    return "unknown"
+
+
+def parse_duration(text: str) -> float:
+    """'1h 2m 7s' -> 3727 seconds."""
+    parts = _DURATION.findall(text)
+    if not parts:
+        raise SlicerError(f"cannot read the print time {text!r}")
+    return float(sum(int(value) * _SECONDS[unit] for value, unit in parts))
+
+
+def parse_gcode(text: str) -> SliceResult:
+    """The figures PrusaSlicer writes in the G-code's closing comments."""
+    found = [pattern.search(text) for pattern in (_TIME, _FILAMENT_MM, _FILAMENT_G)]
+    if not all(found):
+        raise SlicerError("the G-code lacks PrusaSlicer's time and filament comments")
+    duration, length, weight = (match.group(1) for match in found)  # type: ignore[union-attr]
+    return SliceResult(parse_duration(duration), float(length), float(weight))
+
+
+def footprint(stl: Path) -> tuple[float, float]:
+    """The part's length and width on the bed (mm)."""
+    mesh = trimesh.load_mesh(stl, file_type="stl")
+    x, y, _ = (float(v) for v in mesh.extents)
+    return x, y
+
+
+def fits_bed(size: tuple[float, float], settings: SliceSettings) -> bool:
+    long_side, short_side = max(size), min(size)
+    bed = (settings.bed_length_mm, settings.bed_width_mm)
+    return long_side <= max(bed) and short_side <= min(bed)
+
+
+def too_big(name: str, size: tuple[float, float], settings: SliceSettings) -> str:
+    return (
+        f"part {name} ({size[0]:.1f} x {size[1]:.1f} mm) does not fit the printer.bed_* bed "
+        f"({settings.bed_length_mm:g} x {settings.bed_width_mm:g} mm)"
+    )
+
+
+def slice_part(
+    stl: Path,
+    settings: SliceSettings,
+    *,
+    executable: str | None = None,
+    name: str | None = None,
+) -> SliceResult | None:
+    """Slice one STL. None when PrusaSlicer is not installed (`find_slicer` says why);
+    SlicerError when it cannot be sliced (too big for the bed, timeout, crash)."""
+    path, _reason = find_slicer(executable)
+    if path is None:
+        return None
+    name = name or stl.stem
+    size = footprint(stl)
+    if not fits_bed(size, settings):
+        raise SlicerError(too_big(name, size, settings))
+    with tempfile.TemporaryDirectory(prefix="squadron-slice-") as folder:
+        gcode = Path(folder) / f"{name}.gcode"
+        command = [path, "--loglevel", "1", *settings.arguments(), "-o", str(gcode), str(stl)]
+        _run(command, name, size, settings, Path(folder))
+        return parse_gcode(gcode.read_text(errors="replace"))
+
+
+def _run(
+    command: list[str], name: str, size: tuple[float, float], settings: SliceSettings, home: Path
+) -> None:
+    # A private HOME keeps the slicer from reading or writing the user's own settings.
+    env = {**os.environ, "HOME": str(home)}
+    try:
+        run = subprocess.run(
+            command,
+            capture_output=True,
+            text=True,
+            timeout=settings.timeout_s,
+            check=False,
+            env=env,
+            cwd=home,
+        )
+    except subprocess.TimeoutExpired as error:
+        raise SlicerError(
+            f"slicing {name} took over {settings.timeout_s:g} s (slicer.timeout_s)"
+        ) from error
+    except OSError as error:
+        raise SlicerError(f"cannot run {command[0]}: {error}") from error
+    if run.returncode in (ABORTED, -6):  # 134 from a shell, -6 (SIGABRT) from Python
+        raise SlicerError(f"{too_big(name, size, settings)}? the slicer aborted")
+    if run.returncode != 0:
+        tail = (run.stderr or run.stdout).strip().splitlines()[-3:]
+        raise SlicerError(f"slicing {name} failed (exit {run.returncode}): {' / '.join(tail)}")
+
+
+# ---- the cache -----------------------------------------------------------------------------
+
+
+class SliceCache:
+    """Results by STL sha256 + settings + slicer version, in one small JSON file."""
+
+    def __init__(self, folder: Path | None) -> None:
+        self.path = folder / CACHE_FILE if folder is not None else None
+        self.lock = threading.Lock()
+        self.entries: dict[str, dict[str, float]] = self._load()
+
+    def _load(self) -> dict[str, dict[str, float]]:
+        if self.path is None or not self.path.is_file():
+            return {}
+        try:
+            data = json.loads(self.path.read_text())
+        except (OSError, ValueError):
+            return {}  # a damaged cache is only a slower build
+        return data if isinstance(data, dict) else {}
+
+    @staticmethod
+    def key(stl: Path, settings: SliceSettings, version: str) -> str:
+        digest = hashlib.sha256(stl.read_bytes()).hexdigest()
+        return hashlib.sha256(f"{digest}|{settings.key()}|{version}".encode()).hexdigest()
+
+    def get(self, key: str) -> SliceResult | None:
+        entry = self.entries.get(key)
+        try:
+            return SliceResult(**entry) if entry else None
+        except TypeError:
+            return None
+
+    def put(self, key: str, result: SliceResult) -> None:
+        with self.lock:
+            self.entries[key] = result.as_dict()
+            if self.path is not None:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                temporary = self.path.with_suffix(f".tmp{os.getpid()}.{threading.get_ident()}")
+                temporary.write_text(json.dumps(self.entries, indent=1, sort_keys=True))
+                temporary.replace(self.path)  # atomic: a reader never sees half a file
+
+
+# ---- the kit -------------------------------------------------------------------------------
+
+
+@dataclass
+class KitSlice:
+    settings: SliceSettings
+    results: dict[str, SliceResult] = field(default_factory=dict)
+    errors: dict[str, str] = field(default_factory=dict)
+    cached: list[str] = field(default_factory=list)
+    skipped: str | None = None  # why nothing was sliced
+    version: str = ""
+    seconds: float = 0.0
+
+
+def _wanted(params: KitParams, stl_dir: Path, parts: Iterable[str] | None) -> list[PartSpec]:
+    names = set(parts) if parts is not None else None
+    chosen = []
+    for spec in PARTS:
+        if names is not None and spec.name not in names:
+            continue
+        if names is None and spec.count(params) == 0:
+            continue  # alternatives nobody prints by default
+        if (stl_dir / spec.file_name).is_file():
+            chosen.append(spec)
+    return chosen
+
+
+def slice_kit(
+    params: KitParams,
+    stl_dir: Path,
+    *,
+    cache_dir: Path | None = None,
+    jobs: int | None = None,
+    parts: Iterable[str] | None = None,
+    executable: str | None = None,
+) -> KitSlice:
+    """Slice the kit's parts (those it prints, or `parts`) in parallel, using the cache."""
+    started = time.perf_counter()
+    settings = SliceSettings.from_params(params)
+    outcome = KitSlice(settings)
+    if not params.slicer.enabled:
+        outcome.skipped = "slicer.enabled is false"
+        return outcome
+    path, reason = find_slicer(executable)
+    if path is None:
+        outcome.skipped = reason
+        return outcome
+    outcome.version = slicer_version(path)
+    cache = SliceCache(cache_dir)
+    specs = _wanted(params, stl_dir, parts)
+    with ThreadPoolExecutor(max_workers=max(1, jobs or os.cpu_count() or 1)) as pool:
+        futures = [
+            pool.submit(_one, spec, stl_dir / spec.file_name, path, cache, outcome)
+            for spec in specs
+        ]
+        for future in futures:
+            future.result()  # anything but a SlicerError is a bug: let it surface
+    outcome.seconds = time.perf_counter() - started
+    return outcome
+
+
+def _one(spec: PartSpec, stl: Path, path: str, cache: SliceCache, outcome: KitSlice) -> None:
+    key = SliceCache.key(stl, outcome.settings, outcome.version)
+    result = cache.get(key)
+    if result is not None:
+        outcome.results[spec.name] = result
+        outcome.cached.append(spec.name)
+        return
+    try:
+        result = slice_part(stl, outcome.settings, executable=path, name=spec.name)
+    except SlicerError as error:
+        outcome.errors[spec.name] = str(error)
+        return
+    if result is not None:
+        cache.put(key, result)
+        outcome.results[spec.name] = result
+
+
+def player_set(params: KitParams) -> dict[str, int]:
+    """One player's parts and how many of each: plane, altitude tokens, dial card, clips."""
+    return {
+        spec.name: spec.count(params) // params.players
+        for spec in PARTS
+        if spec.group == "player" and spec.count(params) > 0
+    }
+
+
+def _totals(results: dict[str, SliceResult], counts: dict[str, int]) -> dict[str, Any]:
+    missing = sorted(name for name in counts if name not in results)
+    pick = {name: n for name, n in counts.items() if name in results}
+    return {
+        "filament_mm": round(sum(results[n].filament_mm * k for n, k in pick.items()), 1),
+        "filament_g": round(sum(results[n].filament_g * k for n, k in pick.items()), 2),
+        "print_seconds": round(sum(results[n].print_seconds * k for n, k in pick.items())),
+        "parts": pick,
+        "missing": missing,
+    }
+
+
+def slicer_summary(params: KitParams, kit: KitSlice) -> dict[str, Any]:
+    """What the manifest records under "slicer"."""
+    settings = asdict(kit.settings)
+    settings["solid_infill_below_area_mm2"] = SOLID_INFILL_BELOW_AREA_MM2
+    if kit.skipped:
+        return {"skipped": kit.skipped, "settings": settings}
+    counts = {spec.name: spec.count(params) for spec in PARTS if spec.count(params) > 0}
+    player = _totals(kit.results, player_set(params))
+    budget = params.slicer.player_budget_mm
+    player["budget_mm"] = budget
+    player["within_budget"] = not player["missing"] and player["filament_mm"] <= budget
+    return {
+        "slicer": kit.version,
+        "settings": settings,
+        "parts": {
+            name: {
+                **result.as_dict(),
+                "print_time": format_duration(result.print_seconds),
+                "count": counts.get(name, 0),
+            }
+            for name, result in sorted(kit.results.items())
+        },
+        "per_player": player,
+        "kit": _totals(kit.results, counts),
+        "errors": dict(sorted(kit.errors.items())),
+        "cached": sorted(kit.cached),
+        "seconds": round(kit.seconds, 2),
+    }
+
+
+def format_duration(seconds: float) -> str:
+    minutes, secs = divmod(round(seconds), 60)
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}h {minutes}m {secs}s" if hours else f"{minutes}m {secs}s"
+
+
+def slicer_findings(params: KitParams, kit: KitSlice) -> list[Finding]:
+    """A part the slicer refused is an error; a set over the filament budget a warning."""
+    findings = [
+        Finding(name, "slices", "failed", "sliced by PrusaSlicer", "error", message)
+        for name, message in sorted(kit.errors.items())
+    ]
+    if kit.skipped:
+        return [*findings, Finding("kit", "filament_budget", "not sliced", "", "info", kit.skipped)]
+    summary = _totals(kit.results, player_set(params))
+    budget = params.slicer.player_budget_mm
+    measured = summary["filament_mm"]
+    ok = not summary["missing"] and measured <= budget
+    message = (
+        ""
+        if ok
+        else (
+            f"one player's set needs {measured:g} mm of filament, over slicer.player_budget_mm "
+            f"({budget:g})"
+            if not summary["missing"]
+            else f"not sliced: {summary['missing']}"
+        )
+    )
+    severity = "ok" if ok else "warning"
+    return [
+        *findings,
+        Finding("player_set", "filament_budget", measured, f"<= {budget:g} mm", severity, message),
+    ]

@@ -1,0 +1,97 @@
+"""The rules' invariants, measured on real renders at several token widths."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+import trimesh
+
+from squadron_cad.build import BuildOptions, build
+from squadron_cad.checks.kit import invariants, kit_findings
+from squadron_cad.checks.mesh import load_mesh
+from squadron_cad.params import KitParams
+from squadron_cad.resolve import resolve
+
+pytestmark = pytest.mark.integration
+
+# Other widths need a few companion values (a 22 mm token has less room for pegs, a
+# narrower ruler for its dovetail); draft quality: the invariants do not depend on curves.
+WIDTHS: dict[int, list[str]] = {
+    22: [
+        "token.width_mm=22",
+        "stacking.peg_diameter_mm=2.5",
+        "altitude.hole_scale=0.54",
+        "ruler.tab_width_mm=2.5",
+        "ruler.tab_flare_mm=0.4",
+        "plane.silhouette_length_mm=14.7",
+        "plane.silhouette_span_mm=17.4",
+        "quality=draft",
+    ],
+    30: ["token.width_mm=30", "box.leave_out=[dice]", "quality=draft"],
+}
+
+Kit = tuple[KitParams, dict[str, trimesh.Trimesh]]
+
+
+def built(folder: Path, overrides: list[str]) -> Kit:
+    params = resolve(overrides=overrides)
+    report = build(params, BuildOptions(out_dir=folder, jobs=2))
+    return params, {r.spec.name: load_mesh(r.stl) for r in report.parts}
+
+
+@pytest.fixture(scope="module", params=sorted(WIDTHS), ids=lambda w: f"width{w}")
+def other_kit(request, tmp_path_factory) -> Kit:
+    return built(tmp_path_factory.mktemp(f"width{request.param}"), WIDTHS[request.param])
+
+
+@pytest.fixture(scope="module")
+def default(default_kit, default_meshes) -> Kit:
+    return default_kit.params, default_meshes
+
+
+def failed(found: list[dict]) -> list[dict]:
+    return [item for item in found if not item["ok"]]
+
+
+def test_the_invariants_hold_at_the_default_width(default: Kit) -> None:
+    found = invariants(*default)
+    assert len(found) >= 8
+    assert not failed(found), failed(found)
+    names = " | ".join(item["name"] for item in found)
+    for rule in ("straight: plane travels", "bank: plane turns", "turn: plane turns",
+                 "firing arc lines apart", "forward guides apart", "range mark 1",
+                 "three-part ruler assembled", "plane on 4 altitude tokens",
+                 "notch across flats", "all-in-one bank path"):  # fmt: skip
+        assert rule in names
+
+
+def test_the_invariants_hold_at_other_widths(other_kit: Kit) -> None:
+    found = invariants(*other_kit)
+    assert len(found) >= 8
+    assert not failed(found), failed(found)
+
+
+def test_the_straight_move_is_three_tokens_and_two_notch_offsets(default: Kit) -> None:
+    found = {item["name"]: item for item in invariants(*default)}
+    assert found["straight: plane travels (mm)"]["measured"] == pytest.approx(78 + 2 * 26 / 6,
+                                                                              abs=0.01)  # fmt: skip
+    assert found["plane on 4 altitude tokens stands (mm)"]["measured"] == pytest.approx(21)
+
+
+def test_the_kit_checks_find_no_errors(default: Kit, other_kit: Kit) -> None:
+    for kit in (default, other_kit):
+        errors = [f.line() for f in kit_findings(*kit) if f.failed]
+        assert not errors, errors
+
+
+def test_the_kit_checks_are_quick(default: Kit) -> None:
+    params, meshes = default
+    fresh = {name: mesh.copy() for name, mesh in meshes.items()}  # nothing cached yet
+    started = time.perf_counter()
+    kit_findings(params, fresh)
+    invariants(params, fresh)
+    seconds = time.perf_counter() - started
+    print(f"kit_findings + invariants: {seconds:.2f} s")
+    assert seconds < 4.0  # about 1 s on a 2-core machine; slack for a loaded CI runner

@@ -1,0 +1,88 @@
+"""The default kit, printed: clearances between the real meshes and PrusaSlicer's figures."""
+
+from __future__ import annotations
+
+import math
+import shutil
+
+import pytest
+
+from squadron_cad.checks import slicer
+from squadron_cad.checks.kit import kit_findings
+
+pytestmark = pytest.mark.integration
+
+needs_slicer = pytest.mark.skipif(
+    shutil.which(slicer.EXECUTABLE) is None,
+    reason="PrusaSlicer (prusa-slicer) is not installed: apt install prusa-slicer",
+)
+
+
+@pytest.fixture(scope="module")
+def findings(default_kit, default_meshes) -> dict[tuple[str, str], object]:
+    found = kit_findings(default_kit.params, default_meshes)
+    return {(f.part, f.check): f for f in found}
+
+
+def measured(findings: dict, part: str, check: str) -> float:
+    return float(findings[(part, check)].measured)
+
+
+def test_no_part_fails_a_printability_check(findings) -> None:
+    errors = [f.line() for f in findings.values() if f.failed]
+    assert not errors, errors
+
+
+def test_pegs_clear_their_sockets_by_the_parameter(findings) -> None:
+    for upper in ("altitude_token", "plane_token"):
+        pair = f"altitude_token+{upper}"
+        assert measured(findings, pair, "stack_peg_gap") == pytest.approx(0.125, abs=0.01)
+        assert measured(findings, pair, "stack_tip_gap") == pytest.approx(0.125, abs=0.01)
+
+
+def test_the_ruler_joint_has_its_clearance(findings) -> None:
+    for pair in ("range_ruler_1+range_ruler_2", "range_ruler_2+range_ruler_3"):
+        assert measured(findings, pair, "joint_gap") == pytest.approx(0.15, abs=0.01)
+        assert measured(findings, pair, "joint_overlap") == pytest.approx(0, abs=1e-3)
+
+
+def test_the_dial_clip_grips_only_at_its_detent(findings) -> None:
+    pair = "stat_dial_card+stat_dial_clip"
+    assert measured(findings, pair, "detent_grip") == pytest.approx(0.1, abs=0.01)
+    assert measured(findings, pair, "clip_rubs") < 1e-3
+    assert measured(findings, pair, "window_frames_numeral") >= 0
+
+
+def test_the_box_holds_every_piece_and_its_lid(findings) -> None:
+    pockets = [f for (part, check), f in findings.items() if check == "pocket_gap"]
+    assert pockets, "no pocket was checked"
+    assert all(0.2 <= float(f.measured) <= 1.0 for f in pockets)
+    assert measured(findings, "box+box_lid", "lid_gap") == pytest.approx(0.2, abs=0.02)
+
+
+@needs_slicer
+def test_slicing_one_part_gives_sane_figures(default_kit) -> None:
+    plane = next(r for r in default_kit.parts if r.spec.name == "plane_token")
+    result = slicer.slice_part(plane.stl, slicer.SliceSettings.from_params(default_kit.params))
+    assert result is not None
+    assert 300 < result.filament_mm < 1200
+    assert 5 * 60 < result.print_seconds < 40 * 60
+    area = math.pi * (1.75 / 2) ** 2  # mm2 of filament section
+    assert result.filament_g == pytest.approx(result.filament_mm * area * 1.24 / 1000, rel=0.02)
+    # Less plastic than the solid part would need (15 % infill inside).
+    assert result.filament_mm * area < plane.volume_mm3
+
+
+@needs_slicer
+def test_one_players_set_is_within_the_filament_budget(default_kit, tmp_path) -> None:
+    params = default_kit.params
+    stl_dir = default_kit.out_dir / "stl"
+    outcome = slicer.slice_kit(
+        params, stl_dir, cache_dir=tmp_path, jobs=2, parts=slicer.player_set(params)
+    )
+    summary = slicer.slicer_summary(params, outcome)
+    player = summary["per_player"]
+    print(f"one player's set: {player['filament_mm']} mm, {player['filament_g']} g")
+    assert not summary["errors"]
+    assert not player["missing"]
+    assert player["filament_mm"] <= params.slicer.player_budget_mm == 3000

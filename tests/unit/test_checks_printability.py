@@ -1,0 +1,199 @@
+"""Each kind of defect, built on purpose, is caught by the check meant for it."""
+
+from __future__ import annotations
+
+import manifold3d
+import numpy as np
+import pytest
+import trimesh
+
+from squadron_cad.checks import printability as P
+from squadron_cad.checks.mesh import BedSize, mesh_findings
+from squadron_cad.checks.meshgeo import to_trimesh
+from squadron_cad.params import KitParams
+from squadron_cad.resolve import resolve
+
+BED = BedSize(250, 210, 220)
+M = manifold3d.Manifold
+
+
+@pytest.fixture(scope="module")
+def params() -> KitParams:
+    return resolve()
+
+
+def cube(x: float, y: float, z: float, at: tuple[float, float, float] = (0, 0, 0)) -> M:
+    return M.cube([x, y, z]).translate(list(at))
+
+
+def by_check(findings: list, check: str):
+    return next(f for f in findings if f.check == check)
+
+
+def wedge_shelf(rise: float) -> trimesh.Trimesh:
+    """A 10 mm block with a shelf whose underside rises `rise` mm over 10 mm outwards."""
+    points = [
+        [10, 0, 10 - rise], [10, 10, 10 - rise], [10, 0, 10], [10, 10, 10],
+        [20, 0, 10], [20, 10, 10], [20, 0, 10.5], [20, 10, 10.5], [10, 0, 10.5], [10, 10, 10.5],
+    ]  # fmt: skip
+    shelf = M.hull_points(points)
+    return to_trimesh(cube(10, 10, 10.5) + shelf)
+
+
+# ---- mesh validity (mesh.py): a hole, a loose island -----------------------------------------
+
+
+def test_a_hole_is_caught() -> None:
+    mesh = trimesh.creation.box([10, 10, 4])
+    mesh.apply_translation([0, 0, 2])
+    holed = trimesh.Trimesh(mesh.vertices, mesh.faces[1:], process=False)
+    finding = by_check(mesh_findings("part", holed, 1, BED), "watertight")
+    assert finding.failed
+    assert "open edges" in finding.message
+
+
+def test_a_loose_island_is_caught() -> None:
+    two = to_trimesh(cube(10, 10, 4) + cube(3, 3, 4, at=(20, 0, 0)))
+    finding = by_check(mesh_findings("part", two, 1, BED), "bodies")
+    assert finding.failed
+    assert finding.measured == 2
+
+
+# ---- overhangs and bridges -----------------------------------------------------------------
+
+
+def test_an_overhang_steeper_than_the_limit_is_caught(params: KitParams) -> None:
+    finding = P.overhang_finding("shelf", wedge_shelf(rise=5), params.checks)  # 63 deg
+    assert finding.failed
+    assert "mm2" in finding.measured
+    assert "z 5.00" in finding.measured
+
+
+def test_a_45_degree_chamfer_is_fine(params: KitParams) -> None:
+    assert not P.overhang_finding("shelf", wedge_shelf(rise=10), params.checks).failed
+
+
+def test_tiny_overhangs_are_ignored(params: KitParams) -> None:
+    # A 0.5 x 0.5 mm ledge: sags less than a layer, below checks.overhang_min_area_mm2.
+    ledge = to_trimesh(cube(10, 10, 10) + cube(0.5, 0.5, 0.5, at=(10, 0, 9.5)))
+    angles_only = P.overhang_finding("ledge", ledge, params.checks)
+    assert not angles_only.failed
+
+
+def bridge(span: float) -> trimesh.Trimesh:
+    pillars = cube(5, 10, 10) + cube(5, 10, 10, at=(5 + span, 0, 0))
+    return to_trimesh(pillars + cube(10 + span, 10, 2, at=(0, 0, 10)))
+
+
+def test_a_bridge_longer_than_the_limit_is_caught(params: KitParams) -> None:
+    finding = P.bridge_finding("deck", bridge(20), params.checks)
+    assert finding.failed
+    assert "spans 20.0 mm" in finding.message
+
+
+def test_a_short_bridge_is_fine(params: KitParams) -> None:
+    finding = P.bridge_finding("deck", bridge(8), params.checks)
+    assert not finding.failed
+    assert "8.0 mm" in finding.measured
+
+
+def test_a_ceiling_held_all_round_spans_its_width() -> None:
+    # A 6 mm square pocket under a roof: the bridge spans 6 mm, not the diagonal.
+    roofed = to_trimesh(cube(20, 20, 6) - cube(6, 6, 3, at=(7, 7, -1)))
+    span = max(P.bridge_span(roofed, region) for region in P.ceilings(roofed))
+    assert span == pytest.approx(6.0, abs=0.15)
+
+
+def test_a_cantilevered_shelf_is_caught(params: KitParams) -> None:
+    shelf = to_trimesh(cube(4, 10, 10) + cube(14, 10, 2, at=(0, 0, 10)))
+    assert P.bridge_finding("shelf", shelf, params.checks).failed
+
+
+# ---- thin walls ----------------------------------------------------------------------------
+
+
+def tube(wall: float) -> trimesh.Trimesh:
+    return to_trimesh(
+        cube(20, 20, 10) - cube(20 - 2 * wall, 20 - 2 * wall, 12, at=(wall, wall, -1))
+    )
+
+
+def test_a_too_thin_wall_is_caught(params: KitParams) -> None:
+    finding = P.thin_wall_finding("tube", tube(0.5), params.checks, P.PartInfo("tube"))
+    assert finding.failed
+    assert finding.measured.startswith("0.50 mm wide")
+
+
+def test_a_wall_of_the_minimum_passes(params: KitParams) -> None:
+    assert not P.thin_wall_finding("tube", tube(0.8), params.checks, P.PartInfo("tube")).failed
+
+
+def test_corners_and_wedges_are_not_walls(params: KitParams) -> None:
+    # A 45 degree wedge and square corners: sharp, but not walls.
+    wedge = to_trimesh(M.extrude(manifold3d.CrossSection([[[0, 0], [10, 0], [10, 10]]]), 4))
+    assert P.find_thin_spots(wedge, params.checks.min_wall_mm, P.PartInfo("wedge")) == []
+    block = to_trimesh(cube(10, 5, 4))
+    assert P.find_thin_spots(block, params.checks.min_wall_mm, P.PartInfo("block")) == []
+
+
+def test_a_long_thin_spike_is_a_thin_feature(params: KitParams) -> None:
+    # 15 degrees: the last 3 mm of the tip are thinner than the minimum wall.
+    spike = to_trimesh(M.extrude(manifold3d.CrossSection([[[0, 0], [10, 0], [10, 2.7]]]), 4))
+    spots = P.find_thin_spots(spike, params.checks.min_wall_mm, P.PartInfo("spike"))
+    assert spots
+    assert spots[0].x < 5
+
+
+def test_slivers_beside_an_engraving_only_warn(params: KitParams) -> None:
+    # Two 1 mm deep grooves 0.5 mm apart in the top face: a cosmetic sliver.
+    plate = cube(20, 20, 4) - cube(2, 18, 2, at=(8, 1, 3)) - cube(2, 18, 2, at=(10.5, 1, 3))
+    info = P.PartInfo("plate", engraving_depth_mm=1.0)
+    finding = P.thin_wall_finding("plate", to_trimesh(plate), params.checks, info)
+    assert finding.severity == "warning"
+    assert finding.measured.startswith("0.50 mm wide")
+
+
+# ---- engraved text and orientation ---------------------------------------------------------
+
+
+def engraved_plate(stroke: float, depth: float, flipped: bool = False) -> trimesh.Trimesh:
+    """A plate with an 'L' engraved into its top (or, flipped, its bottom) face."""
+    letter = cube(stroke, 4, 2, at=(5, 5, 2 - depth)) + cube(3, stroke, 2, at=(5, 5, 2 - depth))
+    mesh = to_trimesh(cube(20, 20, 2) - letter)
+    if flipped:
+        mesh.apply_transform(trimesh.transformations.rotation_matrix(np.pi, [1, 0, 0]))
+        mesh.apply_translation([0, 0, -mesh.bounds[0][2]])
+    return mesh
+
+
+def test_engraved_text_is_measured_on_the_mesh() -> None:
+    measured = P.measure_text(engraved_plate(0.7, 0.6), depth_hint=0.6)
+    assert measured is not None
+    assert measured.glyphs == 1
+    assert measured.depth_mm == pytest.approx(0.6, abs=1e-3)
+    assert measured.stroke_mm == pytest.approx(0.7, abs=0.05)
+    assert measured.height_mm == pytest.approx(4.0, abs=1e-3)
+
+
+def test_too_shallow_and_too_thin_text_fails(params: KitParams) -> None:
+    findings = P.text_mesh_findings("plate", engraved_plate(0.4, 0.3), params)
+    failed = {f.check for f in findings if f.failed}
+    assert failed == {"text_depth", "text_stroke"}
+
+
+def test_text_underneath_means_upside_down(params: KitParams) -> None:
+    findings = P.text_mesh_findings("plate", engraved_plate(0.7, 0.6, flipped=True), params)
+    assert by_check(findings, "text_on_top").failed
+
+
+def test_a_part_standing_on_a_small_face_is_flagged() -> None:
+    standing = to_trimesh(cube(2, 30, 20))
+    assert P.orientation_finding("slab", standing, P.PartInfo("slab")).severity == "warning"
+    lying = to_trimesh(cube(30, 20, 2))
+    assert P.orientation_finding("slab", lying, P.PartInfo("slab")).severity == "ok"
+
+
+def test_stroke_width_of_a_rectangle() -> None:
+    from shapely.geometry import box
+
+    assert P.stroke_width(box(0, 0, 0.7, 5)) == pytest.approx(0.7)

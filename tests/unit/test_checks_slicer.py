@@ -1,0 +1,127 @@
+"""The slicer wrapper without the slicer: arguments, parsing, cache, budget, refusals."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import trimesh
+
+from squadron_cad import constants as C
+from squadron_cad.checks import slicer as S
+from squadron_cad.params import KitParams
+from squadron_cad.resolve import resolve
+
+GCODE_TAIL = """\
+; filament used [mm] = 631.46
+; filament used [cm3] = 1.52
+; filament used [g] = 1.88
+; total filament used [g] = 1.88
+; estimated printing time (normal mode) = 1h 12m 7s
+"""
+
+
+@pytest.fixture(scope="module")
+def params() -> KitParams:
+    return resolve()
+
+
+@pytest.fixture
+def settings(params: KitParams) -> S.SliceSettings:
+    return S.SliceSettings.from_params(params)
+
+
+def test_defaults_come_from_the_norms(params: KitParams) -> None:
+    assert params.slicer.layer_height_mm == C.NORMS["layer_height"].value
+    assert params.checks.min_wall_mm == C.NORMS["min_wall"].value
+    assert params.checks.overhang_limit_deg == C.NORMS["max_overhang"].value
+    assert params.checks.max_bridge_mm == C.NORMS["max_bridge"].value
+    assert params.checks.min_text_stroke_mm == C.NORMS["min_text_stroke"].value
+    assert params.checks.min_text_depth_mm == C.NORMS["min_text_depth"].value
+    assert params.checks.min_text_height_mm == C.NORMS["min_text_height"].value
+    assert params.checks.clip_fit.min_mm == C.NORMS["sliding_fit_min"].value
+    assert params.slicer.filament_density_g_cm3 == C.PLA_DENSITY_G_CM3
+
+
+def test_the_arguments_carry_every_setting(settings: S.SliceSettings) -> None:
+    args = " ".join(settings.arguments())
+    for part in (
+        "--layer-height 0.2", "--first-layer-height 0.2", "--fill-density 15%",
+        "--perimeters 2", "--filament-diameter 1.75", "--filament-density 1.24",
+        "--bed-shape 0x0,250x0,250x210,0x210", "--center 125,105",
+    ):  # fmt: skip
+        assert part in args
+
+
+def test_the_gcode_figures_are_read() -> None:
+    result = S.parse_gcode("G1 X1\n" + GCODE_TAIL)
+    assert result == S.SliceResult(print_seconds=4327.0, filament_mm=631.46, filament_g=1.88)
+    assert S.parse_duration("12m 7s") == 727
+    assert S.parse_duration("2d 1h 0m 0s") == 2 * 86400 + 3600
+    assert S.format_duration(727) == "12m 7s"
+
+
+def test_gcode_without_figures_is_an_error() -> None:
+    with pytest.raises(S.SlicerError, match="lacks"):
+        S.parse_gcode("G1 X1\n")
+
+
+def test_a_missing_slicer_skips_with_a_reason(params: KitParams, tmp_path: Path) -> None:
+    outcome = S.slice_kit(params, tmp_path, executable="no-such-slicer-here")
+    assert outcome.skipped
+    assert "not installed" in outcome.skipped
+    assert S.slicer_summary(params, outcome)["skipped"] == outcome.skipped
+    assert S.slice_part(tmp_path / "x.stl", S.SliceSettings.from_params(params),
+                        executable="no-such-slicer-here") is None  # fmt: skip
+
+
+def test_a_part_too_big_for_the_bed_is_refused_clearly(
+    settings: S.SliceSettings, tmp_path: Path
+) -> None:
+    stl = tmp_path / "long.stl"
+    trimesh.creation.box([300, 10, 4]).export(stl)
+    with pytest.raises(S.SlicerError, match=r"part long \(300.0 x 10.0 mm\) does not fit"):
+        S.slice_part(stl, settings, executable="sh")  # any program: refused before running
+
+
+def test_the_cache_keys_on_the_stl_and_the_settings(
+    settings: S.SliceSettings, tmp_path: Path
+) -> None:
+    stl = tmp_path / "part.stl"
+    trimesh.creation.box([10, 10, 4]).export(stl)
+    cache = S.SliceCache(tmp_path / "cache")
+    key = S.SliceCache.key(stl, settings, "PrusaSlicer-2.5.0")
+    cache.put(key, S.SliceResult(60.0, 100.0, 0.3))
+    again = S.SliceCache(tmp_path / "cache")
+    assert again.get(key) == S.SliceResult(60.0, 100.0, 0.3)
+    other = S.SliceSettings(**{**settings.__dict__, "perimeters": 3})
+    assert S.SliceCache.key(stl, other, "PrusaSlicer-2.5.0") != key
+    (tmp_path / "cache" / S.CACHE_FILE).write_text("{damaged")
+    assert S.SliceCache(tmp_path / "cache").get(key) is None
+
+
+def kit_slice(params: KitParams, each_mm: float) -> S.KitSlice:
+    outcome = S.KitSlice(S.SliceSettings.from_params(params), version="PrusaSlicer-test")
+    for name in S.player_set(params):
+        outcome.results[name] = S.SliceResult(600.0, each_mm, each_mm * 0.003)
+    return outcome
+
+
+def test_the_summary_counts_one_players_set(params: KitParams) -> None:
+    assert S.player_set(params) == {
+        "plane_token": 1, "altitude_token": 4, "stat_dial_card": 1, "stat_dial_clip": 4,
+    }  # fmt: skip
+    summary = S.slicer_summary(params, kit_slice(params, 100.0))
+    player = summary["per_player"]
+    assert player["filament_mm"] == 1000.0  # 10 parts of 100 mm
+    assert player["within_budget"]
+    assert summary["kit"]["parts"]["altitude_token"] == 8
+    assert summary["kit"]["missing"] == ["box", "box_lid", "range_ruler_1", "range_ruler_2",
+                                         "range_ruler_3", "template_all"]  # fmt: skip
+
+
+def test_a_set_over_the_budget_warns(params: KitParams) -> None:
+    findings = S.slicer_findings(params, kit_slice(params, 400.0))
+    budget = next(f for f in findings if f.check == "filament_budget")
+    assert budget.severity == "warning"
+    assert "4000 mm" in budget.message
