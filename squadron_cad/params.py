@@ -9,6 +9,7 @@ key involved, because a maker reads them at a terminal.
 from __future__ import annotations
 
 import math
+import re
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -218,6 +219,9 @@ class StatDialParams(Section):
         tuple[str, ...],
         Field(min_length=1, max_length=8, strict=False, description="Stat labels, one row each"),
     ]
+    min_value: Annotated[
+        int, Field(ge=0, le=9, description="Lowest settable value (0 if a stat can reach zero)")
+    ]
     max_value: Annotated[int, Field(ge=1, le=9, description="Highest settable value")]
     card_thickness_mm: Annotated[Mm, _mm("Thickness of the stat card", 0.8, 5)]
     row_width_mm: Annotated[Mm, _mm("Height of one stat row (a card finger)", 3, 40)]
@@ -246,6 +250,11 @@ class StatDialParams(Section):
 
     @model_validator(mode="after")
     def _labels_known(self) -> StatDialParams:
+        if self.min_value > self.max_value:
+            raise ValueError(
+                f"stat_dial.min_value ({self.min_value}) must not exceed stat_dial.max_value "
+                f"({self.max_value})"
+            )
         for label in self.labels:
             _check_font("stat_dial.labels", label)
             if not 1 <= len(label) <= 2:
@@ -314,6 +323,14 @@ class BoxParams(Section):
     ]
     title: Annotated[str, Field(max_length=40, description="Text engraved on the lid")]
     title_height_mm: Annotated[Mm, _mm("Height of the lid title letters", 2, 40)]
+    leave_out: Annotated[
+        tuple[Literal["template", "dice", "ruler", "dials"], ...],
+        Field(
+            strict=False,
+            max_length=4,
+            description="Pieces carried outside the box, for a tin too small to hold them",
+        ),
+    ]
 
     @model_validator(mode="after")
     def _rim_fits(self) -> BoxParams:
@@ -331,6 +348,146 @@ class PrinterParams(Section):
     bed_length_mm: Annotated[Mm, _mm("Print bed length (x)", 50, 1000)]
     bed_width_mm: Annotated[Mm, _mm("Print bed width (y)", 50, 1000)]
     bed_height_mm: Annotated[Mm, _mm("Print height limit (z)", 20, 1000)]
+
+
+# Colour names accepted for players and previews; any other colour is given as #rrggbb.
+# Hex values are typical filament shades, so pictures look like the printed parts.
+COLOUR_NAMES: dict[str, str] = {
+    "red": "#c0392b",
+    "blue": "#2e6fba",
+    "green": "#2e8b57",
+    "yellow": "#f1c40f",
+    "orange": "#e67e22",
+    "purple": "#8e44ad",
+    "black": "#333333",
+    "white": "#eeeeee",
+    "grey": "#8c8c8c",
+    "gray": "#8c8c8c",
+    "brown": "#8b5a2b",
+    "pink": "#e87ea1",
+    "cyan": "#17a2b8",
+    "teal": "#138d75",
+    "navy": "#1f3a68",
+    "gold": "#d4a017",
+    "silver": "#bfc5cc",
+    "olive": "#6b7a2b",
+    "khaki": "#b9a36b",
+    "maroon": "#7b241c",
+}
+_HEX_COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
+_FILE_WORD = re.compile(r"^[A-Za-z0-9_-]{1,20}$")
+
+
+def colour_hex(key: str, text: str) -> str:
+    """A colour name or #rrggbb as #rrggbb; unknown names raise naming the key."""
+    if _HEX_COLOUR.match(text):
+        return text.lower()
+    known = COLOUR_NAMES.get(text.lower())
+    if known is None:
+        names = ", ".join(sorted(COLOUR_NAMES))
+        raise ValueError(f"{key} {text!r}: give #rrggbb or one of: {names}")
+    return known
+
+
+class PlayerColour(Section):
+    name: Annotated[
+        str, Field(description="Name for the player's plate files (letters, digits, - and _)")
+    ]
+    colour: Annotated[str, Field(max_length=20, description="A colour name or #rrggbb")]
+
+    @property
+    def hex(self) -> str:
+        return colour_hex("player_colours.colour", self.colour)
+
+    @model_validator(mode="after")
+    def _valid(self) -> PlayerColour:
+        if not _FILE_WORD.match(self.name):  # it becomes part of a file name
+            raise ValueError(f"player_colours.name {self.name!r}: use 1-20 letters, digits, - or _")
+        colour_hex("player_colours.colour", self.colour)
+        return self
+
+
+class PlatesParams(Section):
+    spacing_mm: Annotated[Mm, _mm("Gap between parts on a print plate", 0, 50, allow_zero=True)]
+    margin_mm: Annotated[Mm, _mm("Border kept clear along the bed's edges", 0, 50, allow_zero=True)]
+
+
+class PreviewParams(Section):
+    width_px: Annotated[int, Field(ge=800, le=4000, description="Preview picture width (px)")]
+    height_px: Annotated[int, Field(ge=600, le=3000, description="Preview picture height (px)")]
+    colour: Annotated[
+        str, Field(max_length=20, description="Colour of single-part previews (name or #rrggbb)")
+    ]
+
+    @model_validator(mode="after")
+    def _colour_known(self) -> PreviewParams:
+        colour_hex("previews.colour", self.colour)
+        return self
+
+
+class FitRange(Section):
+    """Allowed clearance of one kind of joint, per side, as measured between the meshes."""
+
+    min_mm: Annotated[Mm, _mm("Least clearance per side", 0, 5, allow_zero=True)]
+    max_mm: Annotated[Mm, _mm("Most clearance per side", 0, 5, allow_zero=True)]
+
+    @model_validator(mode="after")
+    def _ordered(self) -> FitRange:
+        if self.min_mm > self.max_mm:
+            raise ValueError(
+                f"checks: a fit range's min_mm ({self.min_mm}) exceeds its max_mm ({self.max_mm})"
+            )
+        return self
+
+
+class ChecksParams(Section):
+    """Limits of the printability and clearance checks (constants.NORMS gives sources)."""
+
+    overhang_limit_deg: Annotated[Deg, _deg("Steepest overhang printed without support", 0, 90)]
+    overhang_min_area_mm2: Annotated[
+        float,
+        Field(
+            ge=0,
+            le=100,
+            description="Overhang regions smaller than this are ignored (chamfers, facets)",
+            json_schema_extra={"unit": "mm2"},
+        ),
+    ]
+    max_bridge_mm: Annotated[Mm, _mm("Longest unsupported bridge", 0.5, 100)]
+    min_wall_mm: Annotated[Mm, _mm("Thinnest wall (two perimeters)", 0.2, 10)]
+    min_text_stroke_mm: Annotated[Mm, _mm("Narrowest stroke of engraved text", 0.1, 5)]
+    min_text_depth_mm: Annotated[Mm, _mm("Shallowest engraving", 0.1, 5)]
+    min_text_height_mm: Annotated[Mm, _mm("Smallest letter height", 0.5, 50)]
+    fit_tolerance_mm: Annotated[
+        Mm, _mm("Measured clearance may differ from its parameter by this much", 0, 1)
+    ]
+    stack_fit: FitRange
+    ruler_joint_fit: FitRange
+    clip_fit: FitRange
+    lid_fit: FitRange
+    pocket_fit: FitRange
+
+
+class SlicerParams(Section):
+    """PrusaSlicer settings for the filament and time figures (not a print profile)."""
+
+    enabled: Annotated[bool, Field(description="Slice the parts when PrusaSlicer is installed")]
+    layer_height_mm: Annotated[Mm, _mm("Layer height", 0.05, 1)]
+    first_layer_height_mm: Annotated[Mm, _mm("First layer height", 0.05, 1)]
+    infill_percent: Annotated[int, Field(ge=0, le=100, description="Sparse infill density (%)")]
+    perimeters: Annotated[int, Field(ge=1, le=20, description="Perimeters (wall loops)")]
+    filament_diameter_mm: Annotated[Mm, _mm("Filament diameter", 1, 3.5)]
+    filament_density_g_cm3: Annotated[
+        float,
+        Field(
+            gt=0.5, le=3, description="Filament density", json_schema_extra={"unit": "g/cm3"}
+        ),
+    ]
+    player_budget_mm: Annotated[
+        Mm, _mm("Most filament one player's set may need (plane, altitude, dial)", 1, 1e6)
+    ]
+    timeout_s: Annotated[float, Field(gt=0, le=3600, description="Time limit per part (s)")]
+
 
 
 Quality = Literal["draft", "final"]
@@ -355,6 +512,14 @@ class KitParams(BaseModel):
     tin: TinParams
     box: BoxParams
     printer: PrinterParams
+    plates: PlatesParams
+    previews: PreviewParams
+    checks: ChecksParams
+    slicer: SlicerParams
+    player_colours: Annotated[
+        tuple[PlayerColour, ...] | None,
+        Field(strict=False, description="Optional name and colour of each player, in order"),
+    ] = None
 
     # Sizes the rules derive from the token width (constants names the ratios).
     @property
@@ -549,6 +714,15 @@ def _box_fits_tin(kit: KitParams) -> None:
         )
 
 
+def _colours_cover_players(kit: KitParams) -> None:
+    colours = kit.player_colours
+    if colours is not None and len(colours) < kit.players:
+        raise ValueError(
+            f"player_colours has {len(colours)} of them but players is {kit.players}: "
+            "give at least one name and colour per player"
+        )
+
+
 _CROSS_RULES = (
     _sockets_fit_token,
     _hole_clears_sockets,
@@ -557,4 +731,5 @@ _CROSS_RULES = (
     _text_depths_fit,
     _template_features_fit,
     _box_fits_tin,
+    _colours_cover_players,
 )
