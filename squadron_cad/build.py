@@ -7,6 +7,8 @@ files in place. The manifest is written last and names only files that exist.
 from __future__ import annotations
 
 import difflib
+import hashlib
+import json
 import os
 import time
 from collections.abc import Callable, Iterable
@@ -17,11 +19,12 @@ from typing import Any
 
 import trimesh
 
+from squadron_cad.checks import kit, slicer
 from squadron_cad.checks.findings import Finding
 from squadron_cad.checks.mesh import BedSize, load_mesh, mesh_findings
 from squadron_cad.emit import ScadSource, emit
-from squadron_cad.errors import InputError
-from squadron_cad.outputs import manifest
+from squadron_cad.errors import InputError, SquadronError, ToolError
+from squadron_cad.outputs import bom, manifest, plates, previews
 from squadron_cad.params import KitParams
 from squadron_cad.parts.registry import PARTS, PartSpec, part_names
 from squadron_cad.render import openscad
@@ -44,6 +47,9 @@ class BuildOptions:
     use_cache: bool = True
     timeout_s: float = 600.0
     openscad: str | None = None
+    slice: bool = True  # PrusaSlicer figures, when it is installed
+    plates: bool = True
+    previews: bool = True
 
 
 @dataclass
@@ -72,10 +78,18 @@ class BuildReport:
     seconds: float
     params: KitParams
     extras: dict[str, Any] = field(default_factory=dict)
+    kit_findings: list[Finding] = field(default_factory=list)  # not tied to one part
+    notices: list[str] = field(default_factory=list)  # steps skipped, and why
 
     @property
     def failures(self) -> list[Finding]:
-        return [f for result in self.parts for f in result.findings if f.failed]
+        per_part = [f for result in self.parts for f in result.findings if f.failed]
+        return per_part + [f for f in self.kit_findings if f.failed]
+
+    @property
+    def warnings(self) -> list[Finding]:
+        per_part = [f for r in self.parts for f in r.findings if f.severity == "warning"]
+        return per_part + [f for f in self.kit_findings if f.severity == "warning"]
 
     @property
     def rendered(self) -> list[str]:
@@ -231,12 +245,97 @@ def _same_file(path: Path, sha256: str) -> bool:
 def build(
     params: KitParams, options: BuildOptions, progress: Progress | None = None
 ) -> BuildReport:
-    """Build the selected parts into options.out_dir and write the manifest."""
+    """Build the selected parts into options.out_dir: STLs, checks, manifest and outputs."""
+    started = time.perf_counter()
     specs = select_parts(options.only)
     builder = Builder(params, options, progress)
     report = builder.run(specs)
-    manifest.write(report)
+    tell = progress or _no_progress
+    meshes = {result.spec.name: load_mesh(result.stl) for result in report.parts}
+    shas = {result.spec.name: file_sha256(result.stl) for result in report.parts}
+    tell("kit checks", "running")
+    attach(report, *kit_checks(params, meshes, shas, builder.cache))
+    if options.slice:
+        tell("slicer", "running")
+        slice_stage(report, builder.cache.folder, options.jobs)
+    report.extras["render_seconds"] = round(report.seconds, 3)
+    report.seconds = time.perf_counter() - started  # the manifest's build_seconds: to here
+    manifest_path = manifest.write(report)
+    _outputs(report, options, tell, manifest_path)
+    tell("outputs", "finished")
+    report.seconds = time.perf_counter() - started
     return report
+
+
+def kit_checks(
+    params: KitParams,
+    meshes: dict[str, trimesh.Trimesh],
+    shas: dict[str, str],
+    cache: RenderCache,
+) -> tuple[list[Finding], list[dict[str, Any]]]:
+    """Printability, clearances and the rules' invariants, reused while nothing changed."""
+    digest = hashlib.sha256(f"{CHECKS_VERSION}|{params.model_dump_json()}".encode())
+    for name in sorted(shas):
+        digest.update(f"|{name}:{shas[name]}".encode())
+    key = f"kit-{digest.hexdigest()}"
+    cached = cache.lookup_record(key)
+    if cached is not None:
+        return [Finding.from_dict(f) for f in cached["findings"]], cached["invariants"]
+    findings = kit.kit_findings(params, meshes)
+    measured = kit.invariants(params, meshes)
+    cache.store_record(key, {"findings": [f.as_dict() for f in findings], "invariants": measured})
+    return findings, measured
+
+
+def attach(report: BuildReport, findings: list[Finding], measured: list[dict[str, Any]]) -> None:
+    by_part = {result.spec.name: result for result in report.parts}
+    for finding in findings:
+        target = by_part.get(finding.part)
+        (target.findings if target else report.kit_findings).append(finding)
+    report.kit_findings += [invariant_finding(item) for item in measured if not item["ok"]]
+    report.extras["invariants"] = measured
+
+
+def invariant_finding(item: dict[str, Any]) -> Finding:
+    return Finding(
+        "invariants", item["name"], item["measured"], item["expected"], "error",
+        f"the rules' invariant {item['name']!r} does not hold: measured {item['measured']}, "
+        f"expected {item['expected']} +/- {item['tolerance']}",
+    )
+
+
+def slice_stage(report: BuildReport, cache_dir: Path, jobs: int | None) -> None:
+    names = [result.spec.name for result in report.parts]
+    stl_dir = report.out_dir / "stl"
+    outcome = slicer.slice_kit(report.params, stl_dir, cache_dir=cache_dir, jobs=jobs, parts=names)
+    report.extras["slicer"] = slicer.slicer_summary(report.params, outcome)
+    report.kit_findings += slicer.slicer_findings(report.params, outcome)
+    if outcome.skipped:
+        report.notices.append(f"slicer figures skipped: {outcome.skipped}")
+
+
+def _outputs(
+    report: BuildReport, options: BuildOptions, tell: Progress, manifest_path: Path
+) -> None:
+    data = json.loads(manifest_path.read_text())
+    bom.write_bom(report.out_dir, data)
+    whole_kit = not options.only
+    if options.plates and whole_kit:
+        tell("plates", "running")
+        counts = {r.spec.name: r.count for r in report.parts}
+        try:
+            plates.write_plates(report.out_dir, report.params, counts)
+        except SquadronError as error:
+            report.notices.append(f"plates skipped: {error}")
+    if options.previews:
+        tell("previews", "running")
+        names = [r.spec.name for r in report.parts]
+        try:
+            previews.write_previews(
+                report.out_dir, names, report.params, options.jobs or os.cpu_count() or 1
+            )
+        except ToolError as error:
+            report.notices.append(f"previews skipped: {error}")
 
 
 def check_outputs(params: KitParams, out_dir: Path) -> list[Finding]:

@@ -145,6 +145,10 @@ def _report_build(report: pipeline.BuildReport, *, quiet: bool, as_json: bool) -
         console.stderr.print(f"[red]FAIL[/red] {finding.line()}")
     if quiet:
         return
+    for finding in report.warnings:
+        console.stderr.print(f"[yellow]warn[/yellow] {finding.line()}")
+    for notice in report.notices:
+        console.stderr.print(f"note: {notice}")
     cached = len(report.parts) - len(report.rendered)
     console.stderr.print(
         f"built {len(report.parts)} parts in {report.seconds:.1f} s "

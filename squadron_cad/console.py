@@ -17,6 +17,8 @@ STATUS_WORDS = {
     "checking": "checking",
     "cached": "unchanged (cache)",
     "done": "rendered",
+    "running": "running",
+    "finished": "done",
 }
 FINAL_STATUSES = {"cached", "done"}
 

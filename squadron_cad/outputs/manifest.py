@@ -45,6 +45,8 @@ def manifest_data(report: BuildReport) -> dict[str, Any]:
         "players": params.players,
         "build_seconds": round(report.seconds, 3),
         "parts": [part_entry(result, report.out_dir) for result in report.parts],
+        "kit_checks": [f.as_dict() for f in report.kit_findings],
+        "notices": report.notices,
         **report.extras,
         "params": params.model_dump(mode="json"),
     }

@@ -17,6 +17,7 @@ from squadron_cad.render.atomic import replace_into, temporary_sibling, write_js
 from squadron_cad.render.openscad import OpenScad
 
 MAX_ENTRIES = 400  # a few dozen builds of the whole kit; older entries are pruned
+MAX_RECORDS = 50  # kit check results per kind
 
 
 def source_key(source: str, tool: OpenScad) -> str:
@@ -69,6 +70,23 @@ class RenderCache:
             replace_into(temp, stl)
         write_json(meta, {**record, "stl_sha256": file_sha256(stl)})
         self._prune()
+
+    def lookup_record(self, key: str) -> dict[str, Any] | None:
+        """A result stored without a mesh (kit checks), or None."""
+        try:
+            data = json.loads((self.folder / f"{key}.json").read_text())
+        except (OSError, ValueError):
+            return None
+        return data if isinstance(data, dict) else None
+
+    def store_record(self, key: str, record: dict[str, Any]) -> None:
+        self.folder.mkdir(parents=True, exist_ok=True)
+        write_json(self.folder / f"{key}.json", record)
+        prefix = key.split("-", 1)[0]
+        records = sorted((_age(path), path) for path in self.folder.glob(f"{prefix}-*.json"))
+        for _mtime, stale in records[: max(0, len(records) - MAX_RECORDS)]:
+            with contextlib.suppress(FileNotFoundError):
+                stale.unlink()
 
     def update_record(self, key: str, record: dict[str, Any]) -> None:
         _, meta = self._paths(key)
