@@ -24,13 +24,14 @@ from squadron_cad.checks.findings import Finding
 from squadron_cad.checks.mesh import BedSize, load_mesh, mesh_findings
 from squadron_cad.emit import ScadSource, emit
 from squadron_cad.errors import InputError, SquadronError, ToolError
-from squadron_cad.outputs import bom, manifest, plates, previews
+from squadron_cad.outputs import bom, gallery, manifest, plates, previews
 from squadron_cad.params import KitParams
 from squadron_cad.parts.registry import PARTS, PartSpec, part_names
 from squadron_cad.render import openscad
 from squadron_cad.render.atomic import remove_stale_temporaries, write_bytes, write_text
 from squadron_cad.render.cache import RenderCache, file_sha256, source_key
 from squadron_cad.render.openscad import OpenScad
+from squadron_cad.resolve import resolve as resolve_defaults
 
 CHECKS_VERSION = "1"  # bump when a check changes, so cached check results are recomputed
 # Parts that take longest go first, so two workers finish together.
@@ -298,7 +299,11 @@ def attach(report: BuildReport, findings: list[Finding], measured: list[dict[str
 
 def invariant_finding(item: dict[str, Any]) -> Finding:
     return Finding(
-        "invariants", item["name"], item["measured"], item["expected"], "error",
+        "invariants",
+        item["name"],
+        item["measured"],
+        item["expected"],
+        "error",
         f"the rules' invariant {item['name']!r} does not hold: measured {item['measured']}, "
         f"expected {item['expected']} +/- {item['tolerance']}",
     )
@@ -358,3 +363,25 @@ def check_outputs(params: KitParams, out_dir: Path) -> list[Finding]:
             continue
         findings += mesh_findings(spec.name, mesh, spec.bodies, bed_of(params))
     return findings
+
+
+DOCS_KIT_DIR = Path("out") / "docs-kit"  # the default kit the README gallery is drawn from
+
+
+def refresh_docs(docs_dir: Path, jobs: int | None = None) -> list[Path]:
+    """Build the default kit (cached) and redraw the README gallery and parameter table."""
+    params = resolve_defaults()
+    options = BuildOptions(
+        out_dir=DOCS_KIT_DIR, jobs=jobs, slice=False, plates=False, previews=False
+    )
+    build(params, options)
+    return gallery.write_gallery(docs_dir, DOCS_KIT_DIR, params, jobs or os.cpu_count() or 1)
+
+
+def refresh_previews(params: KitParams, out_dir: Path, jobs: int | None = None) -> list[Path]:
+    """Redraw out/previews for the STLs already built in out_dir."""
+    stl_dir = out_dir / "stl"
+    names = [spec.name for spec in PARTS if (stl_dir / spec.file_name).is_file()]
+    if not names:
+        raise InputError(f"no part STLs in {stl_dir}: run `squadron-cad build` first")
+    return previews.write_previews(out_dir, names, params, jobs or os.cpu_count() or 1)

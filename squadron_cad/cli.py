@@ -22,17 +22,16 @@ from squadron_cad.parts.registry import PARTS
 from squadron_cad.resolve import available_tins, resolve
 
 EXAMPLES = """
+
 Examples:
 
-  squadron-cad build                               # the default kit into out/
-
-  squadron-cad build --tin altoids                 # a box for an Altoids tin
-
-  squadron-cad build --set token.width_mm=30 --set players=3
-
+\b
+  squadron-cad build                         the default kit into out/
+  squadron-cad build --tin altoids           a box for an Altoids tin
+  squadron-cad build --set players=3 --set token.width_mm=30
   squadron-cad build --params mytin.yaml --only box --only box_lid
-
-  squadron-cad check                               # re-check out/stl/*.stl
+  squadron-cad fit --params mytin.yaml       the box layout, without rendering
+  squadron-cad check                         re-check out/stl/*.stl
 """
 
 app = typer.Typer(
@@ -48,17 +47,27 @@ app = typer.Typer(
 
 ParamFiles = Annotated[
     list[Path],
-    typer.Option("--params", "-p", help="A YAML parameter file (repeatable; later files win)."),
+    typer.Option(
+        "--params",
+        "-p",
+        metavar="FILE",
+        help="A YAML parameter file (repeatable; later files win).",
+    ),
 ]
 Overrides = Annotated[
     list[str],
-    typer.Option("--set", "-s", help="Override one key: --set token.width_mm=30 (repeatable)."),
+    typer.Option(
+        "--set",
+        "-s",
+        metavar="KEY=VALUE",
+        help="Override one key: --set token.width_mm=30 (repeatable).",
+    ),
 ]
 TinOption = Annotated[
     str | None,
-    typer.Option("--tin", help="A tin preset from params/tins/ (e.g. altoids)."),
+    typer.Option("--tin", metavar="NAME", help="A tin preset from params/tins/ (e.g. altoids)."),
 ]
-OutOption = Annotated[Path, typer.Option("--out", "-o", help="Output folder.")]
+OutOption = Annotated[Path, typer.Option("--out", "-o", metavar="DIR", help="Output folder.")]
 JsonOption = Annotated[bool, typer.Option("--json", help="Machine-readable output on stdout.")]
 _STATE = {"debug": False}
 
@@ -92,18 +101,34 @@ def build(
     tin: TinOption = None,
     out: OutOption = Path("out"),
     only: Annotated[
-        list[str] | None, typer.Option("--only", help="Build just this part (repeatable).")
+        list[str] | None,
+        typer.Option("--only", metavar="PART", help="Build just this part (repeatable)."),
     ] = None,  # type: ignore[assignment]
     jobs: Annotated[
-        int, typer.Option("--jobs", "-j", min=0, help="Parallel renders (0 = one per core).")
+        int,
+        typer.Option(
+            "--jobs", "-j", min=0, metavar="N", help="Parallel renders (0 = one per core)."
+        ),
     ] = 0,
     no_cache: Annotated[
         bool, typer.Option("--no-cache", help="Render every part, ignoring the cache.")
     ] = False,
     timeout: Annotated[
-        float, typer.Option("--timeout", min=1, help="Seconds before one part's render is stopped.")
+        float,
+        typer.Option(
+            "--timeout",
+            min=1,
+            metavar="SECONDS",
+            help="Seconds before one part's render is stopped.",
+        ),
     ] = 600.0,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only errors.")] = False,
+    no_previews: Annotated[
+        bool, typer.Option("--no-previews", help="Skip the preview pictures.")
+    ] = False,
+    no_slice: Annotated[
+        bool, typer.Option("--no-slice", help="Skip slicing (print time and filament).")
+    ] = False,
     as_json: JsonOption = False,
 ) -> None:
     """Emit OpenSCAD for every part, render STLs into OUT/stl, check them, write the manifest.
@@ -117,6 +142,8 @@ def build(
         jobs=jobs or None,
         use_cache=not no_cache,
         timeout_s=timeout,
+        previews=not no_previews,
+        slice=not no_slice,
     )
     specs = pipeline.select_parts(options.only)
     try:
@@ -244,6 +271,41 @@ def tins() -> None:
 
 
 @app.command()
+def previews(
+    params: ParamFiles = None,  # type: ignore[assignment]
+    set_: Overrides = None,  # type: ignore[assignment]
+    tin: TinOption = None,
+    out: OutOption = Path("out"),
+    jobs: Annotated[
+        int,
+        typer.Option("--jobs", "-j", min=0, metavar="N", help="Parallel jobs (0 = one per core)."),
+    ] = 0,
+) -> None:
+    """Redraw OUT/previews/*.png from the STLs already built (build draws them too).
+
+    Example: squadron-cad previews --out out
+    """
+    pictures = pipeline.refresh_previews(_params(params, set_, tin), out, jobs or None)
+    console.stdout.print(f"{len(pictures)} pictures in {out / 'previews'}")
+
+
+@app.command()
+def docs(
+    folder: Annotated[Path, typer.Option("--docs", help="The docs folder.")] = Path("docs"),
+    jobs: Annotated[
+        int,
+        typer.Option("--jobs", "-j", min=0, metavar="N", help="Parallel jobs (0 = one per core)."),
+    ] = 0,
+) -> None:
+    """Redraw the README gallery (docs/gallery) and docs/parameters.md from the defaults.
+
+    Example: squadron-cad docs
+    """
+    written = pipeline.refresh_docs(folder, jobs or None)
+    console.stdout.print(f"wrote {len(written)} files under {folder}")
+
+
+@app.command()
 def bench(
     params: ParamFiles = None,  # type: ignore[assignment]
     set_: Overrides = None,  # type: ignore[assignment]
@@ -255,7 +317,10 @@ def bench(
         ),
     ] = None,
     repeats: Annotated[int, typer.Option(min=1, help="Rounds; medians are quoted.")] = 3,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", min=0, help="0 = one per core.")] = 0,
+    jobs: Annotated[
+        int,
+        typer.Option("--jobs", "-j", min=0, metavar="N", help="Parallel jobs (0 = one per core)."),
+    ] = 0,
     save: Annotated[Path | None, typer.Option(help="Also write the figures as JSON here.")] = None,
 ) -> None:
     """Time cold, warm and one-change builds against rendering a reference set one by one.
