@@ -343,26 +343,42 @@ def _outputs(
             report.notices.append(f"previews skipped: {error}")
 
 
-def check_outputs(params: KitParams, out_dir: Path) -> list[Finding]:
-    """Re-check the STLs already in out_dir/stl; a missing or unreadable one is a finding."""
+@dataclass
+class CheckReport:
+    parts: list[str]
+    findings: list[Finding]
+    invariants: list[dict[str, Any]]
+
+    @property
+    def failures(self) -> list[Finding]:
+        return [f for f in self.findings if f.failed]
+
+
+def check_outputs(params: KitParams, out_dir: Path) -> CheckReport:
+    """Re-check the STLs already in out_dir/stl: each mesh, printability, the clearances
+    between parts and the rules' invariants. A missing or unreadable file is a finding."""
     stl_dir = out_dir / "stl"
     if not stl_dir.is_dir():
         raise InputError(f"{stl_dir} does not exist: run `squadron-cad build` first")
-    findings: list[Finding] = []
     present = [spec for spec in PARTS if (stl_dir / spec.file_name).is_file()]
     if not present:
         raise InputError(f"no part STLs in {stl_dir}: run `squadron-cad build` first")
+    findings: list[Finding] = []
+    meshes: dict[str, trimesh.Trimesh] = {}
     for spec in present:
-        path = stl_dir / spec.file_name
         try:
-            mesh = load_mesh(path)
+            mesh = load_mesh(stl_dir / spec.file_name)
         except Exception as error:  # any unreadable file is the finding, not a crash
             findings.append(
                 Finding(spec.name, "readable", "unreadable", "a binary STL", "error", str(error))
             )
             continue
+        meshes[spec.name] = mesh
         findings += mesh_findings(spec.name, mesh, spec.bodies, bed_of(params))
-    return findings
+    findings += kit.kit_findings(params, meshes)
+    measured = kit.invariants(params, meshes)
+    findings += [invariant_finding(item) for item in measured if not item["ok"]]
+    return CheckReport([spec.name for spec in present], findings, measured)
 
 
 DOCS_KIT_DIR = Path("out") / "docs-kit"  # the default kit the README gallery is drawn from

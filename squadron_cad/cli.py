@@ -198,19 +198,28 @@ def check(
     Example: squadron-cad check --out out
     """
     kit = _params(params, set_, tin)
-    findings = pipeline.check_outputs(kit, out)
-    failures = [f for f in findings if f.failed]
+    checked = pipeline.check_outputs(kit, out)
+    failures = checked.failures
     if as_json:
-        console.emit_json([f.as_dict() for f in findings])
+        console.emit_json(
+            {
+                "findings": [f.as_dict() for f in checked.findings],
+                "invariants": checked.invariants,
+            }
+        )
     else:
-        for finding in findings:
+        for finding in checked.findings:
             if finding.severity in ("error", "warning"):
                 label = "FAIL" if finding.failed else "warn"
-                console.stdout.print(f"{label} {out / 'stl' / finding.part}.stl: {finding.line()}")
-        parts = len({f.part for f in findings})
-        console.stdout.print(f"checked {parts} parts, {len(failures)} failing check(s)")
+                console.stdout.print(f"{label} {finding.line()}")
+        held = sum(1 for item in checked.invariants if item["ok"])
+        console.stdout.print(
+            f"checked {len(checked.parts)} parts in {out / 'stl'}: {len(failures)} failing "
+            f"check(s); {held} of {len(checked.invariants)} rule invariants hold"
+        )
     if failures:
-        raise CheckFailed(f"{len({f.part for f in failures})} part(s) failed their checks")
+        failing = sorted({f.part for f in failures})
+        raise CheckFailed(f"failing: {', '.join(failing)}")
 
 
 @app.command(name="list")
