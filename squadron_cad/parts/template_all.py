@@ -14,6 +14,7 @@ from squadron_cad.geometry.shapes import EPSILON_MM, arc_line
 from squadron_cad.params import KitParams
 
 CHEVRON_END_MARGIN_MM = 1.5  # keep the chevrons clear of the end notch
+GROOVE_EDGE_WALL_MM = 1.0  # grooves stop this far from an edge: no unprintable sliver
 
 
 def fused_outline(p: KitParams) -> OpenSCADObject:
@@ -38,7 +39,7 @@ def edge_grooves(p: KitParams) -> OpenSCADObject:
                     arc_line(radius, width, -90, -90 + path.turn_deg)
                 )
             )
-    return intersection()(union()(*lines), offset(delta=-width)(fused_outline(p)))
+    return intersection()(union()(*lines), offset(delta=-GROOVE_EDGE_WALL_MM)(fused_outline(p)))
 
 
 def end_chevrons(p: KitParams) -> list[OpenSCADObject]:
