@@ -14,7 +14,8 @@ from squadron_cad.resolve import resolve
 
 
 def _build(folder: Path, overrides: list[str]) -> BuildReport:
-    return build(resolve(overrides=overrides), BuildOptions(out_dir=folder, jobs=2))
+    options = BuildOptions(out_dir=folder, jobs=2, previews=False)
+    return build(resolve(overrides=overrides), options)
 
 
 @pytest.fixture(scope="session")
@@ -26,7 +27,10 @@ def default_kit(tmp_path_factory) -> BuildReport:
 @pytest.fixture(scope="session")
 def wide_kit(tmp_path_factory) -> BuildReport:
     """Width 30 at draft quality: every size must scale with the token."""
-    return _build(tmp_path_factory.mktemp("wide"), ["token.width_mm=30", "quality=draft"])
+    wider_tin = ["tin.inner_length_mm=130", "tin.inner_width_mm=100", "tin.inner_depth_mm=30"]
+    return _build(
+        tmp_path_factory.mktemp("wide"), ["token.width_mm=30", "quality=draft", *wider_tin]
+    )
 
 
 @pytest.fixture(scope="session")

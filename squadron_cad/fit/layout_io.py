@@ -1,0 +1,221 @@
+"""The layout's outputs: layout.json, a top-down picture, and the packed box as one mesh.
+
+Tin frame (every transform in layout.json): origin at the centre of the tin's inner
+floor, x along the tin's inner length, y along its width, z up from the floor. The box
+stands centred on the tin floor, so the box frame (origin at the centre of the box's
+underside) is the tin frame and the box's transform is the identity.
+
+Each transform maps a part's STL (as built, in print orientation) to where it lies in the
+packed tin. STL paths are relative to the output folder. Dice are bought, not printed:
+`write_layout` writes a plain cube for them at layout/die.stl, so an independent program
+can load every content. Every file is written atomically (a temporary file in the same
+folder, then one rename).
+"""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import trimesh
+
+from squadron_cad.fit import frames
+from squadron_cad.fit.blocks import octagon_points
+from squadron_cad.fit.items import DIE_PART
+from squadron_cad.fit.solver import Layout, Placement
+from squadron_cad.params import KitParams
+from squadron_cad.render.atomic import write_bytes, write_json
+
+DIE_STL = "layout/die.stl"
+LAYOUT_JSON = "layout.json"
+
+
+def part_stl(part: str) -> str:
+    return DIE_STL if part == DIE_PART else f"stl/{part}.stl"
+
+
+def layout_json(layout: Layout, p: KitParams) -> dict[str, Any]:
+    tin, box = p.tin, layout.box
+    lid = frames.translate(0, 0, box.lid_bottom)
+    return {
+        "tin": {
+            "inner_length_mm": tin.inner_length_mm,
+            "inner_width_mm": tin.inner_width_mm,
+            "inner_depth_mm": tin.inner_depth_mm,
+            "corner_radius_mm": tin.corner_radius_mm,
+            "clearance_mm": p.box.tin_clearance_mm,
+        },
+        "box": {"stl": part_stl("box"), "transform": frames.as_list(frames.identity())},
+        "lid": {"stl": part_stl("box_lid"), "transform": frames.as_list(lid)},
+        "strategy": layout.strategy,
+        "margins_mm": dict(layout.margins),
+        "limited_by": layout.limited_by,
+        "contents": [
+            {
+                "name": placed.name,
+                "stl": part_stl(placed.part),
+                "transform": frames.as_list(placed.transform),
+            }
+            for placed in layout.placements
+        ],
+    }
+
+
+def die_mesh(p: KitParams) -> trimesh.Trimesh:
+    """A die as its part frame has it: centred on x and y, standing on z = 0."""
+    side = p.dice.size_mm
+    return trimesh.creation.box(
+        extents=(side, side, side), transform=frames.translate(0, 0, side / 2)
+    )
+
+
+def write_layout(layout: Layout, p: KitParams, out_dir: Path) -> Path:
+    """layout.json and the die's mesh into out_dir; returns the JSON's path."""
+    write_bytes(out_dir / DIE_STL, _stl_bytes(die_mesh(p)))
+    target = out_dir / LAYOUT_JSON
+    write_json(target, layout_json(layout, p))
+    return target
+
+
+def _stl_bytes(mesh: trimesh.Trimesh) -> bytes:
+    return mesh.export(file_type="stl")
+
+
+# ---- the packed box as one mesh ----
+
+
+def write_assembly(layout: Layout, out_dir: Path, path: Path, include_lid: bool = False) -> Path:
+    """Load the rendered STLs, place them as the layout says, export one STL or 3MF.
+
+    The lid is left off by default, so the packing shows."""
+    loaded: dict[str, trimesh.Trimesh] = {}
+    scene = trimesh.Scene()
+    scene.add_geometry(_load(out_dir, "box", loaded), node_name="box")
+    if include_lid:
+        lid = frames.translate(0, 0, layout.box.lid_bottom)
+        scene.add_geometry(_load(out_dir, "box_lid", loaded), node_name="lid", transform=lid)
+    for placed in layout.placements:
+        mesh = _load(out_dir, placed.part, loaded)
+        scene.add_geometry(mesh, node_name=placed.name, transform=placed.transform)
+    if path.suffix.lower() == ".3mf":
+        data = scene.export(file_type="3mf")
+    else:
+        data = _stl_bytes(scene.to_mesh())
+    write_bytes(path, data)
+    return path
+
+
+def _load(out_dir: Path, part: str, loaded: dict[str, trimesh.Trimesh]) -> trimesh.Trimesh:
+    if part not in loaded:
+        mesh = trimesh.load_mesh(out_dir / part_stl(part), file_type="stl")
+        loaded[part] = mesh
+    return loaded[part]
+
+
+# ---- the picture ----
+
+
+def write_layout_png(layout: Layout, p: KitParams, path: Path) -> Path:
+    """Top-down: the tin, the box, its pockets and every piece, labelled, with margins."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib import pyplot as plt
+
+    figure, axes = plt.subplots(figsize=(10, 8), dpi=100)
+    try:
+        _draw(axes, layout, p)
+        buffer = io.BytesIO()
+        figure.savefig(buffer, format="png", bbox_inches="tight")
+    finally:
+        plt.close(figure)
+    write_bytes(path, buffer.getvalue())
+    return path
+
+
+def _draw(axes: Any, layout: Layout, p: KitParams) -> None:
+    tin, box = p.tin, layout.box
+    _outline(
+        axes,
+        tin.inner_length_mm,
+        tin.inner_width_mm,
+        tin.corner_radius_mm,
+        "#777777",
+        "tin (inside)",
+        "--",
+    )
+    _outline(axes, box.length, box.width, box.radius, "#1f3b73", "box", "-")
+    _outline(axes, box.inner_length, box.inner_width, box.inner_radius, "#1f3b73", None, ":")
+    for pocket in layout.pockets:
+        on_top = pocket.kind == "outline" and layout.template_on_top
+        polygon = np.vstack([pocket.points, pocket.points[:1]])
+        if on_top:
+            axes.plot(polygon[:, 0], polygon[:, 1], color="#b35900", linestyle="--", linewidth=1.2)
+        else:
+            axes.fill(
+                polygon[:, 0], polygon[:, 1], color="#dce6f5", edgecolor="#1f3b73", linewidth=0.8
+            )
+    for notch in layout.notches:
+        axes.plot(*notch.centre, marker="o", color="#c0392b", markersize=4)
+    for placed in layout.placements:
+        _piece(axes, placed)
+    for pocket in layout.pockets:
+        x0, y0, x1, y1 = pocket.bounds_2d
+        label = pocket.name.replace("_", " ") + (
+            " (on top)" if pocket.kind == "outline" and layout.template_on_top else ""
+        )
+        y = y0 + 3 if pocket.kind == "outline" else (y0 + y1) / 2
+        axes.text((x0 + x1) / 2, y, label, ha="center", va="center", fontsize=7)
+    margins = ", ".join(f"{axis} {value:.1f}" for axis, value in layout.margins.items())
+    axes.set_title(
+        f"{tin.name}: {layout.strategy}\nmargins mm: {margins} (limited by {layout.limited_by})",
+        fontsize=10,
+    )
+    axes.set_aspect("equal")
+    axes.set_xlabel("x (mm, tin length)")
+    axes.set_ylabel("y (mm, tin width)")
+    axes.legend(loc="upper right", fontsize=7)
+    axes.grid(True, linewidth=0.3)
+
+
+def _outline(
+    axes: Any,
+    length: float,
+    width: float,
+    radius: float,
+    colour: str,
+    label: str | None,
+    style: str,
+) -> None:
+    points = rounded_rect_points(length, width, radius)
+    closed = np.vstack([points, points[:1]])
+    axes.plot(closed[:, 0], closed[:, 1], color=colour, linestyle=style, linewidth=1.2, label=label)
+
+
+def rounded_rect_points(length: float, width: float, radius: float, steps: int = 12) -> np.ndarray:
+    """A centred rounded rectangle as a polygon (corners sampled every 90 / steps deg)."""
+    radius = min(max(radius, 0.0), length / 2, width / 2)
+    hx, hy = length / 2 - radius, width / 2 - radius
+    points = []
+    for cx, cy, start in ((hx, hy, 0), (-hx, hy, 90), (-hx, -hy, 180), (hx, -hy, 270)):
+        for k in range(steps + 1):
+            angle = np.radians(start + 90 * k / steps)
+            points.append((cx + radius * np.cos(angle), cy + radius * np.sin(angle)))
+    return np.array(points)
+
+
+def _piece(axes: Any, placed: Placement) -> None:
+    """A piece's footprint: octagons for tokens, the bounding rectangle for the rest."""
+    if placed.part == "template_all":
+        return  # its recess is drawn already
+    (x0, y0, _), (x1, y1, _) = placed.bounds
+    colour = "#c0392b" if placed.part == DIE_PART else "#2e7d32"
+    if placed.part in ("plane_token", "altitude_token"):
+        centre = np.array([(x0 + x1) / 2, (y0 + y1) / 2])
+        points = octagon_points(x1 - x0) + centre
+    else:
+        points = np.array([(x0, y0), (x1, y0), (x1, y1), (x0, y1)])
+    closed = np.vstack([points, points[:1]])
+    axes.plot(closed[:, 0], closed[:, 1], color=colour, linewidth=0.6)

@@ -1,0 +1,149 @@
+"""Finger notches: U-shaped dips cut down through a divider so a finger reaches an item.
+
+A pocket needs one when what stands in it rises less than a fingertip above its walls. A
+notch goes through the divider a pocket shares with a neighbour (where two flat sides
+face each other), so it is never cut into the outer wall, and one notch serves both
+pockets. It is narrower than the smallest item, so nothing slides through it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+import numpy as np
+
+NOTCH_RADIUS_MM = 6.0  # about a fingertip
+NOTCH_MIN_RADIUS_MM = 3.0  # narrower than this is no help
+GRIP_MM = 5.0  # an item standing this far above its walls is picked up without a notch
+REACH_MM = 8.0  # how far down the side of an item a notch opens
+FLOOR_KEEP_MM = 1.0  # a notch stops this far above the floor
+SIDE_MARGIN_MM = 0.5  # keep a notch this far from the ends of the flats it joins
+INTO_POCKET_MM = 1.0  # the cut runs this far into each pocket, for a clean boolean
+
+
+class PocketLike(Protocol):
+    name: str
+    points: np.ndarray
+    z_top: float
+    item_top: float
+
+
+@dataclass(frozen=True)
+class Notch:
+    """A U through a divider: `axis` is the direction it crosses the divider (x or y)."""
+
+    centre: tuple[float, float]
+    axis: str
+    length: float
+    radius: float
+    z_bottom: float
+    z_top: float
+    pockets: tuple[str, str]
+
+
+def needs_notch(pocket: PocketLike) -> bool:
+    return pocket.item_top < pocket.z_top + GRIP_MM
+
+
+def finger_notches(pockets: Sequence[PocketLike], divider: float, floor: float) -> list[Notch]:
+    """One notch for each pocket that needs one, shared with a neighbour where possible."""
+    served: set[str] = set()
+    cut: list[Notch] = []
+    for pocket in pockets:
+        if pocket.name in served or not needs_notch(pocket):
+            continue
+        options = [
+            (other, notch)
+            for other in pockets
+            if other is not pocket
+            for shared in [_shared_side(pocket, other, divider)]
+            if shared is not None
+            for notch in [_notch(pocket, other, shared, floor)]
+            if notch is not None
+        ]
+        if not options:
+            continue
+        # A neighbour that needs a notch too and has none yet, then the widest notch.
+        other, notch = max(
+            options, key=lambda o: (needs_notch(o[0]) and o[0].name not in served, o[1].radius)
+        )
+        cut.append(notch)
+        served.add(pocket.name)
+        if needs_notch(other):
+            served.add(other.name)
+    return cut
+
+
+def _shared_side(
+    a: PocketLike, b: PocketLike, divider: float
+) -> tuple[str, float, float, float] | None:
+    """(axis, divider mid-plane, start, end) of the flats a and b show each other."""
+    ax0, ay0, ax1, ay1 = _bounds(a.points)
+    bx0, by0, bx1, by1 = _bounds(b.points)
+    tolerance = 0.05
+    for axis, (a_low, a_high, b_low, b_high) in (
+        ("x", (ax0, ax1, bx0, bx1)),
+        ("y", (ay0, ay1, by0, by1)),
+    ):
+        for near, far, a_side, b_side in (
+            (a_high, b_low, "high", "low"),
+            (b_high, a_low, "low", "high"),
+        ):
+            gap = far - near
+            if -tolerance <= gap <= divider + tolerance:
+                span = _overlap(_flat(a, axis, a_side), _flat(b, axis, b_side))
+                if span is not None:
+                    return axis, (near + far) / 2, span[0], span[1]
+    return None
+
+
+def _flat(pocket: PocketLike, axis: str, side: str) -> tuple[float, float] | None:
+    """The extent of the pocket's outline lying on its bounding side (its flat there)."""
+    points = pocket.points
+    k = 0 if axis == "x" else 1
+    edge = points[:, k].max() if side == "high" else points[:, k].min()
+    on_edge = points[np.abs(points[:, k] - edge) < 1e-6][:, 1 - k]
+    if len(on_edge) < 2:
+        return None
+    return float(on_edge.min()), float(on_edge.max())
+
+
+def _overlap(
+    a: tuple[float, float] | None, b: tuple[float, float] | None
+) -> tuple[float, float] | None:
+    if a is None or b is None:
+        return None
+    low, high = max(a[0], b[0]), min(a[1], b[1])
+    return (low, high) if high > low else None
+
+
+def _notch(
+    a: PocketLike, b: PocketLike, shared: tuple[str, float, float, float], floor: float
+) -> Notch | None:
+    axis, plane, start, end = shared
+    radius = min(NOTCH_RADIUS_MM, (end - start) / 2 - SIDE_MARGIN_MM)
+    if radius < NOTCH_MIN_RADIUS_MM:
+        return None
+    users = [pocket for pocket in (a, b) if needs_notch(pocket)]
+    bottom = max(floor + FLOOR_KEEP_MM, min(pocket.item_top for pocket in users) - REACH_MM)
+    top = max(a.z_top, b.z_top)
+    if bottom + radius >= top:  # too shallow to be a notch: the item is at the brim
+        bottom = max(floor + FLOOR_KEEP_MM, top - 2 * radius)
+    middle = (start + end) / 2
+    centre = (plane, middle) if axis == "x" else (middle, plane)
+    length = _gap_between(a, b, axis) + 2 * INTO_POCKET_MM
+    return Notch(centre, axis, length, radius, bottom, top, (a.name, b.name))
+
+
+def _gap_between(a: PocketLike, b: PocketLike, axis: str) -> float:
+    k = 0 if axis == "x" else 1
+    a_low, a_high = a.points[:, k].min(), a.points[:, k].max()
+    b_low, b_high = b.points[:, k].min(), b.points[:, k].max()
+    return float(max(b_low - a_high, a_low - b_high, 0.0))
+
+
+def _bounds(points: np.ndarray) -> tuple[float, float, float, float]:
+    low, high = points.min(axis=0), points.max(axis=0)
+    return float(low[0]), float(low[1]), float(high[0]), float(high[1])

@@ -1,0 +1,366 @@
+"""The tin-fit solver without OpenSCAD: every preset packs, pockets stay inside the box and
+apart, the box fits its tin, refusals name a piece and a figure, and random tins never
+produce overlapping or escaping pieces."""
+
+from __future__ import annotations
+
+import math
+import re
+import time
+from itertools import combinations
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from shapely.geometry import Polygon
+
+from squadron_cad import constants as C
+from squadron_cad.emit import emit
+from squadron_cad.errors import InputError
+from squadron_cad.fit import items
+from squadron_cad.fit.layout_io import layout_json, rounded_rect_points
+from squadron_cad.fit.solver import Layout, Placement, box_shape, solve
+from squadron_cad.params import KitParams
+from squadron_cad.parts import box, box_lid
+from squadron_cad.resolve import available_tins, resolve
+
+EPS = 1e-6
+REFUSAL = re.compile(
+    r"^the tin is too small: the .+ needs? \d+\.\d mm more [a-z ]+ \(tin\.\w+ [\d.]+.*\); try .+$"
+)
+
+
+@pytest.fixture(scope="module")
+def default_kit() -> KitParams:
+    return resolve()
+
+
+def _tin(length: float, width: float, depth: float, radius: float, players: int = 2) -> KitParams:
+    return resolve(
+        overrides=[
+            f"tin.inner_length_mm={length}",
+            f"tin.inner_width_mm={width}",
+            f"tin.inner_depth_mm={depth}",
+            f"tin.corner_radius_mm={radius}",
+            f"players={players}",
+        ]
+    )
+
+
+# ---- helpers: independent geometry checks ----
+
+
+def _inner_outline(layout: Layout) -> Polygon:
+    b = layout.box
+    return Polygon(rounded_rect_points(b.inner_length, b.inner_width, b.inner_radius, steps=90))
+
+
+def _footprint(part: str, bounds: tuple) -> Polygon:
+    (x0, y0, _), (x1, y1, _) = bounds
+    if part in ("plane_token", "altitude_token"):
+        half = (x1 - x0) / 2
+        corner = half / math.cos(math.radians(22.5))
+        centre = ((x0 + x1) / 2, (y0 + y1) / 2)
+        return Polygon(
+            [
+                (centre[0] + corner * math.cos(a), centre[1] + corner * math.sin(a))
+                for a in np.radians(22.5 + 45 * np.arange(8))
+            ]
+        )
+    return Polygon([(x0, y0), (x1, y0), (x1, y1), (x0, y1)])
+
+
+def _units(layout: Layout) -> dict[str, tuple]:
+    return {placed.unit: placed.unit_bounds for placed in layout.placements}
+
+
+def _overlap(a: tuple, b: tuple) -> float:
+    """Volume shared by two boxes (0 when they only touch)."""
+    sides = [min(a[1][k], b[1][k]) - max(a[0][k], b[0][k]) for k in range(3)]
+    return math.prod(max(side, 0.0) for side in sides)
+
+
+def assert_sound(layout: Layout, p: KitParams) -> None:
+    """Everything the layout promises, checked from its own outputs."""
+    b = layout.box
+    inner = _inner_outline(layout)
+    # The box and its clearance inside the tin (rounded corners included).
+    assert b.length + 2 * p.box.tin_clearance_mm <= p.tin.inner_length_mm + EPS
+    assert b.width + 2 * p.box.tin_clearance_mm <= p.tin.inner_width_mm + EPS
+    assert b.height + p.box.tin_clearance_mm <= p.tin.inner_depth_mm + EPS
+    tin = Polygon(
+        rounded_rect_points(
+            p.tin.inner_length_mm, p.tin.inner_width_mm, p.tin.corner_radius_mm, steps=90
+        )
+    )
+    grown = Polygon(rounded_rect_points(b.length, b.width, b.radius, steps=90)).buffer(
+        p.box.tin_clearance_mm - 0.01
+    )
+    assert tin.buffer(0.01).contains(grown)
+    # Pockets inside the inner outline; standing pockets apart by a divider.
+    for pocket in layout.pockets:
+        assert inner.buffer(1e-3).contains(Polygon(pocket.points)), pocket.name
+    standing = [Polygon(q.points) for q in layout.pockets if q.kind != "outline"]
+    for first, second in combinations(standing, 2):
+        assert first.distance(second) >= p.box.divider_mm - 1e-3
+    # Each stowed unit: apart from the others, inside the inner outline, under the lid.
+    units = _units(layout)
+    for (name_a, a), (name_b, b_) in combinations(units.items(), 2):
+        assert _overlap(a, b_) <= 1e-6, (name_a, name_b)
+    for placed in layout.placements:
+        if placed.part != "template_all":  # not a rectangle: its outline pocket is checked
+            footprint = _footprint(placed.part, placed.bounds)
+            assert inner.buffer(1e-3).contains(footprint), placed.name
+        assert placed.bounds[0][2] >= b.floor - EPS, placed.name
+        assert placed.bounds[1][2] <= b.ceiling + EPS, placed.name
+    for placed in layout.placements:
+        if placed.part == "template_all":  # the template lies inside its own recess
+            recess = next(q for q in layout.pockets if q.name == "template_all")
+            assert Polygon(recess.points).buffer(1e-3).contains(_moved_outline(p, placed))
+    assert layout.smallest_margin >= -EPS
+
+
+def _moved_outline(p: KitParams, placed: Placement) -> Polygon:
+    outline = np.array(items.template_outline(p).exterior.coords)
+    matrix = np.asarray(placed.transform)
+    return Polygon(outline @ matrix[:2, :2].T + matrix[:2, 3])
+
+
+def _count(layout: Layout, part: str) -> int:
+    return sum(placed.part == part for placed in layout.placements)
+
+
+# ---- the default tin and the presets ----
+
+
+def test_default_tin_holds_the_whole_kit(default_kit: KitParams) -> None:
+    layout = solve(default_kit)
+    assert_sound(layout, default_kit)
+    players = default_kit.players
+    assert _count(layout, "plane_token") == players
+    assert _count(layout, "altitude_token") == C.ALTITUDE_TOKENS_PER_STACK * players
+    assert _count(layout, "stat_dial_card") == players
+    assert _count(layout, "stat_dial_clip") == len(default_kit.stat_dial.labels) * players
+    assert _count(layout, "die") == default_kit.dice.count
+    assert _count(layout, "template_all") == 1
+    assert {q.part for q in layout.placements} >= {f"range_ruler_{i}" for i in (1, 2, 3)}
+
+
+def test_default_box_is_sized_from_the_tin(default_kit: KitParams) -> None:
+    b = solve(default_kit).box
+    assert (b.length, b.width) == pytest.approx((107.0, 82.0))
+    assert b.height == pytest.approx(24.9)
+    assert b.radius == pytest.approx(5.5)
+    assert b.usable_depth == pytest.approx(24.9 - 1.2 - 1.6 - 0.3)
+
+
+@pytest.mark.parametrize("tin", available_tins())
+def test_every_preset_solves(tin: str) -> None:
+    p = resolve(tin=tin)
+    layout = solve(p)
+    assert_sound(layout, p)
+    left_out = set(p.box.leave_out)
+    assert ("template_all" in {q.part for q in layout.placements}) == ("template" not in left_out)
+    assert _count(layout, "plane_token") == p.players
+
+
+def test_presets_say_where_their_numbers_come_from() -> None:
+    for tin in available_tins():
+        p = resolve(tin=tin)
+        assert p.tin.name == tin or tin == "custom"
+        assert p.tin.source.strip()
+
+
+def test_the_solver_is_fast_and_deterministic(default_kit: KitParams) -> None:
+    solve(default_kit)
+    started = time.perf_counter()
+    first = solve(default_kit)
+    elapsed = time.perf_counter() - started
+    second = solve(default_kit)
+    assert elapsed < 0.25  # about 40 ms on a laptop; generous for a loaded CI machine
+    assert layout_json(first, default_kit) == layout_json(second, default_kit)
+
+
+def test_several_strategies_are_tried() -> None:
+    """A shallow tin lies the template on top of split stacks; a deep one stands them."""
+    shallow = solve(_tin(108, 83, 25.4, 6))
+    deep = solve(_tin(150, 100, 40, 6))
+    assert shallow.template_on_top
+    assert "split" in shallow.strategy
+    assert "stacks whole" in deep.strategy
+
+
+def test_margins_and_limit_are_reported(default_kit: KitParams) -> None:
+    layout = solve(default_kit)
+    assert set(layout.margins) == {"x", "y", "z", "corner"}
+    assert layout.limited_by in layout.margins
+    assert min(layout.margins["x"], layout.margins["y"], layout.margins["z"]) >= 0
+
+
+# ---- refusals ----
+
+
+@pytest.mark.parametrize(
+    ("tin", "word"),
+    [
+        ((70, 60, 25, 5, 2), "length|width"),  # too small a floor
+        ((200, 150, 15.4, 5, 2), "depth"),  # too shallow for a 12 mm die under the lid
+        ((90, 56, 17, 13, 1), "width"),  # an Altoids tin with the template
+        ((115, 80, 24, 8, 4), "length|width"),  # four players
+    ],
+)
+def test_a_tin_too_small_is_refused_in_one_line(tin: tuple, word: str) -> None:
+    with pytest.raises(InputError) as caught:
+        solve(_tin(*tin))
+    message = str(caught.value)
+    assert "\n" not in message
+    assert REFUSAL.match(message), message
+    assert re.search(rf"mm more ({word})", message), message
+    assert re.search(r"\d+\.\d mm", message)
+
+
+def test_the_altoids_template_shortfall_is_named() -> None:
+    with pytest.raises(InputError, match=r"the move template needs 0\.\d mm more width"):
+        solve(resolve(tin="altoids", overrides=["box.leave_out=[]"]))
+
+
+def test_a_title_too_long_for_the_lid_is_refused() -> None:
+    p = resolve(overrides=["box.title=SQUADRON LEADER SQUADRON LEADER", "box.title_height_mm=12"])
+    with pytest.raises(InputError, match=r"box\.title_height_mm"):
+        solve(p)
+
+
+def test_a_long_title_takes_two_lines_on_a_small_lid() -> None:
+    assert box_lid.title_lines(resolve(tin="altoids")) == ("SQUADRON", "LEADER")
+    assert box_lid.title_lines(resolve()) == ("SQUADRON LEADER",)
+
+
+# ---- the contents ----
+
+
+def test_a_whole_stack_is_as_tall_as_the_rules_say(default_kit: KitParams) -> None:
+    tokens = C.ALTITUDE_TOKENS_PER_STACK + 1
+    assert items.column_height(default_kit, tokens, True) == pytest.approx(
+        float(default_kit.stack_height_mm)
+    )
+    (column,) = items.stack_columns(default_kit, 1, (tokens,))
+    tops = [items.frames.transform_bounds(q.transform, q.bounds)[1][2] for q in column.pieces]
+    assert max(tops) == pytest.approx(21.0)  # a plane on 4 altitude tokens stands 21 high
+
+
+def test_split_stacks_keep_the_plane_on_top() -> None:
+    p = resolve()
+    splits = items.stack_splits(p, 13.0)
+    assert splits[0] == (3, 2)  # plane + 2 altitude tokens (13), then 2 altitude tokens (9.5)
+    columns = items.stack_columns(p, 1, (3, 2))
+    assert [q.part for q in columns[0].pieces][-1] == "plane_token"
+    assert sum(len(c.pieces) for c in columns) == 5
+
+
+def test_a_dial_carries_its_clips(default_kit: KitParams) -> None:
+    dial = items.dial(default_kit, 1)
+    assert len(dial.pieces) == 1 + len(default_kit.stat_dial.labels)
+    assert dial.size[2] == pytest.approx(1.6 + 2 * 0.8 + 0.2)
+    for piece in dial.pieces:
+        (low, high) = piece.unit_bounds
+        assert min(low) >= -EPS
+        assert all(h <= s + EPS for h, s in zip(high, dial.size, strict=True))
+
+
+def test_the_template_is_52_by_78(default_kit: KitParams) -> None:
+    (x0, y0, _), (x1, y1, _) = items.part_bounds(default_kit, "template_all")
+    assert (x1 - x0, y1 - y0) == pytest.approx((78, 52), abs=0.05)
+
+
+# ---- layout.json ----
+
+
+def test_layout_json_has_the_agreed_shape(default_kit: KitParams) -> None:
+    data = layout_json(solve(default_kit), default_kit)
+    assert list(data) == [
+        "tin",
+        "box",
+        "lid",
+        "strategy",
+        "margins_mm",
+        "limited_by",
+        "contents",
+    ]
+    assert set(data["tin"]) == {
+        "inner_length_mm",
+        "inner_width_mm",
+        "inner_depth_mm",
+        "corner_radius_mm",
+        "clearance_mm",
+    }
+    assert data["box"]["stl"] == "stl/box.stl"
+    assert data["lid"]["stl"] == "stl/box_lid.stl"
+    for entry in [data["box"], data["lid"], *data["contents"]]:
+        matrix = np.array(entry["transform"], dtype=float)
+        assert matrix.shape == (4, 4)
+        assert np.allclose(matrix[3], [0, 0, 0, 1])
+        assert np.allclose(matrix[:3, :3] @ matrix[:3, :3].T, np.eye(3))
+        assert np.linalg.det(matrix[:3, :3]) == pytest.approx(1.0)
+    contents = data["contents"]
+    assert all(set(entry) == {"name", "stl", "transform"} for entry in contents)
+    assert len({entry["name"] for entry in contents}) == len(contents)
+    assert {entry["stl"] for entry in contents} == {
+        "stl/plane_token.stl",
+        "stl/altitude_token.stl",
+        "stl/stat_dial_card.stl",
+        "stl/stat_dial_clip.stl",
+        "stl/range_ruler_1.stl",
+        "stl/range_ruler_2.stl",
+        "stl/range_ruler_3.stl",
+        "stl/template_all.stl",
+        "layout/die.stl",
+    }
+    assert "player1_plane_token" in {entry["name"] for entry in contents}
+
+
+# ---- the box's source ----
+
+
+@pytest.mark.parametrize("tin", ["squadron-leader", "altoids"])
+def test_box_and_lid_emit(tin: str) -> None:
+    p = resolve(tin=tin)
+    source = emit("box", "box", box.build, p).text
+    assert "tin_inner_length_mm = " in source
+    assert "octagon(" in source
+    lid = emit("box_lid", "lid", box_lid.build, p).text
+    assert "box_lid_thickness_mm" in lid
+
+
+# ---- random tins ----
+
+
+@settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+@given(
+    length=st.floats(40, 200),
+    width=st.floats(40, 150),
+    depth=st.floats(10, 60),
+    radius_share=st.floats(0, 1),
+    players=st.integers(1, 4),
+)
+def test_random_tins_never_overlap_or_escape(
+    length: float, width: float, depth: float, radius_share: float, players: int
+) -> None:
+    radius = round(radius_share * min(length, width) / 2, 3)
+    try:
+        p = _tin(round(length, 3), round(width, 3), round(depth, 3), radius, players)
+    except InputError:
+        return  # the parameters' own rules refuse it (e.g. smaller than one token)
+    try:
+        layout = solve(p)
+    except InputError as error:
+        message = str(error)
+        assert "\n" not in message
+        assert re.search(r"\d+\.\d mm|box\.title", message), message
+        return
+    assert_sound(layout, p)
+    assert box_shape(p).length == pytest.approx(layout.box.length)
