@@ -24,6 +24,8 @@ from squadron_cad.checks.findings import Finding
 from squadron_cad.checks.mesh import BedSize, load_mesh, mesh_findings
 from squadron_cad.emit import ScadSource, emit
 from squadron_cad.errors import InputError, SquadronError, ToolError
+from squadron_cad.fit import layout_io
+from squadron_cad.fit.solver import Layout, solve
 from squadron_cad.outputs import bom, gallery, manifest, plates, previews
 from squadron_cad.params import KitParams
 from squadron_cad.parts.registry import PARTS, PartSpec, part_names
@@ -260,12 +262,53 @@ def build(
         tell("slicer", "running")
         slice_stage(report, builder.cache.folder, options.jobs)
     report.extras["render_seconds"] = round(report.seconds, 3)
+    layout = packed_layout(params, options, [r.spec.name for r in report.parts])
+    if layout is not None:  # written before the manifest, which names them
+        tell("layout", "running")
+        write_layout_files(layout, params, options.out_dir)
+        report.extras["layout"] = layout_summary(layout)
     report.seconds = time.perf_counter() - started  # the manifest's build_seconds: to here
     manifest_path = manifest.write(report)
     _outputs(report, options, tell, manifest_path)
     tell("outputs", "finished")
     report.seconds = time.perf_counter() - started
     return report
+
+
+def packed_layout(params: KitParams, options: BuildOptions, built: list[str]) -> Layout | None:
+    """The tin layout when the whole kit was built (its files need every content's STL)."""
+    if options.only or "box" not in built:
+        return None
+    return solve(params)
+
+
+def layout_summary(layout: Layout) -> dict[str, Any]:
+    return {
+        "strategy": layout.strategy,
+        "arrangement": list(layout.arrangement),
+        "margins_mm": {axis: round(value, 2) for axis, value in layout.margins.items()},
+        "limited_by": layout.limited_by,
+        "box_mm": [layout.box.length, layout.box.width, layout.box.height],
+        "files": [layout_io.LAYOUT_JSON, LAYOUT_PNG, LAYOUT_ASSEMBLY],
+    }
+
+
+LAYOUT_PNG = "layout.png"
+LAYOUT_ASSEMBLY = "layout_assembly.stl"
+
+
+def write_layout_files(layout: Layout, params: KitParams, out_dir: Path) -> list[Path]:
+    """layout.json (with the die's mesh), the top-down picture and the packed assembly."""
+    return [
+        layout_io.write_layout(layout, params, out_dir),
+        layout_io.write_layout_png(layout, params, out_dir / LAYOUT_PNG),
+        layout_io.write_assembly(layout, out_dir, out_dir / LAYOUT_ASSEMBLY),
+    ]
+
+
+def fit_report(params: KitParams) -> Layout:
+    """The layout for the tin without rendering anything (an InputError when nothing fits)."""
+    return solve(params)
 
 
 def kit_checks(

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import signal
 import sys
+from collections import Counter
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -17,6 +18,7 @@ import yaml
 from squadron_cad import __version__, console
 from squadron_cad import build as pipeline
 from squadron_cad.errors import CheckFailed, Interrupted, SquadronError
+from squadron_cad.fit.summary import fit_lines
 from squadron_cad.params import KitParams
 from squadron_cad.parts.registry import PARTS
 from squadron_cad.resolve import available_tins, resolve
@@ -220,6 +222,33 @@ def check(
     if failures:
         failing = sorted({f.part for f in failures})
         raise CheckFailed(f"failing: {', '.join(failing)}")
+
+
+@app.command()
+def fit(
+    params: ParamFiles = None,  # type: ignore[assignment]
+    set_: Overrides = None,  # type: ignore[assignment]
+    tin: TinOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Choose the box layout for the tin and print it, without rendering anything.
+
+    Prints the box's size, where each group of pieces goes, the spare room in every
+    direction and what limits it. A tin that is too small is refused (exit 2) naming the
+    piece that does not fit and by how many mm.
+
+    Example: squadron-cad fit --tin altoids --set players=1
+    """
+    kit = _params(params, set_, tin)
+    layout = pipeline.fit_report(kit)
+    if as_json:
+        summary = pipeline.layout_summary(layout)
+        summary.pop("files")
+        pieces = Counter(placed.part for placed in layout.placements)
+        console.emit_json({**summary, "pieces": dict(pieces)})
+        return
+    for line in fit_lines(kit, layout):
+        console.stdout.print(line, markup=False)
 
 
 @app.command(name="list")

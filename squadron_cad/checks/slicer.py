@@ -195,7 +195,8 @@ def slice_part(
         raise SlicerError(too_big(name, size, settings))
     with tempfile.TemporaryDirectory(prefix="squadron-slice-") as folder:
         gcode = Path(folder) / f"{name}.gcode"
-        command = [path, "--loglevel", "1", *settings.arguments(), "-o", str(gcode), str(stl)]
+        source = str(stl.resolve())  # the slicer runs in the temporary folder
+        command = [path, "--loglevel", "1", *settings.arguments(), "-o", str(gcode), source]
         _run(command, name, size, settings, Path(folder))
         return parse_gcode(gcode.read_text(errors="replace"))
 

@@ -89,9 +89,10 @@ def piece_name(p: KitParams, kind: str) -> str:
     return names[kind]
 
 
-def hints(p: KitParams, kind: str, shortfall: Shortfall) -> str:
+def hints(p: KitParams, kind: str, shortfall: Shortfall, single: bool = False) -> str:
+    """What to try; fewer players cannot help a piece that misses on its own (single)."""
     tries = []
-    if p.players > 1:
+    if p.players > 1 and not single:
         tries.append(f"players: {p.players - 1}")
     if kind != "stacks":
         carried = sorted({*p.box.leave_out, kind})
@@ -105,8 +106,21 @@ def hints(p: KitParams, kind: str, shortfall: Shortfall) -> str:
     return ", or ".join(tries)
 
 
-def message(p: KitParams, kind: str, shortfall: Shortfall) -> str:
+def message(p: KitParams, kind: str, shortfall: Shortfall, single: bool = False) -> str:
+    subject = single_piece_name(kind) if single else piece_name(p, kind)
     return (
-        f"the tin is too small: {piece_name(p, kind)} {shortfall.text(p)}; "
-        f"try {hints(p, kind, shortfall)}"
+        f"the tin is too small: {subject} {shortfall.text(p)}; "
+        f"try {hints(p, kind, shortfall, single)}"
     )
+
+
+def single_piece_name(kind: str) -> str:
+    """One piece of a kind, alone in the box, as the subject of 'needs ...'."""
+    names = {
+        "stacks": "even a single token needs",
+        "dials": "a stat dial needs",
+        "dice": "a die needs",
+        "ruler": "a range ruler section needs",
+        "template": "the move template needs",
+    }
+    return names[kind]

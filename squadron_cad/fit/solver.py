@@ -607,7 +607,7 @@ def _check_each_item(
             fx, fy, fz, shape.inner_length, shape.inner_width, shape.usable_depth
         )
         if missing is not None:
-            raise InputError(refusals.message(p, kind, missing))
+            raise InputError(refusals.message(p, kind, missing, single=True))
 
 
 def _no_fit_message(

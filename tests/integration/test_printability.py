@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import shutil
+from pathlib import Path
 
 import pytest
 
@@ -71,6 +72,20 @@ def test_slicing_one_part_gives_sane_figures(default_kit) -> None:
     assert result.filament_g == pytest.approx(result.filament_mm * area * 1.24 / 1000, rel=0.02)
     # Less plastic than the solid part would need (15 % infill inside).
     assert result.filament_mm * area < plane.volume_mm3
+
+
+@needs_slicer
+def test_slicing_takes_a_path_relative_to_the_working_folder(
+    default_kit, monkeypatch
+) -> None:
+    """`make stl` builds into the relative folder out/; the slicer runs elsewhere."""
+    ruler = next(r for r in default_kit.parts if r.spec.name == "range_ruler_1")
+    monkeypatch.chdir(ruler.stl.parent)
+    result = slicer.slice_part(
+        Path(ruler.stl.name), slicer.SliceSettings.from_params(default_kit.params)
+    )
+    assert result is not None
+    assert result.filament_mm > 0
 
 
 @needs_slicer

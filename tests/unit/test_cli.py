@@ -83,3 +83,40 @@ def test_check_without_a_build_says_what_to_do(tmp_path: Path, capsys) -> None:
     code, _, stderr = run(["check", "--out", str(tmp_path)], capsys)
     assert code == 2
     assert "squadron-cad build" in stderr
+
+
+def test_fit_prints_the_layout_margins_and_limit(capsys) -> None:
+    code, stdout, _ = run(["fit", "--tin", "squadron-leader"], capsys)
+    assert code == 0
+    assert "box:    107 x 82 x 24.9 mm outside" in stdout
+    assert "spare room inside the box: length" in stdout
+    assert "limited by:" in stdout
+
+
+def test_fit_json_gives_positive_margins(capsys) -> None:
+    code, stdout, _ = run(["fit", "--tin", "v2-box", "--json"], capsys)
+    data = json.loads(stdout)
+    assert code == 0
+    assert min(data["margins_mm"].values()) >= 0
+    assert data["pieces"]["plane_token"] == 2
+    assert data["pieces"]["altitude_token"] == 8
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["--set", "tin.inner_length_mm=70"], "a range ruler section needs 4.8 mm more width"),
+        (["--tin", "v2-box", "--set", "players=4"], "mm more length"),
+        (["--set", "tin.inner_depth_mm=9"], "tin.inner_depth_mm"),
+    ],
+)
+def test_too_small_tin_is_refused_naming_the_piece_and_mm(
+    tmp_path: Path, capsys, args: list[str], words: str
+) -> None:
+    for command in (["fit"], ["build", "--out", str(tmp_path / "out")]):
+        code, stdout, stderr = run([*command, *args], capsys)
+        assert code == 2
+        assert words in stderr
+        assert len(stderr.strip().splitlines()) == 1
+        assert stdout == ""
+    assert not (tmp_path / "out").exists()
