@@ -36,7 +36,7 @@ from squadron_cad.outputs.previews import (
 )
 from squadron_cad.params import KitParams
 from squadron_cad.parts.registry import PARTS
-from squadron_cad.render.atomic import write_json, write_text
+from squadron_cad.render.atomic import write_bytes, write_json, write_text
 from squadron_cad.render.openscad import OpenScad
 from squadron_cad.resolve import resolve
 
@@ -110,7 +110,8 @@ def write_gallery(
     views = gallery_views(out_dir, params)
     settings = PictureSettings(params.previews.width_px, params.previews.height_px)
     pictures = render_views(views, folder, settings, jobs, tool)
-    _prune(folder, {view.name for view in views})
+    plan = _copy_layout_plan(out_dir, folder)
+    _prune(folder, {view.name for view in views} | {plan.stem})
     index = load_index(folder)
     index["sources"] = source_hashes(params)
     index["settings"] = settings_hash(params)
@@ -120,7 +121,17 @@ def write_gallery(
     write_text(snippet, gallery_markdown([view.name for view in views]))
     table = docs_dir / PARAMETERS_MD
     write_text(table, parameters_markdown(defaults))
-    return [picture.path for picture in pictures] + [snippet, table]
+    return [picture.path for picture in pictures] + [plan, snippet, table]
+
+
+LAYOUT_PLAN = "layout.png"
+
+
+def _copy_layout_plan(out_dir: Path, folder: Path) -> Path:
+    """The build's top-down layout picture, shown in the README beside the packed box."""
+    target = folder / LAYOUT_PLAN
+    write_bytes(target, (out_dir / LAYOUT_PLAN).read_bytes())
+    return target
 
 
 def _prune(folder: Path, names: set[str]) -> None:

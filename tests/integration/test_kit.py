@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+from pathlib import Path
 
 import manifold3d
 import numpy as np
@@ -77,6 +78,25 @@ def test_manifest_names_only_files_that_exist(default_kit) -> None:
     counts = {e["name"]: e["count"] for e in manifest["parts"]}
     assert counts["altitude_token"] == 8
     assert counts["stat_dial_clip"] == 8
+    for name in manifest["layout"]["files"]:
+        assert (out / name).stat().st_size > 0, name
+
+
+def test_the_build_packs_every_printed_piece_in_layout_json(default_kit) -> None:
+    """layout.json places as many of each part as the manifest says to print."""
+    out = default_kit.out_dir
+    manifest = json.loads((out / "manifest.json").read_text())
+    layout = json.loads((out / "layout.json").read_text())
+    placed: dict[str, int] = {}
+    for item in layout["contents"]:
+        assert (out / item["stl"]).is_file(), item["stl"]
+        placed[Path(item["stl"]).stem] = placed.get(Path(item["stl"]).stem, 0) + 1
+    printed = {e["name"]: e["count"] for e in manifest["parts"]}
+    for part in ("plane_token", "altitude_token", "stat_dial_card", "stat_dial_clip"):
+        assert placed[part] == printed[part], part
+    assert placed["template_all"] == 1
+    assert placed["die"] == 8
+    assert min(layout["margins_mm"].values()) > 0
 
 
 def test_plane_token_size(default_meshes) -> None:

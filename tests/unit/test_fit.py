@@ -27,7 +27,7 @@ from squadron_cad.resolve import available_tins, resolve
 
 EPS = 1e-6
 REFUSAL = re.compile(
-    r"^the tin is too small: the .+ needs? \d+\.\d mm more [a-z ]+ \(tin\.\w+ [\d.]+.*\); try .+$"
+    r"^the tin is too small: (?:the|a|even a) .+ needs? \d+\.\d mm more [a-z ]+ \(tin\.\w+ [\d.]+.*\); try .+$"
 )
 
 
