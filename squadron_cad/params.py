@@ -659,6 +659,9 @@ def _ruler_joint_fits(kit: KitParams) -> None:
         )
 
 
+LENGTH_EPSILON_MM = 1e-9  # sums of decimal lengths are not exact in binary
+
+
 def _text_depths_fit(kit: KitParams) -> None:
     thinnest = min(
         ("ruler.thickness_mm", kit.ruler.thickness_mm),
@@ -666,13 +669,13 @@ def _text_depths_fit(kit: KitParams) -> None:
         ("box.lid_thickness_mm", kit.box.lid_thickness_mm),
         key=lambda item: item[1],
     )
-    if kit.text.depth_mm > thinnest[1] - 0.6:
+    if kit.text.depth_mm > thinnest[1] - 0.6 + LENGTH_EPSILON_MM:
         raise ValueError(
             f"text.depth_mm ({kit.text.depth_mm}) must leave 0.6 mm under the engraving in "
             f"{thinnest[0]} ({thinnest[1]})"
         )
     dial = kit.stat_dial
-    if kit.text.depth_mm + dial.detent_depth_mm > dial.card_thickness_mm - 0.6:
+    if kit.text.depth_mm + dial.detent_depth_mm > dial.card_thickness_mm - 0.6 + LENGTH_EPSILON_MM:
         raise ValueError(
             f"text.depth_mm ({kit.text.depth_mm}) + stat_dial.detent_depth_mm "
             f"({dial.detent_depth_mm}) must leave 0.6 mm of stat_dial.card_thickness_mm "

@@ -193,9 +193,10 @@ def _socket_hole_near(geometry, point) -> Polygon:
     return min(holes, key=lambda h: h.centroid.distance(point))
 
 
-def test_stat_dial_card_and_clip(default_meshes) -> None:
+def test_stat_dial_card_and_clip(default_meshes, default_kit) -> None:
     card = default_meshes["stat_dial_card"]
-    assert card.extents[2] == pytest.approx(1.6, abs=1e-3)
+    dial = default_kit.params.stat_dial
+    assert card.extents[2] == pytest.approx(dial.card_thickness_mm, abs=1e-3)
     clip = default_meshes["stat_dial_clip"]
     assert clip.extents[2] == pytest.approx(5.6, abs=1e-3)  # clip width, printed on its side
 
