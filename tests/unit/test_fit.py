@@ -27,7 +27,8 @@ from squadron_cad.resolve import available_tins, resolve
 
 EPS = 1e-6
 REFUSAL = re.compile(
-    r"^the tin is too small: (?:the|a|even a) .+ needs? \d+\.\d mm more [a-z ]+ \(tin\.\w+ [\d.]+.*\); try .+$"
+    r"^the tin is too small: (?:the|a|even a) .+ needs? \d+\.\d mm more [a-z0-9. ]+"
+    r" \(tin\.\w+ [\d.]+.*\); try .+$"
 )
 
 
@@ -261,7 +262,9 @@ def test_split_stacks_keep_the_plane_on_top() -> None:
 def test_a_dial_carries_its_clips(default_kit: KitParams) -> None:
     dial = items.dial(default_kit, 1)
     assert len(dial.pieces) == 1 + len(default_kit.stat_dial.labels)
-    assert dial.size[2] == pytest.approx(1.6 + 2 * 0.8 + 0.2)
+    d = default_kit.stat_dial
+    clipped = d.card_thickness_mm + 2 * d.clip_jaw_thickness_mm + d.clip_clearance_mm
+    assert dial.size[2] == pytest.approx(clipped)  # the card with its clips on, lying flat
     for piece in dial.pieces:
         (low, high) = piece.unit_bounds
         assert min(low) >= -EPS
