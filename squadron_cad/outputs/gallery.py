@@ -87,7 +87,7 @@ def gallery_views(out_dir: Path, params: KitParams) -> list[View]:
     scenes = [kit_view(stl_dir, params, KIT_VIEW), stack_view(stl_dir, params)]
     scenes.append(box_view(out_dir, params))
     colour = part_colour(params)
-    parts = [part_view(stl_dir, name, colour) for name in gallery_parts()]
+    parts = [part_view(stl_dir, name, colour, params) for name in gallery_parts()]
     return [scene for scene in scenes if scene is not None] + parts
 
 
