@@ -267,13 +267,9 @@ def scene_source(view: View) -> str:
                 "[" + ", ".join(f"{v:.6g}" for v in row) + "]" for row in item.transform
             )
             placing = f"multmatrix([{rows}]) "
-        lines.append(placing + _coloured(item))
+        shape = f"import({json.dumps(str(item.stl.resolve()))}, convexity=10);"
+        lines.append(f'color("{item.colour}") {placing}{shape}')
     return "\n".join(lines) + "\n"
-
-
-def _coloured(item: Placed) -> str:
-    shape = f"import({json.dumps(str(item.stl.resolve()))}, convexity=10);"
-    return f'color("{item.colour}") {shape}'
 
 
 def split_accents(view: View, folder: Path) -> View:

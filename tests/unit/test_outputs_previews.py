@@ -161,3 +161,19 @@ def test_pictures_of_removed_parts_are_dropped(tmp_path: Path, fake_camera, monk
     previews.write_previews(tmp_path, ["plane_token"], params, 1)
     assert not (tmp_path / "previews" / "altitude_token.png").exists()
     assert fake_camera == ["plane_token", "altitude_token"]
+
+
+def test_the_plane_silhouette_is_split_off_and_drawn_darker(tmp_path: Path) -> None:
+    params = resolve()
+    plane = tmp_path / "plane_token.stl"
+    base = trimesh.creation.box(extents=(24, 24, 4), transform=previews.translation(0, 0, 2))
+    top = trimesh.creation.box(extents=(10, 4, 1), transform=previews.translation(0, 0, 4.5))
+    trimesh.util.concatenate([base, top]).export(plane)  # touching: one solid after union
+    view = previews.part_view(tmp_path, "plane_token", "#e0a526", params)
+    (work := tmp_path / "work").mkdir()
+    split = previews.split_accents(view, work)
+    lower, upper = split.items
+    assert lower.colour == "#e0a526"
+    assert upper.colour == previews.shade("#e0a526", previews.ACCENT_SHADE)
+    assert trimesh.load_mesh(lower.stl).bounds[1][2] == pytest.approx(4.0, abs=0.05)
+    assert trimesh.load_mesh(upper.stl).bounds[0][2] == pytest.approx(4.0, abs=0.05)
