@@ -46,7 +46,7 @@ PARAMETERS_MD = "parameters.md"
 SCENE_CAPTIONS = {
     KIT_VIEW: "The kit on the table: a stack in the start notch, one at the end of a move",
     STACK_VIEW: "One player's plane on its four altitude tokens, seated in the start notch",
-    BOX_VIEW: "The box packed with every piece, lid off",
+    BOX_VIEW: "The box packed: every piece in its pocket (lid and the template on top left off)",
 }
 
 

@@ -16,6 +16,7 @@ import contextlib
 import hashlib
 import io
 import json
+import re
 import tempfile
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -33,7 +34,6 @@ from squadron_cad.checks.mesh import load_mesh
 from squadron_cad.errors import ToolError
 from squadron_cad.geometry import move_paths
 from squadron_cad.params import COLOUR_NAMES, KitParams
-from squadron_cad.parts.registry import part
 from squadron_cad.render import openscad
 from squadron_cad.render.atomic import write_bytes, write_json
 from squadron_cad.render.cache import file_sha256
@@ -202,7 +202,7 @@ def _joined_ruler(stl_dir: Path, params: KitParams) -> list[Placed]:
 
 
 def box_view(out_dir: Path, params: KitParams) -> View | None:
-    """out/layout.json drawn: the box with every piece in its pocket, lid off."""
+    """out/layout.json drawn: every piece in its pocket; the lid and a template on top off."""
     layout_path = out_dir / "layout.json"
     if not layout_path.is_file():
         return None
@@ -217,35 +217,39 @@ def box_view(out_dir: Path, params: KitParams) -> View | None:
 
 
 def _content_items(out_dir: Path, contents: list[dict], params: KitParams) -> list[Placed]:
-    """Player pieces in their player's colour: the n-th plane is player n's."""
-    seen: dict[str, int] = {}
-    colours = player_colours(params)
+    """Each piece in its player's or die's colour; a template lying on top is left off."""
     items = []
     for entry in contents:
         if not entry.get("stl") or not (out_dir / entry["stl"]).is_file():
-            continue  # bought items (dice) have no mesh; a part built later has none yet
+            continue  # a part built later has no mesh yet
         stl = out_dir / entry["stl"]
-        name = str(entry.get("part") or entry.get("name") or stl.stem)
-        colour = _content_colour(name, seen, colours, params)
         transform = _matrix(entry.get("transform"))
+        if stl.stem == "template_all" and _above_the_rest(transform, contents):
+            continue  # it would hide every pocket
+        colour = _content_colour(str(entry.get("name", stl.stem)), stl.stem, params)
         items.append(Placed(stl, colour, transform, accent_height(stl, params)))
     return items
 
 
-def _content_colour(
-    name: str, seen: dict[str, int], colours: list[tuple[str, str]], params: KitParams
-) -> str:
-    stem = name.split("#")[0]
-    index = seen.get(stem, 0)
-    seen[stem] = index + 1
-    try:
-        spec = part(stem)
-    except KeyError:
-        return part_colour(params)
-    if spec.group != "player":
-        return part_colour(params)
-    per_player = max(1, spec.count(params) // params.players)
-    return colours[(index // per_player) % len(colours)][1]
+def _above_the_rest(transform: Matrix | None, contents: list[dict]) -> bool:
+    lifts = [float(np.asarray(e["transform"])[2][3]) for e in contents if e.get("transform")]
+    return transform is not None and transform[2][3] >= max(lifts, default=0.0)
+
+
+_PLAYER = re.compile(r"^player(\d+)_")
+_DIE = re.compile(r"^die_([a-z]+)_\d+$")
+
+
+def _content_colour(name: str, part_name: str, params: KitParams) -> str:
+    """player<n>_... in player n's colour, die_<colour>_<k> in that colour, the rest neutral."""
+    player = _PLAYER.match(name)
+    if player:
+        colours = player_colours(params)
+        return colours[(int(player.group(1)) - 1) % len(colours)][1]
+    die = _DIE.match(name)
+    if die and die.group(1) in COLOUR_NAMES:
+        return COLOUR_NAMES[die.group(1)]
+    return NEUTRAL if part_name in ("template_all", "box", "box_lid") else part_colour(params)
 
 
 def _matrix(value: Any) -> Matrix | None:

@@ -77,20 +77,36 @@ def test_player_colours_fall_back_to_a_palette() -> None:
 
 
 def test_packed_box_colours_each_players_pieces(tmp_path: Path) -> None:
+    """Pieces as layout.json names them: player<n>_..., die_<colour>_<k>, shared parts."""
     params = resolve()
     stl_dir = tmp_path / "stl"
-    for name in ("box", "plane_token", "altitude_token"):
+    for name in ("box", "plane_token", "altitude_token", "template_all"):
         stl(stl_dir, name)
-    identity = np.eye(4).tolist()
-    contents = [{"part": "plane_token", "stl": "stl/plane_token.stl", "transform": identity}] * 2
-    contents += [{"stl": "stl/altitude_token.stl", "transform": identity}] * 8
-    layout = {"box": {"stl": "stl/box.stl", "transform": identity}, "contents": contents}
+    (tmp_path / "layout").mkdir()
+    stl(tmp_path / "layout", "die")
+
+    def entry(name: str, part: str, z: float = 0.0) -> dict:
+        folder = "layout" if part == "die" else "stl"
+        return {"name": name, "stl": f"{folder}/{part}.stl", "transform": translation(z)}
+
+    contents = [entry(f"player{n}_plane_token", "plane_token") for n in (2, 1)]
+    contents += [entry(f"player{n}_altitude_token_{k}", "altitude_token") for n in (1, 2)
+                 for k in (1, 2)]
+    contents += [entry("die_green_1", "die"), entry("template_all", "template_all", 20.0)]
+    layout = {"box": {"stl": "stl/box.stl", "transform": np.eye(4).tolist()}, "contents": contents}
     (tmp_path / "layout.json").write_text(json.dumps(layout))
     view = previews.box_view(tmp_path, params)
     assert view is not None
     colours = [item.colour for item in view.items]
     red, blue = (c.hex for c in params.player_colours[:2])
-    assert colours == [previews.NEUTRAL, red, blue] + [red] * 4 + [blue] * 4
+    green = previews.COLOUR_NAMES["green"]
+    # The template lies on top of everything: left off so the pockets show.
+    assert colours == [previews.NEUTRAL, blue, red, red, red, blue, blue, green]
+    assert [item.accent_from_z_mm for item in view.items[1:3]] == [4.0, 4.0]
+
+
+def translation(z: float) -> list[list[float]]:
+    return [list(row) for row in previews.translation(0.0, 0.0, z)]
 
 
 def test_no_layout_no_box_view_and_a_bad_one_is_named(tmp_path: Path) -> None:
