@@ -152,20 +152,29 @@ def _draw(axes: Any, layout: Layout, p: KitParams) -> None:
         on_top = pocket.kind == "outline" and layout.template_on_top
         polygon = np.vstack([pocket.points, pocket.points[:1]])
         if on_top:
-            axes.plot(polygon[:, 0], polygon[:, 1], color="#b35900", linestyle="--", linewidth=1.2)
+            axes.plot(
+                polygon[:, 0],
+                polygon[:, 1],
+                color="#b35900",
+                linestyle="--",
+                linewidth=1.2,
+                label="move template (on top, under the lid)",
+            )
         else:
             axes.fill(
                 polygon[:, 0], polygon[:, 1], color="#dce6f5", edgecolor="#1f3b73", linewidth=0.8
             )
-    for notch in layout.notches:
-        axes.plot(*notch.centre, marker="o", color="#c0392b", markersize=4)
+    for index, notch in enumerate(layout.notches):
+        label = "finger notch" if index == 0 else None
+        axes.plot(*notch.centre, marker="o", color="#c0392b", markersize=4, label=label)
     for placed in layout.placements:
         _piece(axes, placed)
+    names = [pocket.name for pocket in layout.pockets]
     for pocket in layout.pockets:
+        if pocket.kind == "outline" and layout.template_on_top:
+            continue  # in the legend: a label would sit on the pockets below it
         x0, y0, x1, y1 = pocket.bounds_2d
-        label = pocket.name.replace("_", " ") + (
-            " (on top)" if pocket.kind == "outline" and layout.template_on_top else ""
-        )
+        label = _pocket_label(pocket.name, names)
         y = y0 + 3 if pocket.kind == "outline" else (y0 + y1) / 2
         axes.text((x0 + x1) / 2, y, label, ha="center", va="center", fontsize=7)
     margins = ", ".join(f"{axis} {value:.1f}" for axis, value in layout.margins.items())
@@ -178,6 +187,13 @@ def _draw(axes: Any, layout: Layout, p: KitParams) -> None:
     axes.set_ylabel("y (mm, tin width)")
     axes.legend(loc="upper right", fontsize=7)
     axes.grid(True, linewidth=0.3)
+
+
+def _pocket_label(name: str, names: list[str]) -> str:
+    """'stat_dials_1' reads 'stat dials' when it is the only pocket of its kind."""
+    stem, _, number = name.rpartition("_")
+    alone = number == "1" and f"{stem}_2" not in names
+    return (stem if alone else name).replace("_", " ")
 
 
 def _outline(
