@@ -265,8 +265,8 @@ def build(
     layout = packed_layout(params, options, [r.spec.name for r in report.parts])
     if layout is not None:  # written before the manifest, which names them
         tell("layout", "running")
-        write_layout_files(layout, params, options.out_dir)
-        report.extras["layout"] = layout_summary(layout)
+        written = write_layout_files(layout, params, options.out_dir, picture=options.previews)
+        report.extras["layout"] = layout_summary(layout, written, options.out_dir)
     report.seconds = time.perf_counter() - started  # the manifest's build_seconds: to here
     manifest_path = manifest.write(report)
     _outputs(report, options, tell, manifest_path)
@@ -282,14 +282,17 @@ def packed_layout(params: KitParams, options: BuildOptions, built: list[str]) ->
     return solve(params)
 
 
-def layout_summary(layout: Layout) -> dict[str, Any]:
+def layout_summary(
+    layout: Layout, written: list[Path] | None = None, out_dir: Path | None = None
+) -> dict[str, Any]:
+    files = [str(path.relative_to(out_dir)) for path in written or []] if out_dir else []
     return {
         "strategy": layout.strategy,
         "arrangement": list(layout.arrangement),
         "margins_mm": {axis: round(value, 2) for axis, value in layout.margins.items()},
         "limited_by": layout.limited_by,
         "box_mm": [layout.box.length, layout.box.width, layout.box.height],
-        "files": [layout_io.LAYOUT_JSON, LAYOUT_PNG, LAYOUT_ASSEMBLY],
+        "files": files,
     }
 
 
@@ -297,13 +300,17 @@ LAYOUT_PNG = "layout.png"
 LAYOUT_ASSEMBLY = "layout_assembly.stl"
 
 
-def write_layout_files(layout: Layout, params: KitParams, out_dir: Path) -> list[Path]:
-    """layout.json (with the die's mesh), the top-down picture and the packed assembly."""
-    return [
+def write_layout_files(
+    layout: Layout, params: KitParams, out_dir: Path, picture: bool = True
+) -> list[Path]:
+    """layout.json (with the die's mesh), the packed assembly and the top-down picture."""
+    written = [
         layout_io.write_layout(layout, params, out_dir),
-        layout_io.write_layout_png(layout, params, out_dir / LAYOUT_PNG),
         layout_io.write_assembly(layout, out_dir, out_dir / LAYOUT_ASSEMBLY),
     ]
+    if picture:  # a picture like the previews, skipped with them
+        written.append(layout_io.write_layout_png(layout, params, out_dir / LAYOUT_PNG))
+    return written
 
 
 def fit_report(params: KitParams) -> Layout:

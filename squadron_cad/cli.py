@@ -126,7 +126,7 @@ def build(
     ] = 600.0,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only errors.")] = False,
     no_previews: Annotated[
-        bool, typer.Option("--no-previews", help="Skip the preview pictures.")
+        bool, typer.Option("--no-previews", help="Skip the pictures (previews and layout.png).")
     ] = False,
     no_slice: Annotated[
         bool, typer.Option("--no-slice", help="Skip slicing (print time and filament).")

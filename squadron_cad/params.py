@@ -726,7 +726,48 @@ def _colours_cover_players(kit: KitParams) -> None:
         )
 
 
+def _clearances_reach_their_fits(kit: KitParams) -> None:
+    """A clearance under its fit's least value prints tight or fused: refused, not warned."""
+    clearances = (  # key, value, sides it is shared between, fit
+        ("stacking.peg_socket_clearance_mm", kit.stacking.peg_socket_clearance_mm, 2, "stack_fit"),
+        ("ruler.joint_clearance_mm", kit.ruler.joint_clearance_mm, 1, "ruler_joint_fit"),
+        ("stat_dial.clip_clearance_mm", kit.stat_dial.clip_clearance_mm, 1, "clip_fit"),
+        ("box.lid_clearance_mm", kit.box.lid_clearance_mm, 1, "lid_fit"),
+        ("box.pocket_clearance_mm", kit.box.pocket_clearance_mm, 1, "pocket_fit"),
+    )
+    for key, value, sides, fit_key in clearances:
+        least = getattr(kit.checks, fit_key).min_mm
+        if value <= 0 or value / sides < least - LENGTH_EPSILON_MM:
+            on_diameter = " on the diameter" if sides == 2 else ""
+            raise ValueError(
+                f"{key} ({float(value):g}{on_diameter}) is under checks.{fit_key}.min_mm "
+                f"({least:g} per side): the parts would print fused or too tight; "
+                f"give at least {max(least * sides, 0.01):g}"
+            )
+
+
+def _text_meets_the_norms(kit: KitParams) -> None:
+    """Engraving below the checks' limits would fail every build: refused up front."""
+    checks = kit.checks
+    texts = (
+        ("text.depth_mm", kit.text.depth_mm, "min_text_depth_mm"),
+        ("text.stroke_mm", kit.text.stroke_mm, "min_text_stroke_mm"),
+        ("ruler.numeral_height_mm", kit.ruler.numeral_height_mm, "min_text_height_mm"),
+        ("stat_dial.numeral_height_mm", kit.stat_dial.numeral_height_mm, "min_text_height_mm"),
+        ("box.title_height_mm", kit.box.title_height_mm, "min_text_height_mm"),
+    )
+    for key, value, limit in texts:
+        least = getattr(checks, limit)
+        if value < least - LENGTH_EPSILON_MM:
+            raise ValueError(
+                f"{key} ({value:g}) is under checks.{limit} ({least:g}): engraving that small "
+                f"does not print legibly; give at least {least:g}"
+            )
+
+
 _CROSS_RULES = (
+    _clearances_reach_their_fits,
+    _text_meets_the_norms,
     _sockets_fit_token,
     _hole_clears_sockets,
     _silhouette_fits,

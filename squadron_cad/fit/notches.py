@@ -9,10 +9,12 @@ pockets. It is narrower than the smallest item, so nothing slides through it.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 import numpy as np
+from shapely.geometry import Polygon
+from shapely.geometry import box as shapely_box
 
 NOTCH_RADIUS_MM = 6.0  # about a fingertip
 NOTCH_MIN_RADIUS_MM = 3.0  # narrower than this is no help
@@ -21,11 +23,13 @@ REACH_MM = 8.0  # how far down the side of an item a notch opens
 FLOOR_KEEP_MM = 1.0  # a notch stops this far above the floor
 SIDE_MARGIN_MM = 0.5  # keep a notch this far from the ends of the flats it joins
 INTO_POCKET_MM = 1.0  # the cut runs this far into each pocket, for a clean boolean
+WALL_KEEP_MM = 1.2  # wall left between a notch and any other cut (over 2 perimeters)
 
 
 class PocketLike(Protocol):
     name: str
     points: np.ndarray
+    z_bottom: float
     z_top: float
     item_top: float
 
@@ -69,6 +73,9 @@ def finger_notches(pockets: Sequence[PocketLike], divider: float, floor: float) 
         other, notch = max(
             options, key=lambda o: (needs_notch(o[0]) and o[0].name not in served, o[1].radius)
         )
+        notch = _clear_of_other_cuts(notch, pockets)
+        if notch is None:
+            continue
         cut.append(notch)
         served.add(pocket.name)
         if needs_notch(other):
@@ -135,6 +142,35 @@ def _notch(
     centre = (plane, middle) if axis == "x" else (middle, plane)
     length = _gap_between(a, b, axis) + 2 * INTO_POCKET_MM
     return Notch(centre, axis, length, radius, bottom, top, (a.name, b.name))
+
+
+def _footprint(notch: Notch, radius: float) -> Polygon:
+    """The notch in the divider, seen from above (without its run into the two pockets)."""
+    x, y = notch.centre
+    half_across, half_along = max(notch.length / 2 - INTO_POCKET_MM, 0.01), radius
+    if notch.axis == "x":
+        return shapely_box(x - half_across, y - half_along, x + half_across, y + half_along)
+    return shapely_box(x - half_along, y - half_across, x + half_along, y + half_across)
+
+
+def _clear_of_other_cuts(notch: Notch, pockets: Sequence[PocketLike]) -> Notch | None:
+    """Narrow a notch that would leave a sliver of wall beside a pocket it does not serve.
+
+    (A template recess on top of the dividers, say.) None when too little notch is left."""
+    radius = notch.radius
+    for other in pockets:
+        if other.name in notch.pockets:
+            continue
+        if other.z_top <= notch.z_bottom or other.z_bottom >= notch.z_top:
+            continue  # not at the notch's heights
+        gap = _footprint(notch, radius).distance(Polygon(other.points))
+        if 0 < gap < WALL_KEEP_MM:  # 0: the cuts merge, which leaves no sliver
+            radius -= WALL_KEEP_MM - gap
+    if radius == notch.radius:
+        return notch
+    if radius < NOTCH_MIN_RADIUS_MM:
+        return None
+    return replace(notch, radius=radius)
 
 
 def _gap_between(a: PocketLike, b: PocketLike, axis: str) -> float:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 import re
 import time
+from dataclasses import dataclass
 from itertools import combinations
 
 import numpy as np
@@ -18,7 +19,7 @@ from shapely.geometry import Polygon
 from squadron_cad import constants as C
 from squadron_cad.emit import emit
 from squadron_cad.errors import InputError
-from squadron_cad.fit import items
+from squadron_cad.fit import items, notches
 from squadron_cad.fit.layout_io import layout_json, rounded_rect_points
 from squadron_cad.fit.solver import Layout, Placement, box_shape, solve
 from squadron_cad.params import KitParams
@@ -367,3 +368,28 @@ def test_random_tins_never_overlap_or_escape(
         return
     assert_sound(layout, p)
     assert box_shape(p).length == pytest.approx(layout.box.length)
+
+
+@dataclass(frozen=True)
+class _SquarePocket:
+    name: str
+    points: np.ndarray
+    z_bottom: float = 1.0
+    z_top: float = 20.0
+    item_top: float = 10.0  # under the brim: it needs a notch
+
+
+def _square(name: str, x0: float, y0: float, x1: float, y1: float, **z: float) -> _SquarePocket:
+    return _SquarePocket(name, np.array([(x0, y0), (x1, y0), (x1, y1), (x0, y1)]), **z)
+
+
+def test_a_notch_leaves_no_sliver_beside_a_pocket_it_does_not_serve() -> None:
+    """Two pockets side by side, and a third cut whose edge ends 0.05 mm past the notch."""
+    left, right = _square("left", -30, -10, -0.6, 10), _square("right", 0.6, -10, 30, 10)
+    plain = notches.finger_notches([left, right], divider=1.2, floor=1.2)
+    assert [n.radius for n in plain] == [notches.NOTCH_RADIUS_MM]
+    edge = plain[0].centre[1] + plain[0].radius + 0.05
+    recess = _square("recess", -5, edge, 5, 40, z_bottom=15.0)
+    (narrowed,) = notches.finger_notches([left, right, recess], divider=1.2, floor=1.2)
+    wall = edge - (narrowed.centre[1] + narrowed.radius)
+    assert wall == pytest.approx(notches.WALL_KEEP_MM)

@@ -78,6 +78,13 @@ BAD_INPUT = [
     (["stacking.peg_diameter_mm=8"], ["stacking.peg_height_mm", "does not locate"]),
     (["dice.size_mm=30"], ["dice.size_mm", "tin.inner_depth_mm"]),
     (["box.rim_mm=2"], ["box.rim_mm", "box.wall_mm"]),
+    (["text.depth_mm=0.28"], ["text.depth_mm", "checks.min_text_depth_mm (0.4)"]),
+    (["ruler.joint_clearance_mm=0"], ["ruler.joint_clearance_mm", "checks.ruler_joint_fit"]),
+    (
+        ["stacking.peg_socket_clearance_mm=0.1"],
+        ["stacking.peg_socket_clearance_mm", "on the diameter", "at least 0.2"],
+    ),
+    (["box.pocket_clearance_mm=0"], ["box.pocket_clearance_mm", "checks.pocket_fit"]),
     (["stat_dial.labels=[Health]"], ["stat_dial.labels", "Health"]),
     (["token"], ["--set", "key.path=value"]),
     (["box.title=Café"], ["box.title", "cannot engrave 'é'"]),

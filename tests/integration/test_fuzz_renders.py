@@ -1,0 +1,91 @@
+"""Fuzzing into OpenSCAD: parameter sets the models accept render, at draft quality, to
+meshes that pass every check (per part and across the kit, the rules' invariants too).
+
+Hypothesis draws values across each key's whole accepted range; a draw the models refuse is
+discarded (that side is the unit fuzz tests' job). The draws are derandomized so CI sees the
+same sample every run; raise FUZZ_RENDERS to look at more.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, Phase, assume, given, settings
+from hypothesis import strategies as st
+
+from squadron_cad.build import BuildOptions, build
+from squadron_cad.errors import InputError
+from squadron_cad.params import KitParams
+from squadron_cad.parts.registry import PARTS
+from squadron_cad.resolve import resolve
+
+pytestmark = pytest.mark.integration
+
+EXAMPLES = int(os.environ.get("FUZZ_RENDERS", "5"))
+# A tin (and a bed for its box) that holds any kit drawn here: the fit has its own tests.
+ROOMY_TIN = [
+    "tin.inner_length_mm=400",
+    "tin.inner_width_mm=300",
+    "tin.inner_depth_mm=80",
+    "printer.bed_length_mm=450",
+    "printer.bed_width_mm=350",
+]
+
+
+def _number(low: float, high: float) -> st.SearchStrategy[str]:
+    return st.floats(low, high, allow_nan=False).map(lambda v: f"{round(v, 2):g}")
+
+
+KNOBS: dict[str, st.SearchStrategy[str]] = {
+    "token.width_mm": _number(12, 60),
+    "token.height_mm": _number(1.5, 8),
+    "players": st.integers(1, 6).map(str),
+    "stacking.peg_socket_clearance_mm": _number(0, 1),
+    "ruler.joint_clearance_mm": _number(0, 0.5),
+    "templates.thickness_mm": _number(1, 8),
+    "ruler.thickness_mm": _number(1, 8),
+    "stat_dial.max_value": st.integers(1, 9).map(str),
+    "stat_dial.card_thickness_mm": _number(0.8, 3),
+    "text.depth_mm": _number(0.1, 1.5),
+}
+
+
+@st.composite
+def overrides(draw: st.DrawFn) -> list[str]:
+    chosen = draw(st.lists(st.sampled_from(sorted(KNOBS)), min_size=1, max_size=4, unique=True))
+    return [f"{key}={draw(KNOBS[key])}" for key in chosen]
+
+
+def _accepted(sets: list[str]) -> KitParams | None:
+    try:
+        return resolve(overrides=("quality=draft", *ROOMY_TIN, *sets))
+    except InputError:
+        return None
+
+
+@settings(
+    max_examples=EXAMPLES,
+    deadline=None,
+    derandomize=True,
+    phases=[Phase.explicit, Phase.generate],  # no shrinking: each try is a real render
+    suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow],
+)
+@given(overrides())
+def test_accepted_parameters_render_to_meshes_that_pass_the_checks(sets: list[str]) -> None:
+    params = _accepted(sets)
+    assume(params is not None)
+    assert params is not None
+    with tempfile.TemporaryDirectory(prefix="squadron-fuzz-") as work:
+        options = BuildOptions(
+            out_dir=Path(work), jobs=2, slice=False, plates=False, previews=False
+        )
+        report = build(params, options)
+        assert len(report.parts) == len(PARTS)
+        failures = [finding.line() for finding in report.failures]
+        assert not failures, f"{sets}: {failures}"
+        held = [item["ok"] for item in report.extras["invariants"]]
+        assert held, sets
+        assert all(held), sets
