@@ -34,7 +34,7 @@ test: setup ## Lint, then run every test (unit and real OpenSCAD renders)
 test-fast: setup ## Unit tests only (no OpenSCAD)
 	@$(VENV)/bin/pytest -q -m "not integration"
 
-lint: setup ## ruff check and format check
+lint: setup ## ruff check over the package and the tests
 	@$(VENV)/bin/ruff check squadron_cad tests
 
 bench: setup ## Benchmark cold, warm and one-change builds against the reference timing

@@ -35,7 +35,7 @@ from squadron_cad.render.cache import RenderCache, file_sha256, source_key
 from squadron_cad.render.openscad import OpenScad
 from squadron_cad.resolve import resolve as resolve_defaults
 
-CHECKS_VERSION = "1"  # bump when a check changes, so cached check results are recomputed
+CHECKS_VERSION = "2"  # bump when a check changes, so cached check results are recomputed
 # Parts that take longest go first, so two workers finish together.
 _SLOW_FIRST = ("box", "altitude_token", "plane_token", "stat_dial_card", "template_all")
 
@@ -125,8 +125,22 @@ def check_context(params: KitParams, spec: PartSpec) -> str:
     return f"{CHECKS_VERSION}|{spec.bodies}|{bed.length_mm}|{bed.width_mm}|{bed.height_mm}"
 
 
+def instead_of(spec: PartSpec) -> str | None:
+    """The files an optional part stands in for (range_ruler: the three sections)."""
+    if spec.alternative_to is None:
+        return None
+    stem = spec.alternative_to.rstrip("0123456789").rstrip("_")
+    family = [
+        other.file_name
+        for other in PARTS
+        if other.name == spec.alternative_to
+        or (other.name.startswith(f"{stem}_") and other.name[len(stem) + 1 :].isdigit())
+    ]
+    return ", ".join(family)
+
+
 def measure(spec: PartSpec, mesh: trimesh.Trimesh, params: KitParams) -> dict[str, Any]:
-    findings = mesh_findings(spec.name, mesh, spec.bodies, bed_of(params))
+    findings = mesh_findings(spec.name, mesh, spec.bodies, bed_of(params), instead_of(spec))
     return {
         "triangles": len(mesh.faces),
         "bounds": [[round(float(v), 4) for v in corner] for corner in mesh.bounds],
@@ -424,7 +438,9 @@ def check_outputs(params: KitParams, out_dir: Path) -> CheckReport:
             )
             continue
         meshes[spec.name] = mesh
-        findings += mesh_findings(spec.name, mesh, spec.bodies, bed_of(params))
+        findings += mesh_findings(
+            spec.name, mesh, spec.bodies, bed_of(params), instead_of(spec)
+        )
     findings += kit.kit_findings(params, meshes)
     measured = kit.invariants(params, meshes)
     findings += [invariant_finding(item) for item in measured if not item["ok"]]

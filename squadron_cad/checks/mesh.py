@@ -3,6 +3,7 @@ a flat face on the bed and inside the print volume."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -33,14 +34,17 @@ def load_mesh(path: Path) -> trimesh.Trimesh:
     return mesh
 
 
-def mesh_findings(part: str, mesh: trimesh.Trimesh, bodies: int, bed: BedSize) -> list[Finding]:
+def mesh_findings(
+    part: str, mesh: trimesh.Trimesh, bodies: int, bed: BedSize, instead: str | None = None
+) -> list[Finding]:
+    """The mesh checks; `instead` names what to print when an optional part misses the bed."""
     return [
         _watertight(part, mesh),
         _winding(part, mesh),
         _volume(part, mesh),
         _bodies(part, mesh, bodies),
         _flat_on_bed(part, mesh),
-        _fits_bed(part, mesh, bed),
+        _fits_bed(part, mesh, bed, instead),
     ]
 
 
@@ -131,21 +135,31 @@ def _flat_on_bed(part: str, mesh: trimesh.Trimesh) -> Finding:
     )
 
 
-def _fits_bed(part: str, mesh: trimesh.Trimesh, bed: BedSize) -> Finding:
+def _fits_bed(
+    part: str, mesh: trimesh.Trimesh, bed: BedSize, instead: str | None = None
+) -> Finding:
     x, y, z = (float(v) for v in mesh.extents)
-    fits_flat = max(x, y) <= max(bed.length_mm, bed.width_mm) and min(x, y) <= min(
-        bed.length_mm, bed.width_mm
+    ok = fits_footprint(x, y, bed.length_mm, bed.width_mm) and z <= bed.height_mm
+    message = (
+        f"{x:.1f} x {y:.1f} x {z:.1f} mm does not fit the {bed.length_mm:g} x "
+        f"{bed.width_mm:g} x {bed.height_mm:g} mm printer (printer.bed_*_mm), even turned"
     )
-    ok = fits_flat and z <= bed.height_mm
+    if instead:
+        message += f"; print {instead} instead"
     return Finding(
         part,
         "fits_bed",
         f"{x:.1f} x {y:.1f} x {z:.1f}",
         f"within {bed.length_mm:g} x {bed.width_mm:g} x {bed.height_mm:g}",
-        verdict(ok),
-        ""
-        if ok
-        else f"{x:.1f} x {y:.1f} x {z:.1f} mm does not fit the "
-        f"{bed.length_mm:g} x {bed.width_mm:g} x {bed.height_mm:g} mm printer "
-        "(printer.bed_*_mm)",
+        verdict(ok, failing="warning" if instead else "error"),
+        "" if ok else message,
     )
+
+
+def fits_footprint(x: float, y: float, length: float, width: float) -> bool:
+    """An x by y footprint fits the bed at some turn (a long ruler lies on the diagonal)."""
+    for degrees in range(91):
+        c, s = math.cos(math.radians(degrees)), math.sin(math.radians(degrees))
+        if x * c + y * s <= length + 1e-9 and x * s + y * c <= width + 1e-9:
+            return True
+    return False

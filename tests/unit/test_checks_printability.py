@@ -197,3 +197,20 @@ def test_stroke_width_of_a_rectangle() -> None:
     from shapely.geometry import box
 
     assert P.stroke_width(box(0, 0, 0.7, 5)) == pytest.approx(0.7)
+
+
+def test_a_long_part_fits_the_bed_on_its_diagonal_only_when_it_can() -> None:
+    ruler = trimesh.creation.box(extents=(270, 6.5, 4))  # 250 x 210 bed: 326 mm diagonal
+    too_long = trimesh.creation.box(extents=(330, 6.5, 4))
+    assert by_check(mesh_findings("ruler", ruler, 1, BED), "fits_bed").severity == "ok"
+    missed = by_check(mesh_findings("ruler", too_long, 1, BED), "fits_bed")
+    assert missed.severity == "error"
+
+
+def test_an_optional_part_off_the_bed_is_a_warning_naming_what_to_print() -> None:
+    too_long = trimesh.creation.box(extents=(330, 6.5, 4))
+    finding = by_check(
+        mesh_findings("range_ruler", too_long, 1, BED, instead="range_ruler_1.stl"), "fits_bed"
+    )
+    assert finding.severity == "warning"
+    assert "print range_ruler_1.stl instead" in finding.message
