@@ -35,7 +35,7 @@ from squadron_cad.render.cache import RenderCache, file_sha256, source_key
 from squadron_cad.render.openscad import OpenScad
 from squadron_cad.resolve import resolve as resolve_defaults
 
-CHECKS_VERSION = "2"  # bump when a check changes, so cached check results are recomputed
+CHECKS_VERSION = "3"  # bump when a check changes, so cached check results are recomputed
 # Parts that take longest go first, so two workers finish together.
 _SLOW_FIRST = ("box", "altitude_token", "plane_token", "stat_dial_card", "template_all")
 
