@@ -15,6 +15,8 @@ the lid rebate all open upwards.
 - Finger notches: U-shaped dips through the dividers beside low-lying items.
 - Hollows: floor space no pocket needs is emptied to the floor, leaving divider-thick
   walls around the pockets (and the template's recess): a tray, not a solid block.
+- At the recess's height, a divider tip its edge cuts thinner than a printable wall is
+  cut away with it (the edge crosses dividers at a slant).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from __future__ import annotations
 from solid2 import circle, difference, linear_extrude, offset, rotate, square, translate, union
 from solid2.core.object_base import OpenSCADObject
 
+from squadron_cad import constants as C
 from squadron_cad.emit import concrete
 from squadron_cad.fit.notches import Notch
 from squadron_cad.fit.solver import Layout, Pocket, solve
@@ -34,6 +37,7 @@ from squadron_cad.parts.box_lid import box_outer
 NOTCH_FACETS = 24  # the round bottom of a finger notch; coarse is fine and renders fast
 Z_TOLERANCE_MM = 1e-6
 HOLLOW_MIN_MM = 3.0  # spare floor narrower than this stays solid (a sliver prints badly)
+SLIVER_MM = C.NORMS["min_wall"].value  # at the recess, thinner divider tips are cut away
 
 
 def _heights(p: KitParams) -> dict[str, Number]:
@@ -131,9 +135,7 @@ def hollows(p: KitParams, layout: Layout) -> OpenSCADObject:
     What stays: a divider's thickness around every pocket, and a ring as thick around the
     template's recess, so it cannot slide; slivers too narrow to print are left solid."""
     d = p.box.divider_mm
-    length, width, radius = box_outer(p)
-    wall = p.box.wall_mm
-    inner = rounded_rectangle(length - 2 * wall, width - 2 * wall, smax(radius - wall, 0))
+    inner = _inner_outline(p)
     standing = [pocket for pocket in layout.pockets if pocket.kind != "outline"]
     walls = offset(delta=d)(union()(*(pocket_shape(p, pocket) for pocket in standing)))
     keep = [walls]
@@ -148,6 +150,38 @@ def hollows(p: KitParams, layout: Layout) -> OpenSCADObject:
     return translate([0, 0, levels["floor"]])(
         linear_extrude(height=top - levels["floor"] + EPSILON_MM)(opened)
     )
+
+
+def _inner_outline(p: KitParams) -> OpenSCADObject:
+    length, width, radius = box_outer(p)
+    wall = p.box.wall_mm
+    return rounded_rectangle(length - 2 * wall, width - 2 * wall, smax(radius - wall, 0))
+
+
+def recess_slivers(p: KitParams, layout: Layout) -> OpenSCADObject | None:
+    """Cut, at the template recess's height, what is left too thin to print between cuts."""
+    recess = next((q for q in layout.pockets if q.kind == "outline"), None)
+    if recess is None or not layout.template_on_top:
+        return None
+    band = recess.z_bottom
+    open_there = [pocket_shape(p, q) for q in layout.pockets if q.z_top > band]
+    open_there += [notch_footprint(n) for n in layout.notches if n.z_top > band]
+    inner = _inner_outline(p)
+    material = difference()(inner, *open_there)
+    printable = offset(delta=SLIVER_MM / 2)(offset(delta=-SLIVER_MM / 2)(material))
+    levels = _heights(p)
+    bottom, top = _named(band, levels), _named(recess.z_top, levels)
+    return translate([0, 0, bottom])(
+        linear_extrude(height=top - bottom + EPSILON_MM)(difference()(inner, printable))
+    )
+
+
+def notch_footprint(notch: Notch) -> OpenSCADObject:
+    """A finger notch seen from above, where it is full width."""
+    across, along = round(notch.length, 4), round(2 * notch.radius, 4)
+    size = [across, along] if notch.axis == "x" else [along, across]
+    x, y = (round(v, 4) for v in notch.centre)
+    return translate([x, y])(square(size, center=True))
 
 
 def finger_notch(notch: Notch) -> OpenSCADObject:
@@ -174,7 +208,7 @@ def build(p: KitParams) -> OpenSCADObject:
         hollows(p, layout),
         *(finger_notch(n) for n in layout.notches),
     ]
-    space = open_space(p, layout)
-    if space is not None:
-        cuts.append(space)
+    for extra in (open_space(p, layout), recess_slivers(p, layout)):
+        if extra is not None:
+            cuts.append(extra)
     return difference()(body(p), *cuts)
