@@ -21,7 +21,17 @@ the lid rebate all open upwards.
 
 from __future__ import annotations
 
-from solid2 import circle, difference, linear_extrude, offset, rotate, square, translate, union
+from solid2 import (
+    circle,
+    difference,
+    intersection,
+    linear_extrude,
+    offset,
+    rotate,
+    square,
+    translate,
+    union,
+)
 from solid2.core.object_base import OpenSCADObject
 
 from squadron_cad import constants as C
@@ -144,7 +154,11 @@ def hollows(p: KitParams, layout: Layout) -> OpenSCADObject:
             recess = pocket_shape(p, pocket)
             keep.append(difference()(offset(delta=d)(recess), recess))
     spare = difference()(inner, *keep)
-    opened = offset(delta=HOLLOW_MIN_MM / 2)(offset(delta=-HOLLOW_MIN_MM / 2)(spare))
+    # Opening by delta offsets turns a curve's facets into chords that can bite outside the
+    # spare area (into a wall left around a pocket): clip it back to the spare area.
+    opened = intersection()(
+        spare, offset(delta=HOLLOW_MIN_MM / 2)(offset(delta=-HOLLOW_MIN_MM / 2)(spare))
+    )
     levels = _heights(p)
     top = _named(layout.insert_top, levels)
     return translate([0, 0, levels["floor"]])(

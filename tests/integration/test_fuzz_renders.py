@@ -76,11 +76,13 @@ def _accepted(sets: list[str]) -> KitParams | None:
 @given(overrides())
 # Draws that once failed, kept: a notch 0.05 mm from the template recess, the one-piece
 # ruler longer than the bed, a 0.0 mm2 ceiling where two cuts met, a 0.34 mm divider tip
-# where the template recess's edge crossed it at a slant.
+# where the template recess's edge crossed it at a slant, a hollow that bit under the ring
+# around a faceted recess.
 @example(["stat_dial.max_value=6"])
 @example(["token.width_mm=55.91", "stat_dial.max_value=7", "ruler.joint_clearance_mm=0.17"])
 @example(["token.width_mm=46.13", "players=5"])
 @example(["token.width_mm=32.46"])
+@example(["token.width_mm=57.03", "templates.thickness_mm=3.66", "ruler.thickness_mm=7.52"])
 def test_accepted_parameters_render_to_meshes_that_pass_the_checks(sets: list[str]) -> None:
     params = _accepted(sets)
     assume(params is not None)
