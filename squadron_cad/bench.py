@@ -55,6 +55,7 @@ class MemorySampler:
 
 
 def tree_rss_bytes(root: int) -> int:
+    """Memory in use by a process and all its descendants, now."""
     parents: dict[int, int] = {}
     for entry in os.listdir("/proc"):
         if entry.isdigit():
@@ -69,7 +70,7 @@ def tree_rss_bytes(root: int) -> int:
             if parent in family and pid not in family:
                 family.add(pid)
                 grew = True
-    return sum(_rss(pid) for pid in family)
+    return sum(_resident(pid) for pid in family)
 
 
 def _read(path: str) -> str:
@@ -80,10 +81,14 @@ def _read(path: str) -> str:
         return ""
 
 
-def _rss(pid: int) -> int:
-    for line in _read(f"/proc/{pid}/status").splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) * 1024
+def _resident(pid: int) -> int:
+    """Proportional set size: shared pages (libraries, a child just forked) counted once
+    across the tree, where summing RSS would count them in every process; RSS if no PSS."""
+    sources = ((f"/proc/{pid}/smaps_rollup", "Pss:"), (f"/proc/{pid}/status", "VmRSS:"))
+    for path, label in sources:
+        for line in _read(path).splitlines():
+            if line.startswith(label):
+                return int(line.split()[1]) * 1024
     return 0
 
 
