@@ -127,16 +127,7 @@ def check_context(params: KitParams, spec: PartSpec) -> str:
 
 def instead_of(spec: PartSpec) -> str | None:
     """The files an optional part stands in for (range_ruler: the three sections)."""
-    if spec.alternative_to is None:
-        return None
-    stem = spec.alternative_to.rstrip("0123456789").rstrip("_")
-    family = [
-        other.file_name
-        for other in PARTS
-        if other.name == spec.alternative_to
-        or (other.name.startswith(f"{stem}_") and other.name[len(stem) + 1 :].isdigit())
-    ]
-    return ", ".join(family)
+    return ", ".join(f"{name}.stl" for name in spec.replaces) or None
 
 
 def measure(spec: PartSpec, mesh: trimesh.Trimesh, params: KitParams) -> dict[str, Any]:
@@ -280,7 +271,8 @@ def build(
     if layout is not None:  # written before the manifest, which names them
         tell("layout", "running")
         written = write_layout_files(layout, params, options.out_dir, picture=options.previews)
-        report.extras["layout"] = layout_summary(layout, written, options.out_dir)
+        files = [str(path.relative_to(options.out_dir)) for path in written]
+        report.extras["layout"] = {**layout_summary(layout), "files": files}
     report.seconds = time.perf_counter() - started  # the manifest's build_seconds: to here
     manifest_path = manifest.write(report)
     _outputs(report, options, tell, manifest_path)
@@ -296,17 +288,13 @@ def packed_layout(params: KitParams, options: BuildOptions, built: list[str]) ->
     return solve(params)
 
 
-def layout_summary(
-    layout: Layout, written: list[Path] | None = None, out_dir: Path | None = None
-) -> dict[str, Any]:
-    files = [str(path.relative_to(out_dir)) for path in written or []] if out_dir else []
+def layout_summary(layout: Layout) -> dict[str, Any]:
     return {
         "strategy": layout.strategy,
         "arrangement": list(layout.arrangement),
         "margins_mm": {axis: round(value, 2) for axis, value in layout.margins.items()},
         "limited_by": layout.limited_by,
         "box_mm": [layout.box.length, layout.box.width, layout.box.height],
-        "files": files,
     }
 
 
@@ -325,11 +313,6 @@ def write_layout_files(
     if picture:  # a picture like the previews, skipped with them
         written.append(layout_io.write_layout_png(layout, params, out_dir / LAYOUT_PNG))
     return written
-
-
-def fit_report(params: KitParams) -> Layout:
-    """The layout for the tin without rendering anything (an InputError when nothing fits)."""
-    return solve(params)
 
 
 def kit_checks(

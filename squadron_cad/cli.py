@@ -18,6 +18,7 @@ import yaml
 from squadron_cad import __version__, console
 from squadron_cad import build as pipeline
 from squadron_cad.errors import CheckFailed, Interrupted, SquadronError
+from squadron_cad.fit.solver import solve
 from squadron_cad.fit.summary import fit_lines
 from squadron_cad.params import KitParams
 from squadron_cad.parts.registry import PARTS
@@ -240,10 +241,9 @@ def fit(
     Example: squadron-cad fit --tin altoids --set players=1
     """
     kit = _params(params, set_, tin)
-    layout = pipeline.fit_report(kit)
+    layout = solve(kit)
     if as_json:
         summary = pipeline.layout_summary(layout)
-        summary.pop("files")
         pieces = Counter(placed.part for placed in layout.placements)
         console.emit_json({**summary, "pieces": dict(pieces)})
         return
@@ -268,6 +268,7 @@ def list_parts(
             "group": spec.group,
             "orientation": spec.orientation,
             "alternative_to": spec.alternative_to,
+            "replaces": list(spec.replaces),
         }
         for spec in PARTS
     ]
@@ -276,7 +277,7 @@ def list_parts(
         return
     console.stdout.print(f"parts for {kit.players} player(s):")
     for row in rows:
-        note = f"  (optional, instead of {row['alternative_to']})" if row["alternative_to"] else ""
+        note = f"  (optional, instead of {', '.join(row['replaces'])})" if row["replaces"] else ""
         console.stdout.print(f"  {row['count']:>3} x {row['file']:<24} {row['orientation']}{note}")
 
 

@@ -219,8 +219,21 @@ class _Contents:
     variants: dict[Strategy, list[list[Variant]]] = field(default_factory=dict)  # a cache
 
 
+_SOLVED: dict[str, Layout] = {}  # one build asks at emit, in the checks and for the outputs
+_SOLVED_KEEP = 16
+
+
 def solve(p: KitParams) -> Layout:
     """The best layout for the tin, or an InputError naming what does not fit and by how much."""
+    key = p.model_dump_json()
+    if key not in _SOLVED:
+        if len(_SOLVED) >= _SOLVED_KEEP:
+            _SOLVED.clear()
+        _SOLVED[key] = _solve(p)
+    return _SOLVED[key]
+
+
+def _solve(p: KitParams) -> Layout:
     shape = box_shape(p)
     leave_out = frozenset(p.box.leave_out)
     _check_box(p, shape)

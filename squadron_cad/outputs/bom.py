@@ -50,6 +50,7 @@ class Line:
     count: int
     figures: Figures | None
     alternative_to: str | None
+    replaces: tuple[str, ...] = ()
 
     def total(self, value: float | None) -> float | None:
         return None if value is None else value * self.count
@@ -138,6 +139,7 @@ def bom_lines(manifest: dict[str, Any]) -> list[Line]:
             count=int(part["count"]),
             figures=figures.get(part["name"]),
             alternative_to=part.get("alternative_to"),
+            replaces=tuple(part.get("replaces") or [part.get("alternative_to")]),
         )
         for part in manifest.get("parts", [])
     ]
@@ -200,7 +202,7 @@ def markdown(manifest: dict[str, Any]) -> str:
     ]
     if skipped:
         text += ["", "Not printed by default (alternatives):", ""]
-        text += [f"- `{line.file}`: instead of `{line.alternative_to}`" for line in skipped]
+        text += [f"- `{line.file}`: instead of {_files(line.replaces)}" for line in skipped]
     text += ["", "## Buy", "", "| item | count | detail |", "|---|---:|---|"]
     text += [f"| {p.item} | {p.count or ''} | {p.detail} |" for p in purchases(manifest)]
     return "\n".join(text) + "\n"
@@ -301,3 +303,7 @@ def write_bom(out_dir: Path, manifest: dict[str, Any]) -> tuple[Path, Path]:
     write_text(md_path, markdown(manifest))
     write_text(csv_path, csv_text(manifest))
     return md_path, csv_path
+
+
+def _files(names: tuple[str | None, ...]) -> str:
+    return ", ".join(f"`{name}`" for name in names if name)

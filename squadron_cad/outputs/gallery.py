@@ -19,6 +19,8 @@ from pydantic.fields import FieldInfo
 
 from squadron_cad.emit import emit
 from squadron_cad.errors import InputError
+from squadron_cad.fit.layout_io import write_layout_png
+from squadron_cad.fit.solver import solve
 from squadron_cad.outputs.previews import (
     BOX_VIEW,
     INDEX_NAME,
@@ -36,7 +38,7 @@ from squadron_cad.outputs.previews import (
 )
 from squadron_cad.params import KitParams
 from squadron_cad.parts.registry import PARTS
-from squadron_cad.render.atomic import write_bytes, write_json, write_text
+from squadron_cad.render.atomic import write_json, write_text
 from squadron_cad.render.openscad import OpenScad
 from squadron_cad.resolve import resolve
 
@@ -110,7 +112,7 @@ def write_gallery(
     views = gallery_views(out_dir, params)
     settings = PictureSettings(params.previews.width_px, params.previews.height_px)
     pictures = render_views(views, folder, settings, jobs, tool)
-    plan = _copy_layout_plan(out_dir, folder)
+    plan = _draw_layout_plan(params, folder)
     _prune(folder, {view.name for view in views} | {plan.stem})
     index = load_index(folder)
     index["sources"] = source_hashes(params)
@@ -127,11 +129,9 @@ def write_gallery(
 LAYOUT_PLAN = "layout.png"
 
 
-def _copy_layout_plan(out_dir: Path, folder: Path) -> Path:
-    """The build's top-down layout picture, shown in the README beside the packed box."""
-    target = folder / LAYOUT_PLAN
-    write_bytes(target, (out_dir / LAYOUT_PLAN).read_bytes())
-    return target
+def _draw_layout_plan(params: KitParams, folder: Path) -> Path:
+    """The top-down layout plan, shown in the README beside the packed box."""
+    return write_layout_png(solve(params), params, folder / LAYOUT_PLAN)
 
 
 def _prune(folder: Path, names: set[str]) -> None:

@@ -25,6 +25,7 @@ def part_entry(result: PartResult, out_dir: Path) -> dict[str, Any]:
         "group": spec.group,
         "count": result.count,
         "alternative_to": spec.alternative_to,
+        "replaces": list(spec.replaces),
         "orientation": spec.orientation,
         "bounding_box_mm": {"min": low, "max": high},
         "size_mm": [round(h - lo, 3) for lo, h in zip(low, high, strict=True)],

@@ -44,10 +44,16 @@ class PartSpec:
     bodies: int = 1
     alternative_to: str | None = None  # an optional variant of another part
     per_row: bool = False  # one per stat_dial label
+    also_replaces: tuple[str, ...] = ()  # further parts the alternative stands in for
 
     @property
     def file_name(self) -> str:
         return f"{self.name}.stl"
+
+    @property
+    def replaces(self) -> tuple[str, ...]:
+        """Every part an optional variant stands in for (the one-piece ruler: 3 sections)."""
+        return () if self.alternative_to is None else (self.alternative_to, *self.also_replaces)
 
     def count(self, params: KitParams) -> int:
         """How many to print for the configured number of players."""
@@ -128,6 +134,7 @@ PARTS: tuple[PartSpec, ...] = (
         "shared",
         orientation="marks up",
         alternative_to="range_ruler_1",
+        also_replaces=("range_ruler_2", "range_ruler_3"),
     ),
     PartSpec(
         "range_ruler_1",
