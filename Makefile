@@ -11,7 +11,7 @@ ARGS   ?=
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
-	@echo "  Variables: OUT=folder (default out), ARGS='--tin altoids --set players=3'"
+	@echo "  Variables: OUT=folder (default out), ARGS='--tin v2-box --set token.width_mm=26'"
 
 system: ## Install OpenSCAD, PrusaSlicer, xvfb with apt-get when missing (as root)
 	@sh scripts/setup-system.sh
@@ -46,5 +46,5 @@ previews: setup ## Render preview pictures into out/previews
 docs: setup ## Regenerate the README gallery and parameter table under docs/
 	@$(CLI) docs
 
-clean: ## Remove generated files (keeps out/.gitkeep)
-	@find $(OUT) -mindepth 1 ! -name .gitkeep -exec rm -rf {} + 2>/dev/null || true
+clean: $(VENV)/.installed ## Remove the kit in OUT: only files the tool wrote (its record lists them)
+	@$(CLI) clean --out $(OUT)

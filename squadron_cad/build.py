@@ -1,14 +1,15 @@
 """The one pipeline: registry -> emit SCAD -> render (cached, parallel) -> checks -> outputs.
 
-Every file lands atomically, so an interrupted or failed build leaves the previous good
-files in place. The manifest is written last and names only files that exist.
+A build is a transaction: the whole kit is written into a staging folder beside the output
+folder, verified, and swapped in with one atomic rename (squadron_cad.outfolder). An
+interrupted or failed build leaves the previous kit byte-identical and no debris.
 """
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import hashlib
-import json
 import os
 import time
 from collections.abc import Callable, Iterable
@@ -19,6 +20,7 @@ from typing import Any
 
 import trimesh
 
+import squadron_cad.checks
 from squadron_cad.checks import kit, slicer
 from squadron_cad.checks.findings import Finding
 from squadron_cad.checks.mesh import BedSize, load_mesh, mesh_findings
@@ -26,16 +28,30 @@ from squadron_cad.emit import ScadSource, emit
 from squadron_cad.errors import InputError, SquadronError, ToolError
 from squadron_cad.fit import layout_io
 from squadron_cad.fit.solver import Layout, solve
+from squadron_cad.outfolder import (
+    CACHE_NAME,
+    KEEP_NAMES,
+    RECORD_NAME,
+    Staging,
+    hash_files,
+    prepare_cache,
+    read_ownership,
+    remove_owned,
+    remove_stale_staging,
+    safe_output_folder,
+    staged,
+)
 from squadron_cad.outputs import bom, gallery, manifest, plates, previews
 from squadron_cad.params import KitParams
 from squadron_cad.parts.registry import PARTS, PartSpec, part_names
 from squadron_cad.render import openscad
-from squadron_cad.render.atomic import remove_stale_temporaries, write_bytes, write_text
-from squadron_cad.render.cache import RenderCache, file_sha256, source_key
+from squadron_cad.render.atomic import write_bytes, write_json, write_text
+from squadron_cad.render.cache import RenderCache, code_version, file_sha256, source_key
 from squadron_cad.render.openscad import OpenScad
 from squadron_cad.resolve import resolve as resolve_defaults
 
-CHECKS_VERSION = "3"  # bump when a check changes, so cached check results are recomputed
+# Cached check results are keyed by the checks' own source: a changed check recomputes.
+CHECKS_VERSION = code_version(squadron_cad.checks)
 # Parts that take longest go first, so two workers finish together.
 _SLOW_FIRST = ("box", "altitude_token", "plane_token", "stat_dial_card", "template_all")
 
@@ -53,6 +69,7 @@ class BuildOptions:
     slice: bool = True  # PrusaSlicer figures, when it is installed
     plates: bool = True
     previews: bool = True
+    keep_failed: bool = False  # swap in a kit whose checks fail (to look at it)
 
 
 @dataclass
@@ -83,6 +100,15 @@ class BuildReport:
     extras: dict[str, Any] = field(default_factory=dict)
     kit_findings: list[Finding] = field(default_factory=list)  # not tied to one part
     notices: list[str] = field(default_factory=list)  # steps skipped, and why
+    committed: bool = False  # the new kit is in out_dir (False: the previous one still is)
+    reused: list[str] = field(default_factory=list)  # parts kept from the kit (--only)
+
+    def relocate(self, old: Path, new: Path) -> None:
+        """Point every path at the output folder once the staging folder is swapped in."""
+        self.out_dir = new
+        for result in self.parts:
+            result.stl = new / result.stl.relative_to(old)
+            result.scad = new / result.scad.relative_to(old)
 
     @property
     def failures(self) -> list[Finding]:
@@ -97,6 +123,12 @@ class BuildReport:
     @property
     def rendered(self) -> list[str]:
         return [r.spec.name for r in self.parts if not r.cached]
+
+    @property
+    def cosmetic(self) -> list[Finding]:
+        """Findings a maker cannot act on (listed with --verbose and in the manifest)."""
+        per_part = [f for r in self.parts for f in r.findings if f.severity == "cosmetic"]
+        return per_part + [f for f in self.kit_findings if f.severity == "cosmetic"]
 
 
 def select_parts(only: Iterable[str]) -> list[PartSpec]:
@@ -143,31 +175,51 @@ def measure(spec: PartSpec, mesh: trimesh.Trimesh, params: KitParams) -> dict[st
 class Builder:
     """One build: owns the tool, the cache and the output folders."""
 
-    def __init__(self, params: KitParams, options: BuildOptions, progress: Progress | None):
+    def __init__(
+        self,
+        params: KitParams,
+        options: BuildOptions,
+        progress: Progress | None,
+        kit_dir: Path,
+        cache_dir: Path,
+        tool: OpenScad,
+    ):
         self.params = params
         self.options = options
         self.progress = progress or _no_progress
-        self.out_dir = options.out_dir
-        self.stl_dir = self.out_dir / "stl"
-        self.scad_dir = self.out_dir / "scad"
-        self.cache = RenderCache(self.out_dir / ".cache")
-        self.tool = openscad.locate(options.openscad)
+        self.out_dir = kit_dir
+        self.stl_dir = kit_dir / "stl"
+        self.scad_dir = kit_dir / "scad"
+        self.cache = RenderCache(cache_dir)
+        self.tool = tool
 
-    def run(self, specs: list[PartSpec]) -> BuildReport:
+    def run(self, specs: list[PartSpec], kept: dict[str, dict[str, Any]]) -> BuildReport:
+        """Render specs, except those in kept (manifest entries of parts kept from the kit)."""
         started = time.perf_counter()
-        sources = emit_sources(self.params, specs)
+        fresh = [spec for spec in specs if spec.name not in kept]
+        sources = emit_sources(self.params, fresh)
         for folder in (self.stl_dir, self.scad_dir):
             folder.mkdir(parents=True, exist_ok=True)
-            remove_stale_temporaries(folder)
         for name, source in sources.items():
             write_text(self.scad_dir / f"{name}.scad", source.text)
-        ordered = sorted(specs, key=lambda s: (s.name not in _SLOW_FIRST, _rank(s.name)))
+        ordered = sorted(fresh, key=lambda s: (s.name not in _SLOW_FIRST, _rank(s.name)))
         results = self._run_parallel(ordered, sources)
+        results += [self._kept(spec, kept[spec.name]) for spec in specs if spec.name in kept]
         by_name = {r.spec.name: r for r in results}
         parts = [by_name[spec.name] for spec in specs]
-        return BuildReport(
+        report = BuildReport(
             self.out_dir, self.tool, parts, time.perf_counter() - started, self.params
         )
+        report.reused = sorted(kept)
+        return report
+
+    def _kept(self, spec: PartSpec, entry: dict[str, Any]) -> PartResult:
+        """A part kept from the kit: its mesh re-measured (cheap), its render time kept."""
+        target = self.stl_dir / spec.file_name
+        record = {"render_seconds": entry["render_seconds"]}
+        record.update(measure(spec, load_mesh(target), self.params))
+        self.progress(spec.name, "cached")
+        return self._result(spec, target, record, cached=True)
 
     def _run_parallel(
         self, specs: list[PartSpec], sources: dict[str, ScadSource]
@@ -253,39 +305,146 @@ def _same_file(path: Path, sha256: str) -> bool:
 def build(
     params: KitParams, options: BuildOptions, progress: Progress | None = None
 ) -> BuildReport:
-    """Build the selected parts into options.out_dir: STLs, checks, manifest and outputs."""
+    """Build the selected parts into options.out_dir as one transaction: STLs, checks,
+    layout, BOM, plates, previews and the manifest are staged, verified, then swapped in."""
     started = time.perf_counter()
+    out = safe_output_folder(options.out_dir)
     specs = select_parts(options.only)
-    builder = Builder(params, options, progress)
-    report = builder.run(specs)
-    tell = progress or _no_progress
-    meshes = {result.spec.name: load_mesh(result.stl) for result in report.parts}
-    shas = {result.spec.name: file_sha256(result.stl) for result in report.parts}
-    tell("kit checks", "running")
-    attach(report, *kit_checks(params, meshes, shas, builder.cache))
-    if options.slice:
-        tell("slicer", "running")
-        slice_stage(report, builder.cache.folder, options.jobs)
-    report.extras["render_seconds"] = round(report.seconds, 3)
-    layout = packed_layout(params, options, [r.spec.name for r in report.parts])
-    if layout is not None:  # written before the manifest, which names them
-        tell("layout", "running")
-        written = write_layout_files(layout, params, options.out_dir, picture=options.previews)
-        files = [str(path.relative_to(options.out_dir)) for path in written]
-        report.extras["layout"] = {**layout_summary(layout), "files": files}
-    report.seconds = time.perf_counter() - started  # the manifest's build_seconds: to here
-    manifest_path = manifest.write(report)
-    _outputs(report, options, tell, manifest_path)
-    tell("outputs", "finished")
+    existing = manifest.read_kit(out)
+    kept = kept_parts(params, options, existing)
+    tool = openscad.locate(options.openscad)  # before anything is written
+    new_folder = not out.exists()
+    try:
+        report = _transaction(params, options, progress, out, tool, existing, kept, specs)
+    except BaseException:
+        if new_folder:  # leave no trace: not even the cache in a folder we just made
+            remove_owned(out)
+            with contextlib.suppress(OSError):
+                out.rmdir()
+        raise
     report.seconds = time.perf_counter() - started
     return report
 
 
-def packed_layout(params: KitParams, options: BuildOptions, built: list[str]) -> Layout | None:
-    """The tin layout when the whole kit was built (its files need every content's STL)."""
-    if options.only or "box" not in built:
-        return None
-    return solve(params)
+def _transaction(
+    params: KitParams,
+    options: BuildOptions,
+    progress: Progress | None,
+    out: Path,
+    tool: OpenScad,
+    existing: dict[str, Any] | None,
+    kept: dict[str, dict[str, Any]],
+    specs: list[PartSpec],
+) -> BuildReport:
+    started = time.perf_counter()
+    with staged(out, "kit") as staging:
+        _seed(staging, options, existing)
+        builder = Builder(params, options, progress, staging.path, prepare_cache(out), tool)
+        report = builder.run(specs if not kept else list(PARTS), kept)
+        _stage_rest(report, builder, options, progress or _no_progress)
+        if kept:
+            report.notices.append(
+                f"kept {len(kept)} part(s) from the kit in {out}; "
+                f"rebuilt: {', '.join(options.only)}"
+            )
+        if report.failures and not options.keep_failed:
+            staging.abort()
+            return report
+        report.seconds = time.perf_counter() - started  # the manifest's build_seconds: to here
+        manifest.write(report, staging.path)
+        _verify(staging)
+        staging.commit()
+    report.relocate(staging.path, out)
+    report.committed = True
+    return report
+
+
+def kept_parts(
+    params: KitParams, options: BuildOptions, existing: dict[str, Any] | None
+) -> dict[str, dict[str, Any]]:
+    """--only inside a built kit: the manifest entries of the parts not rebuilt."""
+    if not options.only or existing is None:
+        return {}
+    differs = manifest.params_difference(existing, params)
+    if differs:
+        raise InputError(
+            f"--only: the kit in {options.out_dir} was built with other parameters ({differs}); "
+            "build the whole kit (unchanged parts come from the cache) or use another --out"
+        )
+    return {
+        entry["name"]: entry
+        for entry in existing["parts"]
+        if entry["name"] not in options.only and entry["name"] in part_names()
+    }
+
+
+def _seed(staging: Staging, options: BuildOptions, existing: dict[str, Any] | None) -> None:
+    """Copy in what the new kit keeps: everything for --only, the pictures' cache else."""
+    if existing is None:
+        return
+    files = existing.get("files", {})
+    if options.only:
+        staging.seed(rel for rel in files if rel != manifest.MANIFEST_NAME)
+    elif options.previews:
+        staging.seed(rel for rel in files if rel.startswith(f"{previews.FOLDER}/"))
+
+
+def _stage_rest(
+    report: BuildReport, builder: Builder, options: BuildOptions, tell: Progress
+) -> None:
+    """Everything after the renders: kit checks, slicing, layout, BOM, plates, previews."""
+    params, kit_dir = report.params, report.out_dir
+    meshes = {result.spec.name: load_mesh(result.stl) for result in report.parts}
+    shas = {result.spec.name: file_sha256(result.stl) for result in report.parts}
+    tell("kit checks", "running")
+    findings, measured = kit_checks(params, meshes, shas, builder.cache)
+    if len(meshes) < len(PARTS):
+        findings, measured = _partial_kit(report, findings, measured, set(meshes))
+    attach(report, findings, measured)
+    if options.slice:
+        tell("slicer", "running")
+        slice_stage(report, builder.cache.folder, options.jobs)
+    report.extras["render_seconds"] = round(report.seconds, 3)
+    whole_kit = len(meshes) == len(PARTS)
+    layout = solve(params) if whole_kit else None
+    if layout is not None:
+        tell("layout", "running")
+        written = write_layout_files(layout, params, kit_dir, picture=options.previews)
+        files = [str(path.relative_to(kit_dir)) for path in written]
+        report.extras["layout"] = {**layout_summary(layout), "files": files}
+    _outputs(report, options, tell, whole_kit)
+    tell("outputs", "finished")
+
+
+def _partial_kit(
+    report: BuildReport,
+    findings: list[Finding],
+    measured: list[dict[str, Any]],
+    present: set[str],
+) -> tuple[list[Finding], list[dict[str, Any]]]:
+    """--only with no kit yet: kit-level checks that need parts not built are skipped."""
+    missing = sorted(set(part_names()) - present)
+    unmeasurable = [item for item in measured if not item["ok"] and _needs_missing(item)]
+    kept = [item for item in measured if item not in unmeasurable]
+    if unmeasurable:
+        names = ", ".join(item["name"] for item in unmeasurable)
+        report.notices.append(
+            f"kit checks skipped, they need parts not built ({', '.join(missing)}): {names}"
+        )
+    return findings, kept
+
+
+def _needs_missing(item: dict[str, Any]) -> bool:
+    return item.get("measured") is None
+
+
+def _verify(staging: Staging) -> None:
+    """The staged kit is whole: every file the manifest names is there."""
+    data = manifest.read_kit(staging.path, strict=True)
+    assert data is not None
+    for rel in data["files"]:
+        if not (staging.path / rel).is_file():
+            raise ToolError(f"the new kit is incomplete ({rel} missing); the previous kit is kept")
 
 
 def layout_summary(layout: Layout) -> dict[str, Any]:
@@ -366,12 +525,8 @@ def slice_stage(report: BuildReport, cache_dir: Path, jobs: int | None) -> None:
         report.notices.append(f"slicer figures skipped: {outcome.skipped}")
 
 
-def _outputs(
-    report: BuildReport, options: BuildOptions, tell: Progress, manifest_path: Path
-) -> None:
-    data = json.loads(manifest_path.read_text())
-    bom.write_bom(report.out_dir, data)
-    whole_kit = not options.only
+def _outputs(report: BuildReport, options: BuildOptions, tell: Progress, whole_kit: bool) -> None:
+    bom.write_bom(report.out_dir, manifest.manifest_data(report))
     if options.plates and whole_kit:
         tell("plates", "running")
         counts = {r.spec.name: r.count for r in report.parts}
@@ -395,22 +550,24 @@ class CheckReport:
     parts: list[str]
     findings: list[Finding]
     invariants: list[dict[str, Any]]
+    params_from: str  # "the kit's manifest" or "the parameters given"
 
     @property
     def failures(self) -> list[Finding]:
         return [f for f in self.findings if f.failed]
 
 
-def check_outputs(params: KitParams, out_dir: Path) -> CheckReport:
-    """Re-check the STLs already in out_dir/stl: each mesh, printability, the clearances
-    between parts and the rules' invariants. A missing or unreadable file is a finding."""
+def check_outputs(out_dir: Path, params: KitParams | None = None) -> CheckReport:
+    """Re-check the kit in out_dir: every file against its SHA-256 in the manifest, each
+    mesh, printability, the clearances between parts and the rules' invariants. Params
+    default to the kit's own (its manifest); given ones ask "would it pass under these"."""
+    data = manifest.read_kit(out_dir, strict=True)
+    if data is None:
+        raise InputError(f"no kit in {out_dir} (no manifest.json): run `squadron-cad build` first")
+    findings = integrity_findings(out_dir, data)
+    used = params if params is not None else manifest.kit_params(data)
     stl_dir = out_dir / "stl"
-    if not stl_dir.is_dir():
-        raise InputError(f"{stl_dir} does not exist: run `squadron-cad build` first")
     present = [spec for spec in PARTS if (stl_dir / spec.file_name).is_file()]
-    if not present:
-        raise InputError(f"no part STLs in {stl_dir}: run `squadron-cad build` first")
-    findings: list[Finding] = []
     meshes: dict[str, trimesh.Trimesh] = {}
     for spec in present:
         try:
@@ -421,16 +578,33 @@ def check_outputs(params: KitParams, out_dir: Path) -> CheckReport:
             )
             continue
         meshes[spec.name] = mesh
-        findings += mesh_findings(
-            spec.name, mesh, spec.bodies, bed_of(params), instead_of(spec)
-        )
-    findings += kit.kit_findings(params, meshes)
-    measured = kit.invariants(params, meshes)
+        findings += mesh_findings(spec.name, mesh, spec.bodies, bed_of(used), instead_of(spec))
+    findings += kit.kit_findings(used, meshes)
+    measured = kit.invariants(used, meshes)
     findings += [invariant_finding(item) for item in measured if not item["ok"]]
-    return CheckReport([spec.name for spec in present], findings, measured)
+    source = "the kit's manifest" if params is None else "the parameters given"
+    return CheckReport([spec.name for spec in present], findings, measured, source)
 
 
-DOCS_KIT_DIR = Path("out") / "docs-kit"  # the default kit the README gallery is drawn from
+def integrity_findings(out_dir: Path, data: dict[str, Any]) -> list[Finding]:
+    """Each file the manifest names, present and unchanged since the build."""
+    found = []
+    for rel, expected in data.get("files", {}).items():
+        path = out_dir / rel
+        actual = file_sha256(path) if path.is_file() else "missing"
+        if actual != expected:
+            part = Path(rel).stem if rel.startswith("stl/") else "kit"
+            found.append(
+                Finding(
+                    part,
+                    "sha256",
+                    actual[:16],
+                    expected[:16],
+                    "error",
+                    f"{rel} is {'missing' if actual == 'missing' else 'changed'} since the build",
+                )
+            )
+    return found
 
 
 def refresh_docs(docs_dir: Path, jobs: int | None = None) -> list[Path]:
@@ -443,10 +617,44 @@ def refresh_docs(docs_dir: Path, jobs: int | None = None) -> list[Path]:
     return gallery.write_gallery(docs_dir, DOCS_KIT_DIR, params, jobs or os.cpu_count() or 1)
 
 
-def refresh_previews(params: KitParams, out_dir: Path, jobs: int | None = None) -> list[Path]:
-    """Redraw out/previews for the STLs already built in out_dir."""
-    stl_dir = out_dir / "stl"
-    names = [spec.name for spec in PARTS if (stl_dir / spec.file_name).is_file()]
-    if not names:
-        raise InputError(f"no part STLs in {stl_dir}: run `squadron-cad build` first")
-    return previews.write_previews(out_dir, names, params, jobs or os.cpu_count() or 1)
+DOCS_KIT_DIR = Path("out") / "docs-kit"  # the default kit the README gallery is drawn from
+
+
+def clean_output(out_dir: Path, *, cache: bool = True) -> tuple[int, list[str]]:
+    """Remove what the tool wrote in out_dir (its ownership record lists it), stale
+    staging folders beside it, and the render cache unless kept. Returns (files removed,
+    files left because the tool did not write them)."""
+    out = Path(os.path.abspath(os.path.expanduser(str(out_dir) or ".")))
+    stale = remove_stale_staging(out)
+    if not out.is_dir():
+        return len(stale), []
+    if read_ownership(out) is None:
+        left = [entry.name for entry in out.iterdir() if entry.name not in KEEP_NAMES]
+        if left and not (out / CACHE_NAME).is_dir():
+            raise InputError(
+                f"{out_dir}: holds no squadron-cad kit (no {RECORD_NAME}); nothing removed"
+            )
+    before = _count_files(out)
+    left = remove_owned(out, keep=() if cache else (CACHE_NAME,))
+    return before - _count_files(out) + len(stale), [p for p in left if p not in KEEP_NAMES]
+
+
+def _count_files(folder: Path) -> int:
+    return sum(1 for p in folder.rglob("*") if p.is_file()) if folder.is_dir() else 0
+
+
+def refresh_previews(out_dir: Path, jobs: int | None = None) -> list[Path]:
+    """Redraw the previews of the kit in out_dir, as a transaction like a build."""
+    out = safe_output_folder(out_dir)
+    data = manifest.read_kit(out, strict=True)
+    if data is None:
+        raise InputError(f"no kit in {out_dir} (no manifest.json): run `squadron-cad build` first")
+    params = manifest.kit_params(data)
+    names = [entry["name"] for entry in data["parts"]]
+    with staged(out, "kit") as staging:
+        staging.seed(rel for rel in data["files"] if rel != manifest.MANIFEST_NAME)
+        pictures = previews.write_previews(staging.path, names, params, jobs or os.cpu_count() or 1)
+        data["files"] = hash_files(staging.path, skip={manifest.MANIFEST_NAME})
+        write_json(staging.path / manifest.MANIFEST_NAME, data)
+        staging.commit()
+    return [out / path.relative_to(staging.path) for path in pictures]

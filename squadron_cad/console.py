@@ -79,4 +79,6 @@ def _plain_progress(quiet: bool) -> Any:
 
 
 def emit_json(data: Any) -> None:
-    sys.stdout.write(json.dumps(data, indent=2) + "\n")
+    """One JSON value on one line (JSON Lines: a script reads stdout line by line)."""
+    sys.stdout.write(json.dumps(data) + "\n")
+    sys.stdout.flush()

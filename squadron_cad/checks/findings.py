@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
-Severity = Literal["ok", "info", "warning", "error"]
+Severity = Literal["ok", "info", "cosmetic", "warning", "error"]  # cosmetic: --verbose only
 
 
 @dataclass(frozen=True)

@@ -274,9 +274,9 @@ def thin_wall_finding(
             f"under checks.min_wall_mm {wall:g}, the slicer prints it weak or not at all"
         )
         return Finding(part, "thin_walls", measured, expected, "error", message)
-    # Slivers beside engraved marks only blur the mark's edge: worth knowing, not failing.
+    # Slivers beside engraved marks only blur the mark's edge: recorded, not a warning.
     message = f"{len(spots)} thin sliver(s) beside engraved marks, thinnest {measured}: cosmetic"
-    return Finding(part, "thin_walls", measured, expected, "warning", message)
+    return Finding(part, "thin_walls", measured, expected, "cosmetic", message)
 
 
 # ---- engraved text ------------------------------------------------------------------------

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from squadron_cad import __version__
+from squadron_cad.errors import InputError
+from squadron_cad.outfolder import hash_files
+from squadron_cad.params import KitParams
 from squadron_cad.render.atomic import write_json
+from squadron_cad.render.cache import file_sha256
 
 if TYPE_CHECKING:
     from squadron_cad.build import BuildReport, PartResult
@@ -30,6 +35,7 @@ def part_entry(result: PartResult, out_dir: Path) -> dict[str, Any]:
         "bounding_box_mm": {"min": low, "max": high},
         "size_mm": [round(h - lo, 3) for lo, h in zip(low, high, strict=True)],
         "volume_mm3": result.volume_mm3,
+        "sha256": file_sha256(result.stl),
         "triangles": result.triangles,
         "render_seconds": result.render_seconds,
         "cached": result.cached,
@@ -53,7 +59,57 @@ def manifest_data(report: BuildReport) -> dict[str, Any]:
     }
 
 
-def write(report: BuildReport) -> Path:
-    path = report.out_dir / MANIFEST_NAME
-    write_json(path, manifest_data(report))
+def write(report: BuildReport, folder: Path) -> Path:
+    """The manifest, written last: it names every file of the kit with its SHA-256."""
+    data = manifest_data(report)
+    data["files"] = hash_files(folder, skip={MANIFEST_NAME})
+    path = folder / MANIFEST_NAME
+    write_json(path, data)
     return path
+
+
+def read_kit(folder: Path, *, strict: bool = False) -> dict[str, Any] | None:
+    """The manifest of the kit in folder, or None when there is none. A manifest that is
+    unreadable or not a kit's is None too, unless strict (then an InputError)."""
+    path = folder / MANIFEST_NAME
+    if not path.is_file():
+        return None
+    try:
+        data = json.loads(path.read_text())
+        KitParams.model_validate(data["params"])
+        valid = isinstance(data["parts"], list) and isinstance(data.get("files", {}), dict)
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        if strict:
+            raise InputError(f"{path}: not a squadron-cad manifest ({error})") from None
+        return None
+    if not valid:
+        if strict:
+            raise InputError(f"{path}: not a squadron-cad manifest")
+        return None
+    return data
+
+
+def kit_params(data: dict[str, Any]) -> KitParams:
+    """The parameters a kit was built with, as its manifest records them."""
+    return KitParams.model_validate(data["params"])
+
+
+def params_difference(data: dict[str, Any], params: KitParams) -> str:
+    """'' when params equal the kit's, else the first key that differs and both values."""
+    old = _flatten(data["params"])
+    new = _flatten(params.model_dump(mode="json"))
+    for key in sorted(set(old) | set(new)):
+        if old.get(key) != new.get(key):
+            return f"{key}: {old.get(key)!r} there, {new.get(key)!r} now"
+    return ""
+
+
+def _flatten(data: Any, prefix: str = "") -> dict[str, Any]:
+    if not isinstance(data, dict):
+        return {prefix: data}
+    flat: dict[str, Any] = {}
+    for key, value in data.items():
+        flat.update(
+            _flatten(value, f"{prefix}{key}." if isinstance(value, dict) else f"{prefix}{key}")
+        )
+    return flat

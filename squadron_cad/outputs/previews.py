@@ -57,6 +57,7 @@ NEUTRAL = COLOUR_NAMES["silver"]  # the box and templates in scenes, under colou
 FALLBACK_PLAYER_COLOURS = ("red", "blue", "green", "yellow", "black", "white", "orange", "purple")
 
 Matrix = tuple[tuple[float, ...], ...]
+FOLDER = "previews"  # under the kit's folder
 Progress = Callable[[str, str], None]  # (picture name, "cached" | "drawing" | "drawn")
 
 
@@ -507,7 +508,7 @@ def write_previews(
 
     Raises ToolError when OpenSCAD cannot draw (no Xvfb on a machine without a display).
     """
-    folder = out_dir / "previews"
+    folder = out_dir / FOLDER
     views = preview_views(out_dir, parts, params)
     settings = PictureSettings(params.previews.width_px, params.previews.height_px)
     pictures = render_views(views, folder, settings, jobs, tool, progress)

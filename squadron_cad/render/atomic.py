@@ -19,6 +19,17 @@ from squadron_cad.errors import ToolError
 TEMP_PREFIX = ".tmp-"
 
 
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+UMASK = _umask()
+FILE_MODE = 0o666 & ~UMASK  # what open() would give: 0644 under the usual umask
+DIR_MODE = 0o777 & ~UMASK
+
+
 @contextlib.contextmanager
 def temporary_sibling(target: Path) -> Iterator[Path]:
     """A temporary path next to target, removed unless it was moved into place."""
@@ -29,6 +40,7 @@ def temporary_sibling(target: Path) -> Iterator[Path]:
         raise ToolError(f"cannot write in {target.parent}: {error.strerror}") from error
     os.close(handle)
     temp = Path(name)
+    os.chmod(temp, FILE_MODE)  # mkstemp makes 0600; outputs are for others to read too
     try:
         yield temp
     finally:

@@ -144,12 +144,12 @@ def test_a_long_thin_spike_is_a_thin_feature(params: KitParams) -> None:
     assert spots[0].x < 5
 
 
-def test_slivers_beside_an_engraving_only_warn(params: KitParams) -> None:
+def test_slivers_beside_an_engraving_are_cosmetic(params: KitParams) -> None:
     # Two 1 mm deep grooves 0.5 mm apart in the top face: a cosmetic sliver.
     plate = cube(20, 20, 4) - cube(2, 18, 2, at=(8, 1, 3)) - cube(2, 18, 2, at=(10.5, 1, 3))
     info = P.PartInfo("plate", engraving_depth_mm=1.0)
     finding = P.thin_wall_finding("plate", to_trimesh(plate), params.checks, info)
-    assert finding.severity == "warning"
+    assert finding.severity == "cosmetic"
     assert finding.measured.startswith("0.50 mm wide")
 
 

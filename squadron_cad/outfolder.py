@@ -1,0 +1,398 @@
+"""Output folders the tool owns: safe to write, built aside, swapped in whole.
+
+A build writes into a staging folder beside the output folder (same filesystem), and only
+a finished, verified kit is swapped into place with one atomic exchange of the two folder
+names. At every instant the output folder holds the whole previous kit or the whole new one.
+
+The tool deletes only what it wrote: every output folder carries an ownership record
+(`.squadron-cad.json`) listing each file with its SHA-256, and cleanup removes exactly
+those files. A folder holding anything else is refused as an output folder.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import ctypes.util
+import errno
+import fcntl
+import json
+import os
+import shutil
+import tempfile
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from squadron_cad.errors import InputError, ToolError
+from squadron_cad.render.atomic import DIR_MODE, write_json
+from squadron_cad.render.cache import file_sha256
+
+RECORD_NAME = ".squadron-cad.json"  # the ownership record: what the tool wrote here
+STAGING_TOKEN = ".squadron-cad-staging"  # inside a staging folder: the process that owns it
+CACHE_NAME = ".cache"  # render cache: kept across builds, tagged as ours
+CACHE_TAG = "CACHEDIR.TAG"
+CACHE_SIGNATURE = "Signature: 8a477f597d28d172789f06886806bc55"  # bford.net cachedir spec
+KEEP_NAMES = frozenset({".gitkeep"})  # placeholders a repository keeps; carried, never deleted
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+_RENAME_EXCHANGE = 2  # linux/fs.h
+_AT_FDCWD = -100
+
+
+# ---- the ownership record ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Ownership:
+    """The files the tool wrote in a folder (relative POSIX paths and their SHA-256)."""
+
+    kind: str
+    files: dict[str, str]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "tool": "squadron-cad",
+            "kind": self.kind,
+            "files": dict(sorted(self.files.items())),
+        }
+
+
+def read_ownership(folder: Path) -> Ownership | None:
+    """The folder's ownership record, or None when it has none (or it is unreadable)."""
+    try:
+        data = json.loads((folder / RECORD_NAME).read_text())
+    except FileNotFoundError:
+        return _legacy_kit(folder)
+    except (OSError, ValueError):
+        return None
+    files = data.get("files") if isinstance(data, dict) else None
+    if data.get("tool") != "squadron-cad" or not isinstance(files, dict):
+        return None
+    return Ownership(str(data.get("kind", "")), {str(k): str(v) for k, v in files.items()})
+
+
+LEGACY_FOLDERS = ("stl", "scad", "previews", "plates", "layout", CACHE_NAME)
+LEGACY_FILES = (
+    "manifest.json",
+    "bom.md",
+    "bom.csv",
+    "layout.json",
+    "layout.png",
+    "layout_assembly.stl",
+)
+
+
+def _legacy_kit(folder: Path) -> Ownership | None:
+    """A kit built before ownership records (squadron_cad 0.1): its manifest says so, and
+    its files are the ones that version wrote, by name."""
+    try:
+        generator = json.loads((folder / "manifest.json").read_text()).get("generator", "")
+    except (OSError, ValueError, AttributeError):
+        return None
+    if not str(generator).startswith("squadron_cad"):
+        return None
+    files = [name for name in LEGACY_FILES if (folder / name).is_file()]
+    for sub in LEGACY_FOLDERS:
+        files += [
+            p.relative_to(folder).as_posix() for p in (folder / sub).rglob("*") if p.is_file()
+        ]
+    return Ownership("legacy", dict.fromkeys(files, ""))
+
+
+def hash_files(folder: Path, skip: Iterable[str] = ()) -> dict[str, str]:
+    """Every regular file under folder (but the record, the cache and skipped names)."""
+    skipped = {RECORD_NAME, STAGING_TOKEN, *skip}
+    hashes: dict[str, str] = {}
+    for path in sorted(folder.rglob("*")):
+        rel = path.relative_to(folder).as_posix()
+        top = rel.split("/", 1)[0]
+        if top == CACHE_NAME or rel in skipped or top in KEEP_NAMES or not path.is_file():
+            continue
+        if _nested_owned(folder, rel):
+            continue
+        hashes[rel] = file_sha256(path)
+    return hashes
+
+
+def _nested_owned(folder: Path, rel: str) -> bool:
+    """Inside a sub-folder with an ownership record of its own (a paper edition, say)."""
+    parts = rel.split("/")[:-1]
+    return any(
+        (folder.joinpath(*parts[: i + 1]) / RECORD_NAME).is_file() for i in range(len(parts))
+    )
+
+
+# ---- which folders may be written -------------------------------------------------------
+
+
+def safe_output_folder(out: Path | str) -> Path:
+    """The output folder as an absolute path, or a one-line InputError saying why not."""
+    text = str(out)
+    if not text.strip():
+        raise InputError("--out '': give a folder name, e.g. --out out")
+    path = Path(os.path.abspath(os.path.expanduser(text)))
+    real = path.resolve()
+    label = f"--out {text}"
+    if path.exists() and not path.is_dir():
+        raise InputError(f"{label}: is a file, not a folder; choose a new or empty folder")
+    if real == Path(real.anchor):
+        raise InputError(f"{label}: refusing the filesystem root; choose a new or empty folder")
+    if real == Path.home().resolve():
+        raise InputError(f"{label}: refusing your home folder; choose a new or empty folder")
+    here = Path.cwd().resolve()
+    if real == here or real in here.parents:
+        raise InputError(
+            f"{label}: refusing the folder you are in (or one that holds it); "
+            "choose a new or empty folder, e.g. --out out"
+        )
+    if (real / ".git").exists() or real == PROJECT_ROOT:
+        raise InputError(f"{label}: refusing a checkout's root folder; choose e.g. --out out")
+    foreign = foreign_files(real)
+    if foreign:
+        shown = ", ".join(foreign[:3]) + (
+            f" and {len(foreign) - 3} more" if len(foreign) > 3 else ""
+        )
+        raise InputError(
+            f"{label}: holds files squadron-cad did not write ({shown}); "
+            "choose a new or empty folder"
+        )
+    return path
+
+
+def foreign_files(folder: Path) -> list[str]:
+    """Files and folders in folder that the tool did not write (empty when it is new)."""
+    if not folder.is_dir():
+        return []
+    owned = read_ownership(folder)
+    listed = set(owned.files) if owned else set()
+    foreign: list[str] = []
+    for entry in sorted(folder.iterdir()):
+        name = entry.name
+        if (
+            name in KEEP_NAMES
+            or name == RECORD_NAME
+            or (name == CACHE_NAME and is_our_cache(entry))
+        ):
+            continue
+        if entry.is_dir() and not entry.is_symlink():
+            if read_ownership(entry) is not None:
+                foreign += [f"{name}/{rel}" for rel in foreign_files(entry)]
+            else:
+                foreign += _unlisted(entry, name, listed)
+        elif name not in listed:
+            foreign.append(name)
+    return foreign
+
+
+def _unlisted(folder: Path, prefix: str, listed: set[str]) -> list[str]:
+    found = []
+    for path in sorted(folder.rglob("*")):
+        rel = f"{prefix}/{path.relative_to(folder).as_posix()}"
+        if path.is_dir() and not path.is_symlink():
+            continue
+        if rel not in listed:
+            found.append(rel)
+    if not found and not any(rel.startswith(f"{prefix}/") for rel in listed):
+        found.append(f"{prefix}/")  # an empty folder we never made
+    return found
+
+
+def is_our_cache(folder: Path) -> bool:
+    try:
+        return (folder / CACHE_TAG).read_text().startswith(CACHE_SIGNATURE)
+    except OSError:
+        return False
+
+
+def prepare_cache(out: Path) -> Path:
+    """out/.cache, tagged as a cache directory (backup tools skip it; cleanup knows it)."""
+    folder = out / CACHE_NAME
+    folder.mkdir(parents=True, exist_ok=True, mode=DIR_MODE)
+    tag = folder / CACHE_TAG
+    if not tag.is_file():
+        tag.write_text(f"{CACHE_SIGNATURE}\n# squadron-cad's render cache: safe to delete.\n")
+    return folder
+
+
+# ---- staging and the swap ---------------------------------------------------------------
+
+
+class Staging:
+    """A folder beside `out` to build into; commit() swaps it in, abort() removes it."""
+
+    def __init__(self, out: Path, kind: str) -> None:
+        self.out = out
+        self.kind = kind
+        out.parent.mkdir(parents=True, exist_ok=True)
+        remove_stale_staging(out)
+        try:
+            name = tempfile.mkdtemp(prefix=staging_prefix(out), dir=out.parent)
+        except OSError as error:
+            raise ToolError(f"cannot write in {out.parent}: {error.strerror}") from error
+        self.path = Path(name)
+        os.chmod(self.path, DIR_MODE)
+        (self.path / STAGING_TOKEN).write_text(f"{os.getpid()}\n")
+
+    def seed(self, rels: Iterable[str]) -> None:
+        """Copy files of the current kit in (a copy: the kit in place is never touched)."""
+        for rel in rels:
+            source = self.out / rel
+            if source.is_file():
+                target = self.path / rel
+                target.parent.mkdir(parents=True, exist_ok=True, mode=DIR_MODE)
+                shutil.copyfile(source, target)
+                os.chmod(target, os.stat(source).st_mode & 0o777)
+
+    def commit(self) -> Ownership:
+        """Record what is staged, then swap it in for the previous kit, atomically."""
+        (self.path / STAGING_TOKEN).unlink()
+        owned = Ownership(self.kind, hash_files(self.path))
+        write_json(self.path / RECORD_NAME, owned.as_dict())
+        with _folder_lock(self.out.parent):
+            self._carry_over()
+            if self.out.exists():
+                _exchange(self.path, self.out)
+                remove_owned(self.path)  # the previous kit, now under the staging name
+            else:
+                os.rename(self.path, self.out)
+        return owned
+
+    def _carry_over(self) -> None:
+        """What lives beside a kit and outlasts it: placeholders, the cache, nested outputs."""
+        if not self.out.is_dir():
+            return
+        for entry in self.out.iterdir():
+            keep = entry.name in KEEP_NAMES or (entry.name == CACHE_NAME and is_our_cache(entry))
+            nested = entry.is_dir() and read_ownership(entry) is not None
+            if (keep or nested) and not (self.path / entry.name).exists():
+                os.rename(entry, self.path / entry.name)
+
+    def abort(self) -> None:
+        if (self.path / STAGING_TOKEN).is_file():
+            shutil.rmtree(self.path, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def staged(out: Path, kind: str) -> Iterator[Staging]:
+    """Build into the staging folder; on any error (Ctrl-C included) it is removed."""
+    staging = Staging(out, kind)
+    try:
+        yield staging
+    except BaseException:
+        staging.abort()
+        raise
+
+
+def staging_prefix(out: Path) -> str:
+    return f".{out.name}.staging-{os.getpid()}-"
+
+
+def remove_stale_staging(out: Path) -> list[Path]:
+    """Staging folders beside out whose process is gone (killed with SIGKILL, say)."""
+    removed = []
+    for folder in out.parent.glob(f".{out.name}.staging-*"):
+        pid = _staging_pid(folder)
+        if pid is not None and not _alive(pid):
+            shutil.rmtree(folder, ignore_errors=True)
+            removed.append(folder)
+        elif pid is None and read_ownership(folder) is not None and _owner_gone(folder, out):
+            remove_owned(folder)  # a previous kit swapped out, its removal interrupted
+            removed.append(folder)
+    return removed
+
+
+def _staging_pid(folder: Path) -> int | None:
+    try:
+        return int((folder / STAGING_TOKEN).read_text().strip())
+    except (OSError, ValueError):
+        return None
+
+
+def _owner_gone(folder: Path, out: Path) -> bool:
+    pid_text = folder.name.removeprefix(f".{out.name}.staging-").split("-", 1)[0]
+    return not pid_text.isdigit() or not _alive(int(pid_text))
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+@contextlib.contextmanager
+def _folder_lock(folder: Path) -> Iterator[None]:
+    """One swap at a time in a folder (two builds into the same --out take turns)."""
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)
+
+
+def _exchange(a: Path, b: Path) -> None:
+    """Swap two folder names in one step (renameat2 RENAME_EXCHANGE); two renames where the
+    filesystem cannot, leaving the window of one missing name as small as it can be."""
+    libc = ctypes.CDLL(ctypes.util.find_library("c") or None, use_errno=True)
+    renameat2 = getattr(libc, "renameat2", None)
+    if renameat2 is not None:
+        result = renameat2(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE)
+        if result == 0:
+            return
+        code = ctypes.get_errno()
+        if code not in (errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP):
+            raise ToolError(f"cannot swap {a} into {b}: {os.strerror(code)}")
+    aside = a.with_name(a.name + "-old")
+    os.rename(b, aside)
+    os.rename(a, b)
+    os.rename(aside, a)
+
+
+# ---- removal: only what the tool wrote --------------------------------------------------
+
+
+def remove_owned(folder: Path, keep: Iterable[str] = ()) -> list[str]:
+    """Remove the files the ownership record lists (if unchanged since written, or not),
+    the record, the tagged cache and folders left empty; anything else stays. Returns
+    what stayed."""
+    owned = read_ownership(folder)
+    kept = set(keep)
+    if owned is not None:
+        for rel in owned.files:
+            if rel.split("/", 1)[0] not in kept:
+                with contextlib.suppress(FileNotFoundError, IsADirectoryError):
+                    (folder / rel).unlink()
+    for entry in folder.iterdir() if folder.is_dir() else ():
+        if entry.is_dir() and entry.name not in kept and read_ownership(entry) is not None:
+            remove_owned(entry)
+    cache = folder / CACHE_NAME
+    if CACHE_NAME not in kept and is_our_cache(cache):
+        shutil.rmtree(cache, ignore_errors=True)
+    with contextlib.suppress(FileNotFoundError):
+        (folder / RECORD_NAME).unlink()
+    _remove_empty_folders(folder)
+    left = (
+        sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*"))
+        if folder.is_dir()
+        else []
+    )
+    if not left and folder.name.startswith("."):
+        with contextlib.suppress(OSError):
+            folder.rmdir()  # a staging folder: nothing of anybody's is left in it
+    return left
+
+
+def _remove_empty_folders(folder: Path) -> None:
+    if not folder.is_dir():
+        return
+    for path in sorted(folder.rglob("*"), key=lambda p: len(p.parts), reverse=True):
+        if path.is_dir() and not path.is_symlink():
+            with contextlib.suppress(OSError):
+                path.rmdir()  # only succeeds when empty
