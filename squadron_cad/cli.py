@@ -71,8 +71,13 @@ TinOption = Annotated[
     typer.Option("--tin", metavar="NAME", help="A tin preset from params/tins/ (e.g. altoids)."),
 ]
 OutOption = Annotated[Path, typer.Option("--out", "-o", metavar="DIR", help="Output folder.")]
-JsonOption = Annotated[bool, typer.Option("--json", help="Machine-readable output on stdout.")]
-_STATE = {"debug": False}
+JsonOption = Annotated[
+    bool, typer.Option("--json", help="JSON Lines on stdout (docs/json-output.md).")
+]
+VerboseOption = Annotated[
+    bool, typer.Option("--verbose", "-v", help="Also list cosmetic findings.")
+]
+_STATE = {"debug": False, "json": False}
 
 
 def _params(
@@ -126,18 +131,32 @@ def build(
         ),
     ] = 600.0,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only errors.")] = False,
+    verbose: VerboseOption = False,
     no_previews: Annotated[
         bool, typer.Option("--no-previews", help="Skip the pictures (previews and layout.png).")
     ] = False,
     no_slice: Annotated[
         bool, typer.Option("--no-slice", help="Skip slicing (print time and filament).")
     ] = False,
+    keep_failed: Annotated[
+        bool,
+        typer.Option(
+            "--keep-failed",
+            help="Put the new kit in OUT even when a check fails, to look at it (default: a "
+            "failing kit is discarded and OUT keeps the previous kit).",
+        ),
+    ] = False,
     as_json: JsonOption = False,
 ) -> None:
     """Emit OpenSCAD for every part, render STLs into OUT/stl, check them, write the manifest.
 
-    Example: squadron-cad build --tin altoids --set players=1
+    The kit is built aside and swapped into OUT whole: if the build fails or is
+    interrupted, OUT keeps the previous kit untouched. With --only and a kit already in
+    OUT, just those parts are rebuilt and the kit's manifest and BOM stay whole.
+
+    Example: squadron-cad build --tin altoids
     """
+    _STATE["json"] = as_json
     kit = _params(params, set_, tin)
     options = pipeline.BuildOptions(
         out_dir=out,
@@ -147,29 +166,25 @@ def build(
         timeout_s=timeout,
         previews=not no_previews,
         slice=not no_slice,
+        keep_failed=keep_failed,
     )
     specs = pipeline.select_parts(options.only)
     try:
         with console.build_progress(len(specs), quiet=quiet, as_json=as_json) as progress:
             report = pipeline.build(kit, options, progress)
     except KeyboardInterrupt:
-        raise Interrupted("interrupted; the previous outputs are intact") from None
-    _report_build(report, quiet=quiet, as_json=as_json)
+        raise Interrupted(f"interrupted; {out} still holds the previous kit, untouched") from None
+    _report_build(report, quiet=quiet, verbose=verbose, as_json=as_json)
     if report.failures:
-        raise CheckFailed(f"{len(report.failures)} check(s) failed; see above")
+        kept = "" if report.committed else f"; nothing written: {out} keeps the previous kit"
+        raise CheckFailed(f"{len(report.failures)} check(s) failed (see above){kept}")
 
 
-def _report_build(report: pipeline.BuildReport, *, quiet: bool, as_json: bool) -> None:
+def _report_build(
+    report: pipeline.BuildReport, *, quiet: bool, verbose: bool, as_json: bool
+) -> None:
     if as_json:
-        console.emit_json(
-            {
-                "event": "built",
-                "out": str(report.out_dir),
-                "seconds": round(report.seconds, 3),
-                "rendered": report.rendered,
-                "failures": [f.as_dict() for f in report.failures],
-            }
-        )
+        _report_build_json(report)
         return
     for finding in report.failures:
         console.stderr.print(f"[red]FAIL[/red] {finding.line()}")
@@ -177,14 +192,41 @@ def _report_build(report: pipeline.BuildReport, *, quiet: bool, as_json: bool) -
         return
     for finding in report.warnings:
         console.stderr.print(f"[yellow]warn[/yellow] {finding.line()}")
+    for finding in report.cosmetic if verbose else ():
+        console.stderr.print(f"note {finding.line()}")
     for notice in report.notices:
         console.stderr.print(f"note: {notice}")
+    if not report.committed:
+        return
     cached = len(report.parts) - len(report.rendered)
+    hidden = len(report.cosmetic)
+    more = f"; {hidden} cosmetic note(s) with --verbose" if hidden and not verbose else ""
     console.stderr.print(
         f"built {len(report.parts)} parts in {report.seconds:.1f} s "
         f"({len(report.rendered)} rendered, {cached} unchanged; OpenSCAD "
         f"{report.tool.version}, {report.tool.backend} backend) -> "
-        f"{report.out_dir / 'stl'}, manifest {report.out_dir / 'manifest.json'}"
+        f"{report.out_dir / 'stl'}, manifest {report.out_dir / 'manifest.json'}{more}"
+    )
+
+
+def _report_build_json(report: pipeline.BuildReport) -> None:
+    """JSON Lines: a `finding` line per warning or failure, a `notice` line per note, then
+    the `built` summary last (fields in docs/json-output.md)."""
+    for finding in report.failures + report.warnings + report.cosmetic:
+        console.emit_json({"event": "finding", **finding.as_dict()})
+    for notice in report.notices:
+        console.emit_json({"event": "notice", "message": notice})
+    console.emit_json(
+        {
+            "event": "built",
+            "out": str(report.out_dir),
+            "committed": report.committed,
+            "seconds": round(report.seconds, 3),
+            "parts": len(report.parts),
+            "rendered": report.rendered,
+            "failures": len(report.failures),
+            "warnings": len(report.warnings),
+        }
     )
 
 
@@ -196,19 +238,23 @@ def check(
     out: OutOption = Path("out"),
     as_json: JsonOption = False,
 ) -> None:
-    """Re-check the STLs in OUT/stl; exit 1 naming each failing file.
+    """Re-check the kit in OUT: every file against its SHA-256, every mesh, the rules.
+
+    The kit is checked with the parameters it was built with (from its manifest). Give
+    --params, --set or --tin only to ask "would this kit pass under other parameters".
 
     Example: squadron-cad check --out out
     """
-    kit = _params(params, set_, tin)
-    checked = pipeline.check_outputs(kit, out)
+    asked = bool(params or set_ or tin)
+    checked = pipeline.check_outputs(out, _params(params, set_, tin) if asked else None)
     failures = checked.failures
     if as_json:
+        for finding in checked.findings:
+            console.emit_json({"event": "finding", **finding.as_dict()})
+        for item in checked.invariants:
+            console.emit_json({"event": "invariant", **item})
         console.emit_json(
-            {
-                "findings": [f.as_dict() for f in checked.findings],
-                "invariants": checked.invariants,
-            }
+            {"event": "checked", "parts": len(checked.parts), "failures": len(failures)}
         )
     else:
         for finding in checked.findings:
@@ -217,8 +263,9 @@ def check(
                 console.stdout.print(f"{label} {finding.line()}")
         held = sum(1 for item in checked.invariants if item["ok"])
         console.stdout.print(
-            f"checked {len(checked.parts)} parts in {out / 'stl'}: {len(failures)} failing "
-            f"check(s); {held} of {len(checked.invariants)} rule invariants hold"
+            f"checked {len(checked.parts)} parts in {out} with {checked.params_from}: "
+            f"{len(failures)} failing check(s); {held} of {len(checked.invariants)} rule "
+            "invariants hold"
         )
     if failures:
         failing = sorted({f.part for f in failures})
@@ -311,21 +358,38 @@ def tins() -> None:
 
 @app.command()
 def previews(
-    params: ParamFiles = None,  # type: ignore[assignment]
-    set_: Overrides = None,  # type: ignore[assignment]
-    tin: TinOption = None,
     out: OutOption = Path("out"),
     jobs: Annotated[
         int,
         typer.Option("--jobs", "-j", min=0, metavar="N", help="Parallel jobs (0 = one per core)."),
     ] = 0,
 ) -> None:
-    """Redraw OUT/previews/*.png from the STLs already built (build draws them too).
+    """Redraw OUT/previews/*.png for the kit in OUT, with its own parameters (build draws
+    them too).
 
     Example: squadron-cad previews --out out
     """
-    pictures = pipeline.refresh_previews(_params(params, set_, tin), out, jobs or None)
+    pictures = pipeline.refresh_previews(out, jobs or None)
     console.stdout.print(f"{len(pictures)} pictures in {out / 'previews'}")
+
+
+@app.command()
+def clean(
+    out: OutOption = Path("out"),
+    cache: Annotated[
+        bool, typer.Option("--cache/--keep-cache", help="Remove the render cache too.")
+    ] = True,
+) -> None:
+    """Remove the kit in OUT: only the files the tool wrote there (its ownership record
+    lists them); anything else is left, and said.
+
+    Example: squadron-cad clean --out out
+    """
+    removed, left = pipeline.clean_output(out, cache=cache)
+    console.stdout.print(f"removed {removed} file(s) from {out}")
+    if left:
+        shown = ", ".join(left[:5]) + (" ..." if len(left) > 5 else "")
+        console.stderr.print(f"note: left {len(left)} file(s) squadron-cad did not write: {shown}")
 
 
 @app.command()
@@ -402,5 +466,7 @@ def main(argv: list[str] | None = None) -> None:
 def _fail(error: BaseException | None, line: str, code: int) -> None:
     if _STATE["debug"] and error is not None:
         raise error
+    if _STATE["json"]:  # scripts read stdout: the error is the last JSON line there too
+        console.emit_json({"event": "error", "message": line, "exit_code": code})
     print(f"squadron-cad: error: {line}", file=sys.stderr)
     sys.exit(code)
