@@ -197,6 +197,7 @@ class Builder:
         """Render specs, except those in kept (manifest entries of parts kept from the kit)."""
         started = time.perf_counter()
         fresh = [spec for spec in specs if spec.name not in kept]
+        self.progress("scad", "running")
         sources = emit_sources(self.params, fresh)
         for folder in (self.stl_dir, self.scad_dir):
             folder.mkdir(parents=True, exist_ok=True)
@@ -351,6 +352,7 @@ def _transaction(
             staging.abort()
             return report
         report.seconds = time.perf_counter() - started  # the manifest's build_seconds: to here
+        (progress or _no_progress)("swap", "running")
         manifest.write(report, staging.path)
         _verify(staging)
         staging.commit()
@@ -526,6 +528,7 @@ def slice_stage(report: BuildReport, cache_dir: Path, jobs: int | None) -> None:
 
 
 def _outputs(report: BuildReport, options: BuildOptions, tell: Progress, whole_kit: bool) -> None:
+    tell("bom", "running")
     bom.write_bom(report.out_dir, manifest.manifest_data(report))
     if options.plates and whole_kit:
         tell("plates", "running")

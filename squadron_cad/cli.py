@@ -17,7 +17,7 @@ import yaml
 
 from squadron_cad import __version__, console
 from squadron_cad import build as pipeline
-from squadron_cad.errors import CheckFailed, Interrupted, SquadronError
+from squadron_cad.errors import CheckFailed, InputError, Interrupted, SquadronError
 from squadron_cad.fit.solver import solve
 from squadron_cad.fit.summary import fit_lines
 from squadron_cad.params import KitParams
@@ -70,7 +70,12 @@ TinOption = Annotated[
     str | None,
     typer.Option("--tin", metavar="NAME", help="A tin preset from params/tins/ (e.g. altoids)."),
 ]
-OutOption = Annotated[Path, typer.Option("--out", "-o", metavar="DIR", help="Output folder.")]
+OutOption = Annotated[
+    Path,
+    typer.Option(
+        "--out", "-o", metavar="DIR", help="Output folder.", parser=lambda v: _out_folder(v)
+    ),
+]
 JsonOption = Annotated[
     bool, typer.Option("--json", help="JSON Lines on stdout (docs/json-output.md).")
 ]
@@ -84,6 +89,13 @@ def _params(
     param_files: list[Path] | None, overrides: list[str] | None, tin: str | None
 ) -> KitParams:
     return resolve(tuple(param_files or ()), tuple(overrides or ()), tin)
+
+
+def _out_folder(text: str) -> Path:
+    """--out '' would mean the folder you are in: refuse it as such."""
+    if not text.strip():
+        raise InputError("--out '': give a folder name, e.g. --out out")
+    return Path(text)
 
 
 def _version(value: bool) -> None:

@@ -140,14 +140,16 @@ def safe_output_folder(out: Path | str) -> Path:
         raise InputError(f"{label}: refusing the filesystem root; choose a new or empty folder")
     if real == Path.home().resolve():
         raise InputError(f"{label}: refusing your home folder; choose a new or empty folder")
+    if (real / ".git").exists() or real == PROJECT_ROOT:
+        raise InputError(f"{label}: refusing a checkout's root folder; choose e.g. --out out")
     here = Path.cwd().resolve()
     if real == here or real in here.parents:
         raise InputError(
             f"{label}: refusing the folder you are in (or one that holds it); "
             "choose a new or empty folder, e.g. --out out"
         )
-    if (real / ".git").exists() or real == PROJECT_ROOT:
-        raise InputError(f"{label}: refusing a checkout's root folder; choose e.g. --out out")
+    if real.is_dir() and not os.access(real, os.W_OK):
+        raise ToolError(f"cannot write in {path}: permission denied (a read-only folder)")
     foreign = foreign_files(real)
     if foreign:
         shown = ", ".join(foreign[:3]) + (

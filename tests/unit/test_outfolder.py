@@ -1,0 +1,265 @@
+"""Output folders: which are refused, what cleanup removes, how a staged kit is swapped in.
+
+No OpenSCAD: these work on folders of plain files the tests write themselves.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from squadron_cad import outfolder
+from squadron_cad.errors import InputError, ToolError
+from squadron_cad.outfolder import RECORD_NAME, Staging, read_ownership, safe_output_folder
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def cli(*args: str, cwd: Path | None = None, **env: str) -> subprocess.CompletedProcess[str]:
+    environment = {**os.environ, "SQUADRON_OPENSCAD": "/nonexistent/openscad", **env}
+    return subprocess.run(
+        [sys.executable, "-m", "squadron_cad", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env=environment,
+        check=False,
+    )
+
+
+def tree(folder: Path) -> dict[str, bytes]:
+    return {
+        p.relative_to(folder).as_posix(): p.read_bytes() for p in folder.rglob("*") if p.is_file()
+    }
+
+
+def staged_kit(out: Path, files: dict[str, str]) -> None:
+    """A kit swapped in the way a build does it."""
+    staging = Staging(out, "kit")
+    for rel, text in files.items():
+        (staging.path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (staging.path / rel).write_text(text)
+    staging.commit()
+
+
+# ---- refused folders ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("out", "words"),
+    [
+        ("/", "filesystem root"),
+        ("~", "home folder"),
+        ("", "give a folder name"),
+        (".", "the folder you are in"),
+        ("..", "refusing"),
+    ],
+)
+def test_dangerous_folders_are_refused(tmp_path: Path, out: str, words: str) -> None:
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / "precious.txt").write_text("mine")
+    before = tree(tmp_path)
+    done = cli("build", "--out", out, cwd=work, HOME=str(tmp_path))
+    assert done.returncode == 2, done.stderr
+    assert words in done.stderr
+    assert done.stderr.count("\n") == 1
+    assert "Traceback" not in done.stderr
+    assert tree(tmp_path) == before
+
+
+def test_the_checkout_root_is_refused(tmp_path: Path) -> None:
+    clone = tmp_path / "clone"
+    (clone / ".git").mkdir(parents=True)
+    (clone / "README.md").write_text("a project")
+    done = cli("build", "--out", str(clone), cwd=tmp_path)
+    assert done.returncode == 2
+    assert "checkout's root" in done.stderr
+    with pytest.raises(InputError, match="checkout"):
+        safe_output_folder(ROOT)
+
+
+def test_a_regular_file_is_refused(tmp_path: Path) -> None:
+    target = tmp_path / "notes.txt"
+    target.write_text("keep me")
+    done = cli("build", "--out", str(target), cwd=tmp_path)
+    assert done.returncode == 2
+    assert "is a file, not a folder" in done.stderr
+    assert target.read_text() == "keep me"
+
+
+def test_a_folder_with_files_the_tool_did_not_write_is_refused(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    (out / "photos").mkdir(parents=True)
+    (out / "photos" / "cat.jpg").write_bytes(b"\xff\xd8")
+    (out / ".gitkeep").write_text("")
+    done = cli("build", "--out", str(out), cwd=tmp_path)
+    assert done.returncode == 2
+    assert "photos/cat.jpg" in done.stderr
+    assert "did not write" in done.stderr
+
+
+def test_new_empty_and_placeholder_folders_are_accepted(tmp_path: Path) -> None:
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "kept").mkdir()
+    (tmp_path / "kept" / ".gitkeep").write_text("")
+    for name in ("new", "empty", "kept"):
+        assert safe_output_folder(tmp_path / name) == tmp_path / name
+
+
+def test_a_kit_folder_with_an_added_file_is_refused(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    staged_kit(out, {"stl/a.stl": "solid", "manifest.json": "{}"})
+    safe_output_folder(out)
+    (out / "stl" / "mine.stl").write_text("not ours")
+    with pytest.raises(InputError, match=r"stl/mine\.stl"):
+        safe_output_folder(out)
+
+
+def test_a_read_only_folder_is_a_tool_error(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    out.mkdir()
+    os.chmod(out, 0o555)
+    try:
+        if os.access(out, os.W_OK):
+            pytest.skip("this user writes read-only folders (root with override capabilities)")
+        with pytest.raises(ToolError, match="read-only"):
+            safe_output_folder(out)
+    finally:
+        os.chmod(out, 0o755)
+
+
+# ---- the swap -------------------------------------------------------------------------------
+
+
+def test_a_commit_swaps_the_whole_kit_and_carries_the_cache_and_placeholder(
+    tmp_path: Path,
+) -> None:
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / ".gitkeep").write_text("")
+    staged_kit(out, {"stl/a.stl": "one", "bom.md": "old"})
+    outfolder.prepare_cache(out)
+    (out / ".cache" / "entry.json").write_text("{}")
+    staged_kit(out, {"stl/b.stl": "two", "bom.md": "new"})
+    files = tree(out)
+    assert "stl/a.stl" not in files
+    assert files["stl/b.stl"] == b"two"
+    assert files["bom.md"] == b"new"
+    assert ".gitkeep" in files
+    assert ".cache/entry.json" in files
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out"], "staging debris left"
+    owned = read_ownership(out)
+    assert owned is not None
+    assert set(owned.files) == {"stl/b.stl", "bom.md"}
+
+
+def half_written(out: Path) -> None:
+    with outfolder.staged(out, "kit") as staging:
+        (staging.path / "stl").mkdir()
+        (staging.path / "stl" / "a.stl").write_text("half")
+        raise KeyboardInterrupt
+
+
+def test_an_aborted_staging_leaves_the_kit_and_no_debris(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    staged_kit(out, {"stl/a.stl": "one"})
+    before = tree(out)
+    with pytest.raises(KeyboardInterrupt):
+        half_written(out)
+    assert tree(out) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
+
+
+def test_staging_of_a_killed_process_is_removed_by_the_next_run(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    stale = tmp_path / ".out.staging-999999999-abc"
+    stale.mkdir()
+    (stale / outfolder.STAGING_TOKEN).write_text("999999999\n")
+    (stale / "stl.stl").write_text("half a kit")
+    staging = Staging(out, "kit")
+    assert not stale.exists()
+    staging.abort()
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_ownership_record_lists_every_file_with_its_sha256(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    staged_kit(out, {"a.txt": "alpha", "sub/b.txt": "beta"})
+    record = json.loads((out / RECORD_NAME).read_text())
+    assert record["files"] == {
+        "a.txt": hashlib.sha256(b"alpha").hexdigest(),
+        "sub/b.txt": hashlib.sha256(b"beta").hexdigest(),
+    }
+
+
+# ---- clean ---------------------------------------------------------------------------------
+
+
+def test_clean_removes_only_what_the_tool_wrote(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / ".gitkeep").write_text("")
+    staged_kit(out, {"stl/a.stl": "one", "bom.md": "x"})
+    (out / "stl" / "mine.txt").write_text("a maker's note")
+    done = cli("clean", "--out", str(out))
+    assert done.returncode == 0, done.stderr
+    assert sorted(tree(out)) == [".gitkeep", "stl/mine.txt"]
+    assert "stl/mine.txt" in done.stderr
+
+
+def test_clean_refuses_a_folder_with_no_kit(tmp_path: Path) -> None:
+    (tmp_path / "README.md").write_text("a project")
+    (tmp_path / ".git").mkdir()
+    before = tree(tmp_path)
+    done = cli("clean", "--out", ".", cwd=tmp_path)
+    assert done.returncode == 2
+    assert "holds no squadron-cad kit" in done.stderr
+    assert tree(tmp_path) == before
+
+
+def test_clean_of_an_empty_placeholder_folder_is_a_no_op(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / ".gitkeep").write_text("")
+    done = cli("clean", "--out", str(out))
+    assert done.returncode == 0
+    assert tree(out) == {".gitkeep": b""}
+
+
+def test_a_kit_from_the_previous_version_is_recognised(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    (out / "stl").mkdir(parents=True)
+    (out / "stl" / "box.stl").write_text("solid")
+    (out / "manifest.json").write_text(json.dumps({"generator": "squadron_cad 0.1.0"}))
+    assert safe_output_folder(out) == out
+    (out / "notes.txt").write_text("mine")
+    with pytest.raises(InputError, match=r"notes\.txt"):
+        safe_output_folder(out)
+
+
+def test_make_clean_in_the_checkout_keeps_the_checkout(tmp_path: Path) -> None:
+    clone = tmp_path / "clone"
+    subprocess.run(["git", "clone", "-q", str(ROOT), str(clone)], check=True)
+    venv = ROOT / ".venv"
+    if not (venv / "bin" / "squadron-cad").is_file():
+        pytest.skip("the project's .venv is not set up")
+    os.utime(clone / "pyproject.toml", (0, 0))  # the .venv is newer: make reinstalls nothing
+    before = tree(clone)
+    for out in (".", str(clone), "~"):
+        done = subprocess.run(
+            ["make", "-s", "-C", str(clone), "clean", f"OUT={out}", f"VENV={venv}"],
+            capture_output=True,
+            text=True,
+            env={**os.environ, "HOME": str(clone)},
+            check=False,
+        )
+        assert done.returncode != 0, f"make clean OUT={out} succeeded"
+        assert "nothing removed" in done.stderr
+    assert tree(clone) == before
