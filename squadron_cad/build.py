@@ -227,10 +227,9 @@ class Builder:
     ) -> list[PartResult]:
         jobs = max(1, self.options.jobs or os.cpu_count() or 1)
         pool = ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="render")
-        futures: list[Future[PartResult]] = [
-            pool.submit(self._one_part, spec, sources[spec.name]) for spec in specs
-        ]
-        try:
+        futures: list[Future[PartResult]] = []
+        try:  # submitting inside: a Ctrl-C between two submits still waits for the workers
+            futures += [pool.submit(self._one_part, spec, sources[spec.name]) for spec in specs]
             _done, _ = wait(futures, return_when=FIRST_EXCEPTION)
             for future in futures:
                 if future.done() and future.exception() is not None:
@@ -342,6 +341,9 @@ def _transaction(
         _seed(staging, options, existing)
         builder = Builder(params, options, progress, staging.path, prepare_cache(out), tool)
         report = builder.run(specs if not kept else list(PARTS), kept)
+        if report.failures and not options.keep_failed:
+            staging.abort()  # a broken mesh: nothing after it (checks, slicer, pictures) helps
+            return report
         _stage_rest(report, builder, options, progress or _no_progress)
         if kept:
             report.notices.append(
@@ -424,20 +426,17 @@ def _partial_kit(
     measured: list[dict[str, Any]],
     present: set[str],
 ) -> tuple[list[Finding], list[dict[str, Any]]]:
-    """--only with no kit yet: kit-level checks that need parts not built are skipped."""
+    """--only with no kit yet: the rules' invariants compare parts with each other, so a
+    failing one may only lack a part not built; it is named, not enforced."""
     missing = sorted(set(part_names()) - present)
-    unmeasurable = [item for item in measured if not item["ok"] and _needs_missing(item)]
-    kept = [item for item in measured if item not in unmeasurable]
-    if unmeasurable:
-        names = ", ".join(item["name"] for item in unmeasurable)
+    unsure = [item for item in measured if not item["ok"]]
+    if unsure:
+        names = "; ".join(item["name"] for item in unsure)
         report.notices.append(
-            f"kit checks skipped, they need parts not built ({', '.join(missing)}): {names}"
+            f"kit checks skipped, they need parts not built ({', '.join(missing)}): {names}. "
+            "Build the whole kit to check them."
         )
-    return findings, kept
-
-
-def _needs_missing(item: dict[str, Any]) -> bool:
-    return item.get("measured") is None
+    return findings, [item for item in measured if item["ok"]]
 
 
 def _verify(staging: Staging) -> None:

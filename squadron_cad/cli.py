@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import signal
 import sys
+import warnings
 from collections import Counter
 from pathlib import Path
 from typing import Annotated, Any
@@ -31,10 +32,10 @@ Examples:
 \b
   squadron-cad build                         the default kit into out/
   squadron-cad build --tin altoids           a box for an Altoids tin
-  squadron-cad build --set players=3 --set token.width_mm=30
-  squadron-cad build --params mytin.yaml --only box --only box_lid
+  squadron-cad build --tin custom --set token.width_mm=30
+  squadron-cad build --params mytin.yaml --only box --out mybox  just the box
   squadron-cad fit --params mytin.yaml       the box layout, without rendering
-  squadron-cad check                         re-check out/stl/*.stl
+  squadron-cad check                         re-check the kit in out/
 """
 
 app = typer.Typer(
@@ -463,6 +464,8 @@ def _terminate(signum: int, _frame: Any) -> None:
 def main(argv: list[str] | None = None) -> None:
     """Entry point: one line per error, exit 2 for bad input and 1 for tool failures."""
     signal.signal(signal.SIGTERM, _terminate)
+    if "--debug" not in (sys.argv[1:] if argv is None else argv):
+        warnings.simplefilter("ignore")  # numpy's notes on a broken mesh: the finding says it
     args = sys.argv[1:] if argv is None else argv
     try:
         # Typer reports usage errors itself (exit 2); our errors propagate to here.

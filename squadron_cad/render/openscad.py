@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+import numpy as np
+
 from squadron_cad.errors import ToolError
 from squadron_cad.render.atomic import replace_into, temporary_sibling
 
@@ -31,6 +33,10 @@ INSTALL_HINT = (
 _FAILURE_LINE = re.compile(r"^(ERROR|WARNING|CGAL error|Current top level object is empty)")
 _STL_HEADER_BYTES = 84
 _STL_TRIANGLE_BYTES = 50
+_STL_HEADER = b"squadron_cad binary STL (triangles in canonical order)".ljust(80, b" ")
+_STL_RECORD = np.dtype(
+    [("normal", "<f4", (3,)), ("vertices", "<f4", (3, 3)), ("attribute", "<u2")]
+)
 _LIVE: set[subprocess.Popen[str]] = set()  # running renders, so an interrupt can stop them all
 _LIVE_LOCK = threading.Lock()
 
@@ -184,15 +190,36 @@ def _raise_on_complaints(part: str, stderr: str) -> None:
 
 
 def _verify_binary_stl(part: str, path: Path) -> int:
+    """The STL is whole and finite; its triangles are rewritten in a canonical order.
+
+    OpenSCAD (CGAL) lists the same triangles in a different order from run to run; sorting
+    them makes the same source give a byte-identical file.
+    """
     size = path.stat().st_size
     if size < _STL_HEADER_BYTES:
         raise ToolError(f"{part}: OpenSCAD wrote no mesh")
-    with open(path, "rb") as stream:
-        header = stream.read(_STL_HEADER_BYTES)
-    triangles = int.from_bytes(header[80:84], "little")
+    data = path.read_bytes()
+    triangles = int.from_bytes(data[80:84], "little")
     if triangles == 0 or size != _STL_HEADER_BYTES + _STL_TRIANGLE_BYTES * triangles:
         raise ToolError(f"{part}: OpenSCAD wrote an empty or truncated STL ({size} bytes)")
+    records = np.frombuffer(data, dtype=_STL_RECORD, offset=_STL_HEADER_BYTES)
+    if not np.isfinite(records["vertices"]).all():
+        raise ToolError(f"{part}: OpenSCAD wrote a mesh with non-finite (NaN) vertices")
+    path.write_bytes(_STL_HEADER + data[80:84] + _canonical(records).tobytes())
     return triangles
+
+
+def _canonical(records: np.ndarray) -> np.ndarray:
+    """Each triangle starting at its smallest vertex (winding kept), triangles sorted."""
+    vertices = records["vertices"]
+    first = np.lexsort((vertices[:, :, 2], vertices[:, :, 1], vertices[:, :, 0]), axis=-1)[:, 0]
+    turn = (np.arange(3)[None, :] + first[:, None]) % 3
+    out = records.copy()
+    out["vertices"] = np.take_along_axis(vertices, turn[:, :, None], axis=1)
+    out["attribute"] = 0
+    flat = out["vertices"].reshape(len(out), 9)
+    order = np.lexsort(flat.T[::-1])
+    return out[order]
 
 
 def time_render(tool: OpenScad, scad_path: Path, timeout_s: float) -> float:

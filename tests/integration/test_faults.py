@@ -1,11 +1,14 @@
-"""Faults never hurt: after a crash, a hang, a warning, an interrupt or an unwritable
-folder, the previous outputs are intact, valid meshes, and no partial file is left."""
+"""A build is all or nothing: after a crash, a hang, a garbage mesh, an interrupt at any
+stage, a full disk or an unwritable folder, the previous kit is byte-identical (every file
+hashed) and no staging debris is left beside it."""
 
 from __future__ import annotations
 
 import errno
+import hashlib
 import json
 import os
+import resource
 import shutil
 import signal
 import subprocess
@@ -16,7 +19,6 @@ from pathlib import Path
 import pytest
 
 from squadron_cad.build import BuildOptions, build
-from squadron_cad.checks.mesh import load_mesh
 from squadron_cad.errors import ToolError
 from squadron_cad.render import atomic, openscad
 from squadron_cad.resolve import resolve
@@ -25,51 +27,66 @@ pytestmark = pytest.mark.integration
 
 FAKE = Path(__file__).resolve().parent.parent / "fakes" / "fake_openscad.py"
 PARTS = ["plane_token", "range_ruler_1"]
-CHANGE = ["--set", "token.height_mm=4.2"]  # a different source: nothing comes from the cache
 
 
 @pytest.fixture(scope="module")
 def good_outputs(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("good")
+    """A kit of two parts (quick to render, enough to hurt)."""
+    out = tmp_path_factory.mktemp("good") / "out"
     build(resolve(), BuildOptions(out_dir=out, only=tuple(PARTS), jobs=2))
     return out
 
 
-@pytest.fixture
-def out(good_outputs: Path, tmp_path: Path) -> Path:
+@pytest.fixture(scope="module")
+def whole_kit(tmp_path_factory) -> Path:
+    """The whole default kit with every output: plates, previews, layout, BOM."""
+    out = tmp_path_factory.mktemp("whole") / "out"
+    build(resolve(overrides=["quality=draft"]), BuildOptions(out_dir=out, jobs=2))
+    return out
+
+
+def copy_of(kit: Path, tmp_path: Path) -> Path:
     copy = tmp_path / "out"
-    shutil.copytree(good_outputs, copy)
+    shutil.copytree(kit, copy)
     return copy
 
 
-def snapshot(out: Path) -> dict[str, bytes]:
-    return {p.relative_to(out).as_posix(): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+@pytest.fixture
+def out(good_outputs: Path, tmp_path: Path) -> Path:
+    return copy_of(good_outputs, tmp_path)
 
 
-def cli(out: Path, *args: str, mode: str = "real", **env: str) -> subprocess.Popen[str]:
-    environment = {**os.environ, "SQUADRON_OPENSCAD": str(FAKE), "FAKE_OPENSCAD_MODE": mode}
-    environment.update(env)
-    command = [sys.executable, "-m", "squadron_cad", "build", "--out", str(out), "--quiet"]
-    for part in PARTS:
-        command += ["--only", part]
+def hashes(out: Path) -> dict[str, str]:
+    """Every file of the kit (the render cache aside, which is not the kit)."""
+    return {
+        p.relative_to(out).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(out.rglob("*"))
+        if p.is_file() and not p.relative_to(out).as_posix().startswith(".cache/")
+    }
+
+
+def assert_kit_unchanged(out: Path, before: dict[str, str]) -> None:
+    assert hashes(out) == before, "the previous kit changed"
+    beside = sorted(p.name for p in out.parent.iterdir() if p.name != out.name)
+    assert beside == [], f"debris beside the kit: {beside}"
+    assert not list(out.rglob(".tmp-*")), "a temporary file was left behind"
+
+
+def cli(out: Path, *args: str, mode: str | None = None, **env: str) -> subprocess.Popen[str]:
+    environment = {**os.environ, **env}
+    if mode is not None:
+        environment.update(SQUADRON_OPENSCAD=str(FAKE), FAKE_OPENSCAD_MODE=mode)
+    command = [sys.executable, "-m", "squadron_cad", "build", "--out", str(out), *args]
     return subprocess.Popen(
-        [*command, *args],
-        env=environment,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
+        command, env=environment, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
     )
 
 
-def assert_previous_outputs_intact(out: Path, before: dict[str, bytes]) -> None:
-    for name in PARTS:
-        path = out / "stl" / f"{name}.stl"
-        assert path.read_bytes() == before[f"stl/{name}.stl"], f"{name}.stl changed"
-        assert load_mesh(path).is_watertight
-    assert not list(out.rglob(".tmp-*")), "a temporary file was left behind"
-    manifest = json.loads((out / "manifest.json").read_text())
-    for entry in manifest["parts"]:
-        assert (out / entry["file"]).is_file()
+def only_parts() -> list[str]:
+    return [a for part in PARTS for a in ("--only", part)]
+
+
+# ---- OpenSCAD misbehaving -------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -78,73 +95,149 @@ def assert_previous_outputs_intact(out: Path, before: dict[str, bytes]) -> None:
         ("crash", ["OpenSCAD failed", "SIGSEGV"]),
         ("warn", ["OpenSCAD complained", "WARNING: Object may not be a valid 2-manifold"]),
         ("truncated", ["truncated"]),
+        ("empty", ["OpenSCAD wrote no mesh"]),
+        ("triangle", ["FAIL"]),
+        ("nan", ["non-finite"]),
     ],
 )
-def test_a_failing_openscad_keeps_the_previous_outputs(
-    out: Path, mode: str, words: list[str]
-) -> None:
-    before = snapshot(out)
-    run = cli(out, *CHANGE, "--no-cache", mode=mode)
-    _, stderr = run.communicate(timeout=120)
-    assert run.returncode == 1
-    assert stderr.count("\n") == 1, stderr
-    assert any(part in stderr for part in PARTS)
+def test_a_failing_openscad_keeps_the_previous_kit(out: Path, mode: str, words: list[str]) -> None:
+    before = hashes(out)
+    run = cli(out, *only_parts(), "--no-cache", "--quiet", mode=mode)
+    _, stderr = run.communicate(timeout=180)
+    assert run.returncode == 1, stderr
+    assert "Traceback" not in stderr
     for word in words:
         assert word in stderr
-    assert_previous_outputs_intact(out, before)
+    assert_kit_unchanged(out, before)
 
 
 def test_a_hanging_openscad_is_stopped_by_the_timeout(out: Path) -> None:
-    before = snapshot(out)
+    before = hashes(out)
     started = time.perf_counter()
-    run = cli(out, *CHANGE, "--timeout", "2", mode="hang")
+    run = cli(out, *only_parts(), "--no-cache", "--timeout", "2", mode="hang")
     _, stderr = run.communicate(timeout=60)
     assert time.perf_counter() - started < 30
     assert run.returncode == 1
     assert "did not finish within 2 s" in stderr
-    assert_previous_outputs_intact(out, before)
+    assert_kit_unchanged(out, before)
     leftover = subprocess.run(["pgrep", "-f", str(FAKE)], capture_output=True, check=False)
     assert leftover.stdout.strip() == b""
 
 
-@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
-def test_an_interrupted_build_keeps_the_previous_outputs(out: Path, signum: int) -> None:
-    before = snapshot(out)
-    run = cli(out, *CHANGE, mode="slow", FAKE_OPENSCAD_DELAY="20")
+# ---- interrupted at each stage of a real build ---------------------------------------------
+
+
+def interrupt_at(out: Path, stage: str, signum: int, *args: str) -> tuple[int, str, list[str]]:
+    """Start a real build and signal it when it reports `stage` (its --json events)."""
+    run = cli(out, "--json", *args)
+    assert run.stdout is not None
+    seen = []
+    for line in run.stdout:
+        event = json.loads(line)
+        seen.append(event.get("part", event.get("event", "")))
+        if event.get("part") == stage:
+            run.send_signal(signum)
+            break
+    _, stderr = run.communicate(timeout=120)
+    return run.returncode, stderr, seen
+
+
+@pytest.mark.parametrize(
+    ("stage", "args"),
+    [
+        ("scad", ["--no-cache"]),
+        ("box", ["--no-cache"]),  # a render under way
+        ("kit checks", []),
+        ("slicer", ["--no-cache"]),
+        ("layout", []),
+        ("bom", []),
+        ("plates", []),
+        ("previews", []),
+        ("swap", []),
+    ],
+)
+def test_ctrl_c_at_any_stage_keeps_the_previous_kit(
+    whole_kit: Path, tmp_path: Path, stage: str, args: list[str]
+) -> None:
+    out = copy_of(whole_kit, tmp_path)
+    before = hashes(out)
+    code, stderr, seen = interrupt_at(
+        out, stage, signal.SIGINT, "--set", "quality=draft", "--set", "token.height_mm=4.4", *args
+    )
+    assert stage in seen
+    assert "Traceback" not in stderr, stderr
+    if code == 0:  # the signal landed after the swap: the new kit, whole
+        assert stage == "swap"
+        assert (
+            json.loads((out / "manifest.json").read_text())["params"]["token"]["height_mm"] == 4.4
+        )
+        return
+    assert code == 130, stderr
+    assert "still holds the previous kit" in stderr
+    assert_kit_unchanged(out, before)
+
+
+def test_sigterm_during_renders_keeps_the_previous_kit(out: Path) -> None:
+    before = hashes(out)
+    run = cli(out, *only_parts(), "--no-cache", mode="slow", FAKE_OPENSCAD_DELAY="20")
     time.sleep(3)  # imports done, renders under way
-    run.send_signal(signum)
+    run.send_signal(signal.SIGTERM)
     _, stderr = run.communicate(timeout=60)
     assert run.returncode == 130
-    assert "interrupted; the previous outputs are intact" in stderr
     assert "Traceback" not in stderr
-    assert_previous_outputs_intact(out, before)
+    assert_kit_unchanged(out, before)
 
 
-def test_a_full_disk_keeps_the_previous_outputs(out: Path, monkeypatch) -> None:
-    before = snapshot(out)
+def test_a_killed_build_leaves_staging_that_the_next_run_removes(out: Path) -> None:
+    before = hashes(out)
+    run = cli(out, *only_parts(), "--no-cache", mode="slow", FAKE_OPENSCAD_DELAY="20")
+    time.sleep(3)
+    run.kill()  # SIGKILL: no cleanup can run
+    run.communicate(timeout=30)
+    subprocess.run(["pkill", "-f", str(FAKE)], check=False)
+    assert hashes(out) == before
+    assert [p for p in out.parent.iterdir() if p.name.startswith(".out.staging-")]
+    again = cli(out, *only_parts(), "--quiet")
+    again.communicate(timeout=180)
+    assert again.returncode == 0
+    assert_kit_unchanged(out, hashes(out))
 
-    def disk_full(*_args: object, **_kwargs: object) -> None:
-        raise OSError(errno.ENOSPC, "No space left on device")
 
-    failing = _raising(atomic.replace_into, disk_full)
-    monkeypatch.setattr(atomic, "replace_into", failing)
-    monkeypatch.setattr(openscad, "replace_into", failing)
+# ---- the disk ------------------------------------------------------------------------------
+
+
+def test_a_full_disk_keeps_the_previous_kit(out: Path, monkeypatch) -> None:
+    before = hashes(out)
+
+    def disk_full(_temp: Path, target: Path) -> None:
+        raise ToolError(f"cannot write {target}: {os.strerror(errno.ENOSPC)}")
+
+    monkeypatch.setattr(atomic, "replace_into", disk_full)
+    monkeypatch.setattr(openscad, "replace_into", disk_full)
     with pytest.raises(ToolError, match="No space left on device"):
-        build(
-            resolve(overrides=["token.height_mm=4.3"]),
-            BuildOptions(out_dir=out, only=tuple(PARTS), jobs=1, use_cache=False),
-        )
-    assert_previous_outputs_intact(out, before)
+        build(resolve(), BuildOptions(out_dir=out, only=tuple(PARTS), jobs=1, use_cache=False))
+    assert_kit_unchanged(out, before)
 
 
-def _raising(_original, failure):
-    def replace(_temp: Path, target: Path) -> None:
-        try:
-            failure()
-        except OSError as error:
-            raise ToolError(f"cannot write {target}: {error.strerror}") from error
+def _small_file_limit() -> None:
+    limit = 200_000  # bytes: the scad files fit, the STLs do not
+    resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
 
-    return replace
+
+def test_a_file_size_limit_keeps_the_previous_kit(out: Path) -> None:
+    """A real write failure (EFBIG under ulimit -f), not a stand-in."""
+    before = hashes(out)
+    command = [sys.executable, "-m", "squadron_cad", "build", "--out", str(out), "--quiet"]
+    done = subprocess.run(
+        [*command, *only_parts(), "--no-cache"],
+        capture_output=True,
+        text=True,
+        preexec_fn=_small_file_limit,
+        check=False,
+    )
+    assert done.returncode == 1, done.stderr
+    assert "Traceback" not in done.stderr
+    assert_kit_unchanged(out, before)
 
 
 ROOT = os.geteuid() == 0
@@ -164,7 +257,7 @@ def test_a_read_only_output_folder_is_reported(good_outputs: Path, tmp_path_fact
     shutil.copytree(good_outputs, out)
     for path in [out, *out.rglob("*")]:
         os.chmod(path, 0o555 if path.is_dir() else 0o444)
-    before = snapshot(out)
+    before = hashes(out)
     command = [
         *(AS_PLAIN_ROOT if ROOT else []),
         sys.executable,
@@ -174,13 +267,137 @@ def test_a_read_only_output_folder_is_reported(good_outputs: Path, tmp_path_fact
         "--out",
         str(out),
         "--quiet",
-        "--only",
-        "plane_token",
-        *CHANGE,
+        *only_parts(),
     ]
     env = {**os.environ, "HOME": str(base)}
     done = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
     assert done.returncode == 1, done.stderr
     assert "cannot write" in done.stderr
     assert "Traceback" not in done.stderr
-    assert snapshot(out) == before
+    assert hashes(out) == before
+
+
+# ---- a kit stays whole and honest -----------------------------------------------------------
+
+
+def test_only_inside_a_kit_keeps_manifest_and_bom_whole(whole_kit: Path, tmp_path: Path) -> None:
+    out = copy_of(whole_kit, tmp_path)
+    manifest_before = json.loads((out / "manifest.json").read_text())
+    run = cli(out, "--only", "plane_token", "--set", "quality=draft", "--quiet")
+    _, stderr = run.communicate(timeout=300)
+    assert run.returncode == 0, stderr
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert [p["name"] for p in manifest["parts"]] == [p["name"] for p in manifest_before["parts"]]
+    assert "range_ruler_3" in (out / "bom.md").read_text()
+    checked = subprocess.run(
+        [sys.executable, "-m", "squadron_cad", "check", "--out", str(out)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert "the kit's manifest" in checked.stdout
+
+
+def test_only_with_other_parameters_is_refused(whole_kit: Path, tmp_path: Path) -> None:
+    out = copy_of(whole_kit, tmp_path)
+    before = hashes(out)
+    run = cli(out, "--only", "box", "--set", "quality=draft", "--set", "token.width_mm=27")
+    _, stderr = run.communicate(timeout=60)
+    assert run.returncode == 2
+    assert "token.width_mm" in stderr
+    assert_kit_unchanged(out, before)
+
+
+def test_only_with_no_kit_builds_those_parts_and_says_what_it_skipped(tmp_path: Path) -> None:
+    run = cli(tmp_path / "out", "--only", "plane_token", "--no-previews")
+    _, stderr = run.communicate(timeout=300)
+    assert run.returncode == 0, stderr
+    assert "kit checks skipped" in stderr
+    manifest = json.loads((tmp_path / "out" / "manifest.json").read_text())
+    assert [p["name"] for p in manifest["parts"]] == ["plane_token"]
+
+
+def test_a_custom_kit_checks_clean_against_its_own_parameters(tmp_path: Path) -> None:
+    out = tmp_path / "custom"
+    custom = [
+        "token.width_mm=26",
+        "players=3",
+        "quality=draft",
+        "tin.inner_length_mm=150",
+        "tin.inner_width_mm=110",
+        "tin.inner_depth_mm=35",
+    ]
+    args = [a for item in custom for a in ("--set", item)]
+    run = cli(out, *args, "--no-previews", "--no-slice", "--quiet")
+    _, stderr = run.communicate(timeout=400)
+    assert run.returncode == 0, stderr
+    checked = subprocess.run(
+        [sys.executable, "-m", "squadron_cad", "check", "--out", str(out)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert checked.returncode == 0, checked.stdout
+    tampered = out / "stl" / "box_lid.stl"
+    os.chmod(tampered, 0o644)
+    tampered.write_bytes(tampered.read_bytes()[:-50] + b"\0" * 50)
+    checked = subprocess.run(
+        [sys.executable, "-m", "squadron_cad", "check", "--out", str(out)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert checked.returncode == 1
+    assert "stl/box_lid.stl is changed since the build" in checked.stdout
+
+
+def test_no_previews_leaves_no_stale_pictures(whole_kit: Path, tmp_path: Path) -> None:
+    out = copy_of(whole_kit, tmp_path)
+    assert (out / "previews").is_dir()
+    run = cli(out, "--set", "quality=draft", "--no-previews", "--quiet")
+    _, stderr = run.communicate(timeout=300)
+    assert run.returncode == 0, stderr
+    assert not (out / "previews").exists()
+    assert not (out / "layout.png").exists()
+
+
+def test_outputs_are_readable_by_others_and_json_is_json_lines(
+    whole_kit: Path, tmp_path: Path
+) -> None:
+    out = copy_of(whole_kit, tmp_path)
+    run = cli(out, "--set", "quality=draft", "--json", "--no-previews")
+    stdout, stderr = run.communicate(timeout=300)
+    assert run.returncode == 0, stderr
+    events = [json.loads(line) for line in stdout.splitlines()]
+    assert events[-1]["event"] == "built"
+    assert events[-1]["committed"] is True
+    assert any(e["event"] == "finding" and e["severity"] == "cosmetic" for e in events)
+    for path in [out, *out.rglob("*")]:
+        if ".cache" not in path.parts:
+            assert path.stat().st_mode & 0o044 == 0o044, f"{path} is not readable by others"
+
+
+def test_the_same_parameters_give_byte_identical_files(whole_kit: Path, tmp_path: Path) -> None:
+    again = tmp_path / "again"
+    build(
+        resolve(overrides=["quality=draft"]), BuildOptions(out_dir=again, jobs=2, use_cache=False)
+    )
+    first, second = hashes(whole_kit), hashes(again)
+    assert set(first) == set(second)
+    differing = sorted(name for name in first if first[name] != second[name])
+    # Only files that record timings: the manifest, the pictures' index, and the record
+    # of the kit's files that hashes both.
+    assert differing == [".squadron-cad.json", "manifest.json", "previews/index.json"]
+    timings = {"build_seconds", "render_seconds", "cached", "seconds"}
+    assert _without(json.loads((whole_kit / "manifest.json").read_text()), timings) == _without(
+        json.loads((again / "manifest.json").read_text()), timings
+    )
+
+
+def _without(data: object, keys: set[str]) -> object:
+    if isinstance(data, dict):
+        return {k: _without(v, keys) for k, v in data.items() if k not in keys}
+    if isinstance(data, list):
+        return [_without(v, keys) for v in data]
+    return data

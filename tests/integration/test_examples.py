@@ -1,0 +1,156 @@
+"""Every example command a maker is shown runs: the README's code blocks, each command's
+--help and `make help`. Builds run at draft quality without slicer or pictures; a README
+block that shows a command's output (`$ command` then its lines) must match it exactly."""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.integration
+
+ROOT = Path(__file__).resolve().parents[2]
+README = ROOT / "README.md"
+COMMANDS = ("build", "check", "fit", "list", "params", "tins", "previews", "clean", "docs", "bench")
+# Examples not run here, and why (each is exercised elsewhere).
+NOT_RUN = {
+    "make test": "this is the suite itself",
+    "bench": "timed by `make bench`, minutes long",
+    "docs": "the gallery test redraws the docs and compares them",
+    "paper": "the paper tests run it",
+}
+MAKE_TARGETS = {"stl": ["build"], "previews": ["previews"], "clean": ["clean"]}
+FAST = ["--set", "quality=draft", "--no-previews", "--no-slice"]
+
+
+@dataclass(frozen=True)
+class Example:
+    where: str
+    command: str
+    shown: tuple[str, ...] = ()  # the output the README shows for it, if any
+
+
+def readme_examples() -> list[Example]:
+    examples: list[Example] = []
+    in_block = False
+    current: Example | None = None
+    for line in README.read_text().splitlines():
+        if line.startswith("```"):
+            in_block = not in_block
+            current = _keep(examples, current)
+            continue
+        if not in_block:
+            continue
+        text = line.strip()
+        if text.startswith("$ "):
+            current = _keep(examples, current)
+            current = Example("README", text[2:])
+        elif current is not None:
+            current = Example(current.where, current.command, (*current.shown, line.rstrip()))
+        elif text.startswith(("make ", ".venv/bin/squadron-cad ", "squadron-cad ")):
+            examples.append(Example("README", text.split("  #")[0].strip()))
+    _keep(examples, current)
+    return examples
+
+
+def _keep(examples: list[Example], current: Example | None) -> None:
+    if current is not None:
+        examples.append(current)
+
+
+def help_examples() -> list[Example]:
+    found = []
+    for command in (None, *COMMANDS):
+        args = ["--help"] if command is None else [command, "--help"]
+        text = run_cli(args, ROOT).stdout
+        for match in re.finditer(
+            r"(?m)^[ \t]*(?:Example:[ \t]*)?(squadron-cad [^\n]*?)(?:[ \t]{2,}.*)?$", text
+        ):
+            found.append(Example(f"{command or 'squadron-cad'} --help", match.group(1).strip()))
+    return found
+
+
+def make_help_examples() -> list[Example]:
+    text = subprocess.run(
+        ["make", "-s", "-C", str(ROOT), "help"], capture_output=True, text=True, check=True
+    ).stdout
+    found = re.findall(r"ARGS='([^']*)'", text)
+    return [Example("make help", f'make stl ARGS="{args}"') for args in found]
+
+
+def run_cli(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "squadron_cad", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env={**os.environ, "COLUMNS": "200"},
+        check=False,
+    )
+
+
+def as_cli(command: str) -> list[str] | None:
+    """The squadron-cad arguments an example means, or None for one not run here."""
+    if command in NOT_RUN:
+        return None
+    if command.startswith("make "):
+        words = shlex.split(command)
+        if words[1] not in MAKE_TARGETS:
+            return None
+        extra = next((w.split("=", 1)[1] for w in words if w.startswith("ARGS=")), "")
+        return [*MAKE_TARGETS[words[1]], *shlex.split(extra)]
+    words = shlex.split(command.removeprefix(".venv/bin/"))
+    args = words[1:]
+    if args and args[0] in NOT_RUN:
+        return None
+    return args
+
+
+@pytest.fixture(scope="module")
+def workdir(tmp_path_factory) -> Path:
+    """A maker's folder: README says to copy the custom tin preset as mytin.yaml."""
+    folder = tmp_path_factory.mktemp("maker")
+    shutil.copy(ROOT / "params" / "tins" / "custom.yaml", folder / "mytin.yaml")
+    return folder
+
+
+def all_examples() -> list[Example]:
+    seen: dict[str, Example] = {}
+    for example in readme_examples() + help_examples() + make_help_examples():
+        if example.command not in seen or example.shown:
+            seen[example.command] = example
+    return sorted(seen.values(), key=lambda e: "build" not in e.command and "stl" not in e.command)
+
+
+EXAMPLES = all_examples()
+
+
+def test_examples_were_found() -> None:
+    places = {example.where for example in EXAMPLES}
+    assert {"README", "squadron-cad --help", "make help"} <= places
+    assert len(EXAMPLES) >= 12
+
+
+@pytest.mark.parametrize("example", EXAMPLES, ids=[f"{e.where}: {e.command}" for e in EXAMPLES])
+def test_every_example_runs(example: Example, workdir: Path) -> None:
+    args = as_cli(example.command)
+    if args is None:
+        pytest.skip(f"{example.command}: {NOT_RUN.get(example.command, 'not a squadron-cad run')}")
+    if args and args[0] == "build" and not example.shown:
+        args = [*args, *FAST]
+    done = run_cli(args, workdir)
+    output = (done.stdout + done.stderr).rstrip("\n").splitlines()
+    if example.shown:
+        refusal = example.shown[0].startswith("squadron-cad: error:")
+        assert done.returncode == (2 if refusal else 0), done.stderr
+        assert [line.rstrip() for line in output] == list(example.shown)
+    else:
+        assert done.returncode == 0, f"{example.where}: {example.command}\n{done.stderr}"
