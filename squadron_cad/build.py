@@ -408,6 +408,8 @@ def _stage_rest(
     if options.slice:
         tell("slicer", "running")
         slice_stage(report, builder.cache.folder, options.jobs)
+    else:
+        report.extras["slicer"] = {"skipped": "built with --no-slice"}
     report.extras["render_seconds"] = round(report.seconds, 3)
     whole_kit = len(meshes) == len(PARTS)
     layout = solve(params) if whole_kit else None

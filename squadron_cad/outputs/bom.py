@@ -109,11 +109,22 @@ def slicer_note(manifest: dict[str, Any]) -> str:
     slicer = manifest.get("slicer")
     details = slicer if isinstance(slicer, dict) else {}
     if not slicer_figures(manifest):
-        reason = details.get("reason") or details.get("note")
+        reason = details.get("skipped")
         return f"Print time and filament: {NOT_SLICED}" + (f" ({reason})." if reason else ".")
-    words = [str(details[key]) for key in ("tool", "version") if details.get(key)]
+    words = [str(details["slicer"])] if details.get("slicer") else []
     words += _settings(manifest.get("params", {}).get("slicer"))
-    return "Print time and filament from the slicer" + (f": {', '.join(words)}." if words else ".")
+    note = "Print time and filament from the slicer" + (f": {', '.join(words)}." if words else ".")
+    return note + _player_set(details.get("per_player"))
+
+
+def _player_set(player: Any) -> str:
+    """One player's set (what each player prints), the figure a colour-sample pack limits."""
+    if not isinstance(player, dict) or player.get("missing") or "filament_mm" not in player:
+        return ""
+    return (
+        f" One player's set takes {player['filament_mm']:.0f} mm ({player['filament_g']:.1f} g)"
+        f" of filament, {duration(player['print_seconds'])} of printing."
+    )
 
 
 def _settings(slicer: Any) -> list[str]:

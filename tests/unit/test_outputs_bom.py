@@ -42,7 +42,7 @@ def sliced(data: dict[str, Any]) -> dict[str, Any]:
         part["name"]: {"print_seconds": 600.0, "filament_mm": 1000.0, "filament_g": 3.0}
         for part in data["parts"]
     }
-    return {"tool": "PrusaSlicer 2.5", "parts": figures}
+    return {"slicer": "PrusaSlicer-2.5.0", "parts": figures}
 
 
 def csv_rows(text: str) -> list[dict[str, str]]:
@@ -119,3 +119,13 @@ def test_write_bom_writes_both_files(tmp_path: Path) -> None:
     assert table == tmp_path / "bom.csv"
     assert md.read_text().startswith("# Bill of materials")
     assert csv_rows(table.read_text())[0]["item"] == "plane_token"
+
+
+def test_the_note_names_the_slicer_and_its_version() -> None:
+    data = manifest(2, slicer=sliced(manifest(2)))
+    assert "PrusaSlicer-2.5.0" in markdown(data)
+
+
+def test_the_note_says_why_slicing_was_skipped() -> None:
+    data = manifest(2, slicer={"skipped": "built with --no-slice"})
+    assert "built with --no-slice" in markdown(data)
