@@ -19,7 +19,8 @@ system: ## Install OpenSCAD, PrusaSlicer, xvfb with apt-get when missing (as roo
 $(VENV)/.installed: pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	@$(PY) -m pip install --quiet --upgrade pip
-	@$(PY) -m pip install --quiet -e '.[dev]'
+	@# setuptools' banner on editable installs is for its own developers, not a maker's
+	@PYTHONWARNINGS=ignore $(PY) -m pip install --quiet -e '.[dev]'
 	@touch $@
 
 setup: system $(VENV)/.installed ## Set everything up: system tools and the project's .venv
