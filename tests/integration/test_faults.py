@@ -220,7 +220,7 @@ def test_a_full_disk_keeps_the_previous_kit(out: Path, monkeypatch) -> None:
 
 
 def _small_file_limit() -> None:
-    limit = 200_000  # bytes: the scad files fit, the STLs do not
+    limit = 20_000  # bytes: the scad files fit, the plane token's STL (72 kB) does not
     resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
 
 
@@ -385,14 +385,23 @@ def test_the_same_parameters_give_byte_identical_files(whole_kit: Path, tmp_path
     )
     first, second = hashes(whole_kit), hashes(again)
     assert set(first) == set(second)
-    differing = sorted(name for name in first if first[name] != second[name])
-    # Only files that record timings: the manifest, the pictures' index, and the record
-    # of the kit's files that hashes both.
-    assert differing == [".squadron-cad.json", "manifest.json", "previews/index.json"]
-    timings = {"build_seconds", "render_seconds", "cached", "seconds"}
-    assert _without(json.loads((whole_kit / "manifest.json").read_text()), timings) == _without(
-        json.loads((again / "manifest.json").read_text()), timings
-    )
+    differing = {name for name in first if first[name] != second[name]}
+    # Files that record timings (the manifest, the pictures' index, the record hashing
+    # both) and the BOM: PrusaSlicer 2.5's print-time estimate of the same STL with the
+    # same settings varies by a second from run to run (measured: 735 or 736 s).
+    assert differing <= {
+        ".squadron-cad.json",
+        "manifest.json",
+        "previews/index.json",
+        "bom.md",
+        "bom.csv",
+    }
+    timings = {"build_seconds", "render_seconds", "cached", "seconds", "print_seconds"}
+    timings |= {"print_time", "files", "sha256"}
+    old, new = (json.loads((k / "manifest.json").read_text()) for k in (whole_kit, again))
+    assert _without(old, timings) == _without(new, timings)
+    for name, part in old["slicer"]["parts"].items():
+        assert abs(part["print_seconds"] - new["slicer"]["parts"][name]["print_seconds"]) <= 2
 
 
 def _without(data: object, keys: set[str]) -> object:
