@@ -92,9 +92,9 @@ def _params(
     return resolve(tuple(param_files or ()), tuple(overrides or ()), tin)
 
 
-def _out_folder(text: str) -> Path:
+def _out_folder(text: str | Path) -> Path:
     """--out '' would mean the folder you are in: refuse it as such."""
-    if not text.strip():
+    if not str(text).strip():
         raise InputError("--out '': give a folder name, e.g. --out out")
     return Path(text)
 
