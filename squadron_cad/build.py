@@ -11,6 +11,8 @@ import contextlib
 import difflib
 import hashlib
 import os
+import resource
+import threading
 import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import FIRST_EXCEPTION, Future, ThreadPoolExecutor, wait
@@ -203,6 +205,7 @@ class Builder:
             folder.mkdir(parents=True, exist_ok=True)
         for name, source in sources.items():
             write_text(self.scad_dir / f"{name}.scad", source.text)
+        self.progress("render", "running")  # renders, each followed by its mesh checks
         ordered = sorted(fresh, key=lambda s: (s.name not in _SLOW_FIRST, _rank(s.name)))
         results = self._run_parallel(ordered, sources)
         results += [self._kept(spec, kept[spec.name]) for spec in specs if spec.name in kept]
@@ -290,6 +293,41 @@ class Builder:
         )
 
 
+class StageClock:
+    """Wall and CPU seconds of each stage, read off the stage events the build reports
+    (status "running" from the main thread opens a stage and closes the one before)."""
+
+    def __init__(self, progress: Progress) -> None:
+        self.progress = progress
+        self.stages: dict[str, dict[str, float]] = {}
+        self._open: tuple[str, float, float] | None = None
+
+    def __call__(self, name: str, status: str) -> None:
+        if (
+            status in ("running", "finished")
+            and threading.current_thread() is threading.main_thread()
+        ):
+            self.close()
+            if status == "running":
+                self._open = (name, time.perf_counter(), _cpu_seconds())
+        self.progress(name, status)
+
+    def close(self) -> None:
+        if self._open is None:
+            return
+        name, wall, cpu = self._open
+        spent = self.stages.setdefault(name, {"wall_s": 0.0, "cpu_s": 0.0})
+        spent["wall_s"] = round(spent["wall_s"] + time.perf_counter() - wall, 3)
+        spent["cpu_s"] = round(spent["cpu_s"] + _cpu_seconds() - cpu, 3)
+        self._open = None
+
+
+def _cpu_seconds() -> float:
+    """CPU time of this process (all threads) and of its finished children."""
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
+
+
 def _no_progress(_part: str, _status: str) -> None:
     """Progress is optional: library callers need not show any."""
 
@@ -314,14 +352,17 @@ def build(
     kept = kept_parts(params, options, existing)
     tool = openscad.locate(options.openscad)  # before anything is written
     new_folder = not out.exists()
+    clock = StageClock(progress or _no_progress)
     try:
-        report = _transaction(params, options, progress, out, tool, existing, kept, specs)
+        report = _transaction(params, options, clock, out, tool, existing, kept, specs)
     except BaseException:
         if new_folder:  # leave no trace: not even the cache in a folder we just made
             remove_owned(out)
             with contextlib.suppress(OSError):
                 out.rmdir()
         raise
+    clock.close()
+    report.extras["stages"] = clock.stages
     report.seconds = time.perf_counter() - started
     return report
 
@@ -355,6 +396,7 @@ def _transaction(
             return report
         report.seconds = time.perf_counter() - started  # the manifest's build_seconds: to here
         (progress or _no_progress)("swap", "running")
+        report.extras["stages"] = progress.stages if isinstance(progress, StageClock) else {}
         manifest.write(report, staging.path)
         _verify(staging)
         staging.commit()

@@ -1,33 +1,46 @@
-"""The benchmark's arithmetic: medians, the ratio to the reference, the goals."""
+"""The benchmark's arithmetic: medians, the ratios, the goals and the stage table."""
 
 from __future__ import annotations
 
 from squadron_cad.bench import BenchResult, format_figures
 
 
-def _result(cold: list[float], peak_mb: float) -> BenchResult:
+def _result(full_cold: list[float], peak_mb: float, warm: list[float]) -> BenchResult:
     return BenchResult(
         machine={"cpu": "test", "cores": 2},
         backend="cgal",
         reference={"a.scad": 20.0},
         reference_seconds=[40.0, 20.0, 30.0],
-        cold_seconds=cold,
-        full_cold_seconds=[15.0, 16.0, 17.0],
-        warm_seconds=[1.5, 9.0, 2.0],
-        change_seconds=[4.0, 5.0, 4.5],
+        cold_seconds=[1.0, 1.2, 1.1],
+        full_cold_seconds=full_cold,
+        warm_seconds=warm,
+        change_seconds=[0.6, 0.9, 0.7],
         peak_mb=peak_mb,
     )
 
 
-def test_the_ratio_uses_medians() -> None:
-    figures = _result([7.0, 6.0, 100.0], 300).as_dict()
-    assert figures["cold_to_reference_ratio"] == round(7.0 / 30.0, 3)
-    assert figures["warm_median_s"] == 2.0
-    assert figures["goals_met"] == {"cold": True, "warm": True, "memory": True}
+def test_the_ratios_use_medians() -> None:
+    figures = _result([2.8, 2.5, 100.0], 300, [0.5, 9.0, 0.8]).as_dict()
+    assert figures["cold_to_reference_ratio"] == round(2.8 / 30.0, 3)
+    assert figures["one_change_to_cold_ratio"] == round(0.7 / 2.8, 3)
+    assert figures["warm_median_s"] == 0.8
+    assert figures["goals_met"] == {"cold": True, "warm": True, "change": True, "memory": True}
 
 
 def test_missed_goals_are_reported() -> None:
-    figures = _result([8.0, 9.0, 10.0], 600).as_dict()
+    figures = _result([8.0, 9.0, 10.0], 600, [1.5, 2.0, 2.5]).as_dict()
     assert figures["goals_met"]["cold"] is False  # 9 / 30 = 0.3
+    assert figures["goals_met"]["warm"] is False
     assert figures["goals_met"]["memory"] is False
     assert "NOT met" in format_figures(figures)
+
+
+def test_stages_are_medians_and_the_rest_is_start_up() -> None:
+    result = _result([3.0, 3.0, 3.0], 300, [0.5, 0.5, 0.5])
+    for total, render in ((5.0, 2.0), (6.0, 4.0), (7.0, 3.0)):
+        manifest = {"stages": {"render": {"wall_s": render, "cpu_s": render * 2}}}
+        result.record_stages("cold full", total, manifest)
+    stages = result.as_dict()["stages"]["cold full"]
+    assert stages["render"] == {"wall_s": 3.0, "cpu_s": 6.0}
+    assert stages["start-up, swap"]["wall_s"] == 3.0  # 5-2, 6-4, 7-3: median 3
+    assert "render" in format_figures(result.as_dict())
