@@ -23,6 +23,7 @@ from typing import Any
 import trimesh
 
 import squadron_cad.checks
+from squadron_cad import uptodate
 from squadron_cad.checks import kit, slicer
 from squadron_cad.checks.findings import Finding
 from squadron_cad.checks.mesh import BedSize, load_mesh, mesh_findings
@@ -348,9 +349,13 @@ def build(
     started = time.perf_counter()
     out = safe_output_folder(options.out_dir)
     specs = select_parts(options.only)
+    key = kit_build_key(params, options)
+    tool = openscad.locate(options.openscad)  # before anything is written
+    current = uptodate.up_to_date_manifest(out, key) if key else None
+    if current is not None:
+        return report_from_manifest(current, out, tool, params, time.perf_counter() - started)
     existing = manifest.read_kit(out)
     kept = kept_parts(params, options, existing)
-    tool = openscad.locate(options.openscad)  # before anything is written
     new_folder = not out.exists()
     clock = StageClock(progress or _no_progress)
     try:
@@ -364,6 +369,47 @@ def build(
     clock.close()
     report.extras["stages"] = clock.stages
     report.seconds = time.perf_counter() - started
+    return report
+
+
+def build_options_key(options: BuildOptions) -> dict[str, bool]:
+    """The options that change a whole kit's files (jobs and timeouts do not)."""
+    return {"previews": options.previews, "slice": options.slice, "plates": options.plates}
+
+
+def kit_build_key(params: KitParams, options: BuildOptions) -> str | None:
+    """The build key of a whole-kit build that may be skipped when unchanged, else None."""
+    if options.only or not options.use_cache or options.keep_failed:
+        return None
+    return uptodate.build_key(
+        params.model_dump_json(), build_options_key(options), options.openscad
+    )
+
+
+def report_from_manifest(
+    data: dict[str, Any], out: Path, tool: OpenScad, params: KitParams, seconds: float
+) -> BuildReport:
+    """An unchanged kit's report, read back from its manifest: nothing was rebuilt."""
+    by_name = {spec.name: spec for spec in PARTS}
+    parts = [
+        PartResult(
+            spec=by_name[entry["name"]],
+            count=entry["count"],
+            stl=out / entry["file"],
+            scad=out / entry["scad"],
+            render_seconds=entry["render_seconds"],
+            cached=True,
+            triangles=entry["triangles"],
+            bounds=[entry["bounding_box_mm"]["min"], entry["bounding_box_mm"]["max"]],
+            volume_mm3=entry["volume_mm3"],
+            findings=[Finding.from_dict(f) for f in entry["checks"]],
+        )
+        for entry in data["parts"]
+    ]
+    report = BuildReport(out, tool, parts, seconds, params, committed=True)
+    report.kit_findings = [Finding.from_dict(f) for f in data.get("kit_checks", [])]
+    report.notices = [f"the kit in {out} is up to date: nothing to rebuild"]
+    report.extras = {k: data[k] for k in ("invariants", "slicer", "layout", "stages") if k in data}
     return report
 
 
@@ -394,6 +440,7 @@ def _transaction(
         if report.failures and not options.keep_failed:
             staging.abort()
             return report
+        report.extras["build_key"] = kit_build_key(params, options)
         report.seconds = time.perf_counter() - started  # the manifest's build_seconds: to here
         (progress or _no_progress)("swap", "running")
         report.extras["stages"] = progress.stages if isinstance(progress, StageClock) else {}

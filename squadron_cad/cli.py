@@ -6,24 +6,26 @@ the traceback instead.
 
 from __future__ import annotations
 
+import os
 import signal
 import sys
 import warnings
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 import yaml
 
-from squadron_cad import __version__, console
-from squadron_cad import build as pipeline
+from squadron_cad import __version__, console, uptodate
+from squadron_cad.checks.findings import Finding
 from squadron_cad.errors import CheckFailed, InputError, Interrupted, SquadronError
-from squadron_cad.fit.solver import solve
-from squadron_cad.fit.summary import fit_lines
 from squadron_cad.params import KitParams
-from squadron_cad.parts.registry import PARTS
 from squadron_cad.resolve import available_tins, resolve
+
+if TYPE_CHECKING:
+    from squadron_cad import build as pipeline_module
 
 EXAMPLES = """
 
@@ -84,6 +86,14 @@ VerboseOption = Annotated[
     bool, typer.Option("--verbose", "-v", help="Also list cosmetic findings.")
 ]
 _STATE = {"debug": False, "json": False}
+
+
+def _pipeline() -> Any:
+    """The build machinery, imported when a command needs it (it costs a second: trimesh,
+    scipy, the parts), so an unchanged kit's rebuild and the light commands stay quick."""
+    from squadron_cad import build
+
+    return build
 
 
 def _params(
@@ -171,6 +181,17 @@ def build(
     """
     _STATE["json"] = as_json
     kit = _params(params, set_, tin)
+    unchanged = None
+    if not (only or no_cache or keep_failed):
+        key = uptodate.build_key(
+            kit.model_dump_json(),
+            {"previews": not no_previews, "slice": not no_slice, "plates": True},
+        )
+        unchanged = uptodate.up_to_date_manifest(Path(os.path.abspath(out)), key)
+    if unchanged is not None:  # nothing to do, and no need to load the machinery to see it
+        _report_build(ManifestReport(unchanged, out), quiet=quiet, verbose=verbose, as_json=as_json)
+        return
+    pipeline = _pipeline()
     options = pipeline.BuildOptions(
         out_dir=out,
         only=tuple(only or ()),
@@ -193,8 +214,38 @@ def build(
         raise CheckFailed(f"{len(report.failures)} check(s) failed (see above){kept}")
 
 
+class ManifestReport:
+    """An unchanged kit's build report, read off its manifest (what _report_build shows)."""
+
+    committed = True
+
+    def __init__(self, data: dict[str, Any], out: Path) -> None:
+        self.out_dir = out
+        self.rendered: list[str] = []
+        self.parts = data["parts"]
+        self.seconds = 0.0
+        found = [Finding.from_dict(f) for part in self.parts for f in part["checks"]]
+        found += [Finding.from_dict(f) for f in data.get("kit_checks", [])]
+        self.failures = [f for f in found if f.failed]
+        self.warnings = [f for f in found if f.severity == "warning"]
+        self.cosmetic = [f for f in found if f.severity == "cosmetic"]
+        self.notices = [f"the kit in {out} is up to date: nothing to rebuild"]
+        tool = data.get("openscad", {})
+        self.tool = ToolInfo(str(tool.get("version")), str(tool.get("backend")))
+
+
+@dataclass(frozen=True)
+class ToolInfo:
+    version: str
+    backend: str
+
+
 def _report_build(
-    report: pipeline.BuildReport, *, quiet: bool, verbose: bool, as_json: bool
+    report: pipeline_module.BuildReport | ManifestReport,
+    *,
+    quiet: bool,
+    verbose: bool,
+    as_json: bool,
 ) -> None:
     if as_json:
         _report_build_json(report)
@@ -222,7 +273,7 @@ def _report_build(
     )
 
 
-def _report_build_json(report: pipeline.BuildReport) -> None:
+def _report_build_json(report: pipeline_module.BuildReport | ManifestReport) -> None:
     """JSON Lines: a `finding` line per warning or failure, a `notice` line per note, then
     the `built` summary last (fields in docs/json-output.md)."""
     for finding in report.failures + report.warnings + report.cosmetic:
@@ -259,7 +310,7 @@ def check(
     Example: squadron-cad check --out out
     """
     asked = bool(params or set_ or tin)
-    checked = pipeline.check_outputs(out, _params(params, set_, tin) if asked else None)
+    checked = _pipeline().check_outputs(out, _params(params, set_, tin) if asked else None)
     failures = checked.failures
     if as_json:
         for finding in checked.findings:
@@ -301,9 +352,12 @@ def fit(
     Example: squadron-cad fit --tin altoids --set players=1
     """
     kit = _params(params, set_, tin)
+    from squadron_cad.fit.solver import solve
+    from squadron_cad.fit.summary import fit_lines
+
     layout = solve(kit)
     if as_json:
-        summary = pipeline.layout_summary(layout)
+        summary = _pipeline().layout_summary(layout)
         pieces = Counter(placed.part for placed in layout.placements)
         console.emit_json({**summary, "pieces": dict(pieces)})
         return
@@ -319,6 +373,8 @@ def list_parts(
     as_json: JsonOption = False,
 ) -> None:
     """List the parts, their files and how many to print for the configured players."""
+    from squadron_cad.parts.registry import PARTS
+
     kit = _params(params, set_, tin)
     rows = [
         {
@@ -382,7 +438,7 @@ def previews(
 
     Example: squadron-cad previews --out out
     """
-    pictures = pipeline.refresh_previews(out, jobs or None)
+    pictures = _pipeline().refresh_previews(out, jobs or None)
     console.stdout.print(f"{len(pictures)} pictures in {out / 'previews'}")
 
 
@@ -398,7 +454,7 @@ def clean(
 
     Example: squadron-cad clean --out out
     """
-    removed, left = pipeline.clean_output(out, cache=cache)
+    removed, left = _pipeline().clean_output(out, cache=cache)
     console.stdout.print(f"removed {removed} file(s) from {out}")
     if left:
         shown = ", ".join(left[:5]) + (" ..." if len(left) > 5 else "")
@@ -417,7 +473,7 @@ def docs(
 
     Example: squadron-cad docs
     """
-    written = pipeline.refresh_docs(folder, jobs or None)
+    written = _pipeline().refresh_docs(folder, jobs or None)
     console.stdout.print(f"wrote {len(written)} files under {folder}")
 
 

@@ -410,3 +410,35 @@ def _without(data: object, keys: set[str]) -> object:
     if isinstance(data, list):
         return [_without(v, keys) for v in data]
     return data
+
+
+UNCHANGED_PROBE = """
+import sys
+from squadron_cad.cli import main
+try:
+    main(["build", "--out", sys.argv[1], "--set", "quality=draft", "--json"])
+except SystemExit as done:
+    assert not done.code, done.code
+print("trimesh loaded:", "trimesh" in sys.modules)
+"""
+
+
+def test_an_unchanged_kit_is_not_rebuilt_nor_its_machinery_loaded(
+    whole_kit: Path, tmp_path: Path
+) -> None:
+    out = copy_of(whole_kit, tmp_path)
+    before = hashes(out)
+    done = subprocess.run(
+        [sys.executable, "-c", UNCHANGED_PROBE, str(out)], capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    assert "trimesh loaded: False" in done.stdout
+    assert "is up to date" in done.stdout
+    assert hashes(out) == before
+    bom = out / "bom.md"
+    bom.write_text("edited by hand")  # a changed file: the kit is rebuilt, not trusted
+    run = cli(out, "--set", "quality=draft", "--json")
+    stdout, stderr = run.communicate(timeout=300)
+    assert run.returncode == 0, stderr
+    assert json.loads(stdout.splitlines()[-1])["rendered"] == []
+    assert hashes(out)["bom.md"] == before["bom.md"]

@@ -1,0 +1,81 @@
+"""Is the kit in a folder already what a build would make? Answered from its manifest and
+ownership record, without importing the meshing machinery (a rebuild of an unchanged kit
+then costs well under a second).
+
+A kit is up to date when its manifest's build key matches the key of the build asked for
+(parameters, the options that change outputs, this package's source, the tools' files)
+and every file its ownership record lists still has the SHA-256 recorded there.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+PACKAGE = Path(__file__).resolve().parent
+RECORD_NAME = ".squadron-cad.json"  # squadron_cad.outfolder owns the format
+TOOLS = ("prusa-slicer", "Xvfb")  # besides OpenSCAD: the slicer's figures, the pictures
+
+
+def build_key(params_json: str, options: dict[str, Any], openscad: str | None = None) -> str:
+    """What a whole-kit build's outputs depend on, as one digest."""
+    digest = hashlib.sha256()
+    for part in (params_json, json.dumps(options, sort_keys=True), code_stamp()):
+        digest.update(part.encode())
+        digest.update(b"\0")
+    digest.update(json.dumps(tool_stamps(openscad), sort_keys=True).encode())
+    return digest.hexdigest()
+
+
+@lru_cache(maxsize=1)
+def code_stamp() -> str:
+    """Every source file of this package: a changed check or part makes a new key."""
+    digest = hashlib.sha256()
+    for path in sorted(PACKAGE.rglob("*.py")):
+        digest.update(path.relative_to(PACKAGE).as_posix().encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def tool_stamps(openscad: str | None) -> dict[str, str]:
+    """Each external tool's file (path, size, modification time): an upgrade changes it."""
+    wanted = [openscad or os.environ.get("SQUADRON_OPENSCAD") or "openscad", *TOOLS]
+    stamps = {}
+    for name in wanted:
+        found = shutil.which(name)
+        if found is None:
+            stamps[name] = "missing"
+            continue
+        stat = Path(found).resolve().stat()
+        stamps[name] = f"{Path(found).resolve()}|{stat.st_size}|{stat.st_mtime_ns}"
+    return stamps
+
+
+def up_to_date_manifest(out: Path, key: str) -> dict[str, Any] | None:
+    """The kit's manifest when it was built with this key and no file changed since."""
+    try:
+        manifest = json.loads((out / "manifest.json").read_text())
+        record = json.loads((out / RECORD_NAME).read_text())
+    except (OSError, ValueError):
+        return None
+    if not isinstance(manifest, dict) or manifest.get("build_key") != key:
+        return None
+    files = record.get("files") if isinstance(record, dict) else None
+    if not isinstance(files, dict) or "manifest.json" not in files:
+        return None
+    for rel, expected in files.items():
+        if _sha256(out / rel) != expected:
+            return None
+    return manifest
+
+
+def _sha256(path: Path) -> str | None:
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return None
