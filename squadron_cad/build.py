@@ -572,18 +572,36 @@ def kit_checks(
     shas: dict[str, str],
     cache: RenderCache,
 ) -> tuple[list[Finding], list[dict[str, Any]]]:
-    """Printability, clearances and the rules' invariants, reused while nothing changed."""
+    """Printability per part (cached by its mesh and the limits it reads), then the
+    clearances and the rules' invariants (cached by every mesh and the parameters)."""
+    findings: list[Finding] = []
+    for spec in PARTS:
+        if spec.name in meshes:
+            findings += _printability(params, spec, meshes[spec.name], shas[spec.name], cache)
     digest = hashlib.sha256(f"{CHECKS_VERSION}|{params.model_dump_json()}".encode())
     for name in sorted(shas):
         digest.update(f"|{name}:{shas[name]}".encode())
     key = f"kit-{digest.hexdigest()}"
     cached = cache.lookup_record(key)
     if cached is not None:
-        return [Finding.from_dict(f) for f in cached["findings"]], cached["invariants"]
-    findings = kit.kit_findings(params, meshes)
+        return findings + [Finding.from_dict(f) for f in cached["findings"]], cached["invariants"]
+    between = kit.clearance_findings(params, meshes)
     measured = kit.invariants(params, meshes)
-    cache.store_record(key, {"findings": [f.as_dict() for f in findings], "invariants": measured})
-    return findings, measured
+    cache.store_record(key, {"findings": [f.as_dict() for f in between], "invariants": measured})
+    return findings + between, measured
+
+
+def _printability(
+    params: KitParams, spec: PartSpec, mesh: trimesh.Trimesh, sha: str, cache: RenderCache
+) -> list[Finding]:
+    inputs = f"{CHECKS_VERSION}|{spec.name}|{sha}|{kit.printability_inputs(params, spec)}"
+    key = f"print-{hashlib.sha256(inputs.encode()).hexdigest()}"
+    cached = cache.lookup_record(key)
+    if cached is not None:
+        return [Finding.from_dict(f) for f in cached["findings"]]
+    found = kit.part_printability(params, spec, mesh)
+    cache.store_record(key, {"findings": [f.as_dict() for f in found]})
+    return found
 
 
 def attach(report: BuildReport, findings: list[Finding], measured: list[dict[str, Any]]) -> None:

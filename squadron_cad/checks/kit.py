@@ -89,10 +89,23 @@ def kit_findings(params: KitParams, meshes: dict[str, trimesh.Trimesh]) -> list[
     findings: list[Finding] = []
     for spec in PARTS:
         if spec.name in meshes:
-            info = part_info(params, spec)
-            findings += printability_findings(spec.name, meshes[spec.name], params, info)
+            findings += part_printability(params, spec, meshes[spec.name])
+    return findings + clearance_findings(params, meshes)
+
+
+def part_printability(params: KitParams, spec: PartSpec, mesh: trimesh.Trimesh) -> list[Finding]:
+    return printability_findings(spec.name, mesh, params, part_info(params, spec))
+
+
+def printability_inputs(params: KitParams, spec: PartSpec) -> str:
+    """Everything part_printability reads besides the mesh, as text for a cache key."""
+    info = part_info(params, spec)
+    return f"{info}|{params.checks.model_dump_json()}|{params.text.model_dump_json()}"
+
+
+def clearance_findings(params: KitParams, meshes: dict[str, trimesh.Trimesh]) -> list[Finding]:
     valid = _valid_meshes(meshes)
-    return findings + clearances.all_findings(params, valid, stacks(valid))
+    return clearances.all_findings(params, valid, stacks(valid))
 
 
 def invariants(params: KitParams, meshes: dict[str, trimesh.Trimesh]) -> list[dict]:

@@ -18,7 +18,7 @@ from squadron_cad.render.atomic import replace_into, temporary_sibling, write_js
 from squadron_cad.render.openscad import OpenScad
 
 MAX_ENTRIES = 400  # a few dozen builds of the whole kit; older entries are pruned
-MAX_RECORDS = 50  # kit check results per kind
+MAX_RECORDS = 200  # check results per kind (printability: one per part and build)
 
 
 def source_key(source: str, tool: OpenScad) -> str:
