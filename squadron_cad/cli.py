@@ -85,7 +85,7 @@ JsonOption = Annotated[
 VerboseOption = Annotated[
     bool, typer.Option("--verbose", "-v", help="Also list cosmetic findings.")
 ]
-_STATE = {"debug": False, "json": False}
+_STATE = {"debug": False, "json": False, "interrupted": False}
 
 
 def _pipeline() -> Any:
@@ -513,24 +513,35 @@ def bench(
         write_json(save, result)
 
 
-def _terminate(signum: int, _frame: Any) -> None:
+def _interrupt(signum: int, _frame: Any) -> None:
+    """Ctrl-C or SIGTERM: remembered, so that a library that swallows the KeyboardInterrupt
+    (trimesh's loaders catch everything) still ends the run as an interruption."""
+    _STATE["interrupted"] = True
     raise KeyboardInterrupt(f"signal {signum}")
+
+
+INTERRUPTED = "interrupted; the output folder still holds the previous kit, untouched"
 
 
 def main(argv: list[str] | None = None) -> None:
     """Entry point: one line per error, exit 2 for bad input and 1 for tool failures."""
-    signal.signal(signal.SIGTERM, _terminate)
+    signal.signal(signal.SIGTERM, _interrupt)
+    signal.signal(signal.SIGINT, _interrupt)
     if "--debug" not in (sys.argv[1:] if argv is None else argv):
         warnings.simplefilter("ignore")  # numpy's notes on a broken mesh: the finding says it
     args = sys.argv[1:] if argv is None else argv
     try:
         # Typer reports usage errors itself (exit 2); our errors propagate to here.
         app(args=args, prog_name="squadron-cad")
-    except SquadronError as error:
-        _fail(error, str(error), error.exit_code)
     except KeyboardInterrupt as error:
-        _fail(error, "interrupted; the previous outputs are intact", 130)
+        _fail(error, INTERRUPTED, 130)
+    except SquadronError as error:
+        if _STATE["interrupted"] and not isinstance(error, Interrupted):
+            _fail(error, INTERRUPTED, 130)
+        _fail(error, str(error), error.exit_code)
     except Exception as error:  # never a raw traceback for a maker; --debug shows it
+        if _STATE["interrupted"]:
+            _fail(error, INTERRUPTED, 130)
         _fail(error, f"internal error: {type(error).__name__}: {error} (rerun with --debug)", 1)
 
 

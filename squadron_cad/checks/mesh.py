@@ -3,6 +3,7 @@ a flat face on the bed and inside the print volume."""
 
 from __future__ import annotations
 
+import io
 import math
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,9 +26,13 @@ class BedSize:
 
 
 def load_mesh(path: Path) -> trimesh.Trimesh:
+    try:  # read the bytes here: given a path, trimesh treats a failed open as mesh text
+        data = Path(path).read_bytes()
+    except OSError as error:
+        raise ToolError(f"cannot read mesh {path}: {error.strerror}") from error
     try:
-        mesh = trimesh.load_mesh(path, file_type="stl")
-    except (OSError, ValueError) as error:
+        mesh = trimesh.load_mesh(io.BytesIO(data), file_type="stl")
+    except ValueError as error:
         raise ToolError(f"cannot read mesh {path}: {error}") from error
     if not isinstance(mesh, trimesh.Trimesh) or len(mesh.faces) == 0:
         raise ToolError(f"{path} holds no mesh")

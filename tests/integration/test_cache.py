@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from squadron_cad.build import BuildOptions, build
+from squadron_cad.outfolder import CACHE_NAME, remove_owned
 from squadron_cad.render import openscad
 from squadron_cad.resolve import resolve
 
@@ -34,6 +35,8 @@ def test_an_unchanged_rebuild_renders_nothing(built: Path) -> None:
 
 
 def test_one_change_re_renders_exactly_its_dependents(built: Path) -> None:
+    # --only keeps a kit's parameters: take the kit away, keep its render cache.
+    remove_owned(built, keep=(CACHE_NAME,))
     report = _build(built, ("ruler.joint_clearance_mm=0.2",))
     assert sorted(report.rendered) == ["range_ruler_2", "range_ruler_3"]
 
