@@ -57,7 +57,7 @@ ParamFiles = Annotated[
         "--params",
         "-p",
         metavar="FILE",
-        help="A YAML parameter file (repeatable; later files win).",
+        help="A YAML parameter file, - for standard input (repeatable; later files win).",
     ),
 ]
 Overrides = Annotated[

@@ -7,7 +7,10 @@ say "token.width_mm = -3 (from mytin.yaml): must be greater than 0".
 from __future__ import annotations
 
 import difflib
+import os
 import re
+import stat
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -21,12 +24,45 @@ from squadron_cad.params import KitParams
 PARAMS_DIR = Path(__file__).resolve().parent.parent / "params"
 DEFAULTS_FILE = PARAMS_DIR / "default.yaml"
 TINS_DIR = PARAMS_DIR / "tins"
-MAX_YAML_BYTES = 256 * 1024  # a parameter file is a page of text; more is a mistake
+MAX_YAML_BYTES = 1024 * 1024  # a parameter file is a page of text; more is a mistake
+STDIN = Path("-")  # --params - reads standard input
 _KEY_PATH = re.compile(r"^[a-z_][a-z0-9_]*(\.[a-z_][a-z0-9_]*)*$")
 
 
 class _Loader(yaml.SafeLoader):
-    """Safe YAML that also reads 1e9 and 2.5E-3 as numbers (YAML 1.1 wants a dot)."""
+    """Safe YAML that also reads 1e9 and 2.5E-3 as numbers (YAML 1.1 wants a dot), and
+    refuses what a parameter file never needs: aliases (a billion-laughs file expands
+    them into gigabytes) and duplicate keys (the last one would win unseen)."""
+
+    def compose_node(self, parent: yaml.Node | None, index: object) -> yaml.Node | None:
+        if self.check_event(yaml.AliasEvent):
+            event = self.peek_event()
+            raise yaml.MarkedYAMLError(
+                problem=f"aliases (*{event.anchor}) are not allowed in parameter files",
+                problem_mark=event.start_mark,
+            )
+        event = self.peek_event()
+        if getattr(event, "anchor", None):
+            raise yaml.MarkedYAMLError(
+                problem=f"anchors (&{event.anchor}) are not allowed in parameter files",
+                problem_mark=event.start_mark,
+            )
+        return super().compose_node(parent, index)  # type: ignore[arg-type]
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        seen: dict[Any, yaml.Mark] = {}
+        for key_node, _value in node.value:
+            key = self.construct_object(key_node, deep=deep)
+            if key in seen:
+                raise DuplicateKey(key, key_node.start_mark, seen[key])
+            seen[key] = key_node.start_mark
+        return super().construct_mapping(node, deep=deep)
+
+
+class DuplicateKey(yaml.YAMLError):
+    def __init__(self, key: object, mark: yaml.Mark, first: yaml.Mark) -> None:
+        super().__init__(f"duplicate key {key!r}")
+        self.key, self.mark, self.first = key, mark, first
 
 
 _Loader.add_implicit_resolver(
@@ -64,27 +100,53 @@ def available_tins() -> list[str]:
 
 
 def load_yaml_file(path: Path, label: str) -> dict[str, Any]:
-    """A parameter file as a mapping, or a one-line InputError."""
+    """A parameter file (or standard input for `-`) as a mapping, or a one-line InputError.
+
+    Only a regular file under MAX_YAML_BYTES is read: a FIFO would hang the build, a device
+    such as /dev/zero would never end, a huge file is a mistake."""
+    if Path(path) == STDIN:
+        return parse_yaml_mapping(
+            _read_limited(sys.stdin.buffer, label, "standard input"), f"{label} standard input"
+        )
     try:
-        size = path.stat().st_size
+        info = os.stat(path)
     except FileNotFoundError:
         raise InputError(f"{label}: file not found: {path}") from None
     except OSError as exc:
         raise InputError(f"{label}: cannot read {path}: {exc.strerror}") from None
-    if size > MAX_YAML_BYTES:
-        raise InputError(f"{label}: {path} is {size} bytes; a parameter file is at most 256 KiB")
+    if not stat.S_ISREG(info.st_mode):
+        raise InputError(f"{label}: {path} is not a regular file (a parameter file is YAML text)")
+    if info.st_size > MAX_YAML_BYTES:
+        raise InputError(
+            f"{label}: {path} is {info.st_size} bytes; a parameter file is at most 1 MB"
+        )
     try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise InputError(f"{label}: {path} is not UTF-8 text") from None
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # never block, even if it became a FIFO
+        with os.fdopen(fd, "rb") as stream:
+            text = _read_limited(stream, label, str(path))
     except OSError as exc:
         raise InputError(f"{label}: cannot read {path}: {exc.strerror}") from None
     return parse_yaml_mapping(text, f"{label} {path}")
 
 
+def _read_limited(stream: Any, label: str, name: str) -> str:
+    data = stream.read(MAX_YAML_BYTES + 1)
+    if len(data) > MAX_YAML_BYTES:
+        raise InputError(f"{label}: {name} is over 1 MB; a parameter file is at most 1 MB")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise InputError(f"{label}: {name} is not UTF-8 text") from None
+
+
 def parse_yaml_mapping(text: str, where: str) -> dict[str, Any]:
     try:
         data = yaml.load(text, Loader=_Loader)
+    except DuplicateKey as exc:
+        raise InputError(
+            f"{where}: duplicate key {exc.key!r} at line {exc.mark.line + 1} "
+            f"(first at line {exc.first.line + 1})"
+        ) from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark
         at = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
@@ -145,7 +207,8 @@ def layered_values(
         path = tin_preset_file(tin)
         layered.merge(load_yaml_file(path, "--tin"), f"tin preset {tin}")
     for path in param_files:
-        layered.merge(load_yaml_file(Path(path), "--params"), Path(path).name)
+        origin = "standard input" if Path(path) == STDIN else Path(path).name
+        layered.merge(load_yaml_file(Path(path), "--params"), origin)
     for text in overrides:
         layered.merge(parse_override(text), "--set")
     return layered

@@ -125,8 +125,8 @@ def test_missing_and_oversized_files_are_refused(tmp_path: Path) -> None:
     with pytest.raises(InputError, match="file not found"):
         resolve([tmp_path / "nope.yaml"])
     big = tmp_path / "big.yaml"
-    big.write_text("# " + "x" * 300_000)
-    with pytest.raises(InputError, match="256 KiB"):
+    big.write_text("# " + "x" * 1_100_000)
+    with pytest.raises(InputError, match="at most 1 MB"):
         resolve([big])
 
 
