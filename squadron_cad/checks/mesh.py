@@ -4,13 +4,12 @@ a flat face on the bed and inside the print volume."""
 from __future__ import annotations
 
 import io
-import math
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import trimesh
 
+from squadron_cad.bed import Bed, place_mesh
 from squadron_cad.checks.findings import Finding, verdict
 from squadron_cad.errors import ToolError
 
@@ -18,11 +17,7 @@ BED_TOLERANCE_MM = 1e-3
 MIN_BED_CONTACT_FRACTION = 0.15  # of the part's footprint: less and it tips or peels
 
 
-@dataclass(frozen=True)
-class BedSize:
-    length_mm: float
-    width_mm: float
-    height_mm: float
+BedSize = Bed  # the print volume, as squadron_cad.bed models it
 
 
 def load_mesh(path: Path) -> trimesh.Trimesh:
@@ -141,30 +136,23 @@ def _flat_on_bed(part: str, mesh: trimesh.Trimesh) -> Finding:
 
 
 def _fits_bed(
-    part: str, mesh: trimesh.Trimesh, bed: BedSize, instead: str | None = None
+    part: str, mesh: trimesh.Trimesh, bed: Bed, instead: str | None = None
 ) -> Finding:
+    """Fits at some turn about z (the bed model), as the slicer and the plates place it."""
     x, y, z = (float(v) for v in mesh.extents)
-    ok = fits_footprint(x, y, bed.length_mm, bed.width_mm) and z <= bed.height_mm
+    placed = place_mesh(mesh, bed)
+    turned = f", turned {placed.turn_deg:g} deg" if placed.fits and placed.turn_deg else ""
     message = (
-        f"{x:.1f} x {y:.1f} x {z:.1f} mm does not fit the {bed.length_mm:g} x "
-        f"{bed.width_mm:g} x {bed.height_mm:g} mm printer (printer.bed_*_mm), even turned"
+        f"{x:.1f} x {y:.1f} x {z:.1f} mm does not fit the {bed.describe()} printer "
+        "(printer.bed_*_mm), at any turn"
     )
     if instead:
         message += f"; print {instead} instead"
     return Finding(
         part,
         "fits_bed",
-        f"{x:.1f} x {y:.1f} x {z:.1f}",
-        f"within {bed.length_mm:g} x {bed.width_mm:g} x {bed.height_mm:g}",
-        verdict(ok, failing="warning" if instead else "error"),
-        "" if ok else message,
+        f"{x:.1f} x {y:.1f} x {z:.1f}{turned}",
+        f"within {bed.describe()}",
+        verdict(placed.fits, failing="warning" if instead else "error"),
+        "" if placed.fits else message,
     )
-
-
-def fits_footprint(x: float, y: float, length: float, width: float) -> bool:
-    """An x by y footprint fits the bed at some turn (a long ruler lies on the diagonal)."""
-    for degrees in range(91):
-        c, s = math.cos(math.radians(degrees)), math.sin(math.radians(degrees))
-        if x * c + y * s <= length + 1e-9 and x * s + y * c <= width + 1e-9:
-            return True
-    return False

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
 import re
 import shutil
@@ -30,9 +31,9 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-import trimesh
-
+from squadron_cad.bed import Bed, Placement, place_mesh
 from squadron_cad.checks.findings import Finding
+from squadron_cad.checks.mesh import load_mesh
 from squadron_cad.errors import ToolError
 from squadron_cad.params import KitParams
 from squadron_cad.parts.registry import PARTS, PartSpec
@@ -51,6 +52,10 @@ _SECONDS = {"d": 86400, "h": 3600, "m": 60, "s": 1}
 
 class SlicerError(ToolError):
     """The slicer ran but gave no usable result (too big, timed out, crashed, no figures)."""
+
+
+class TooBig(SlicerError):
+    """The part fits the bed at no turn."""
 
 
 @dataclass(frozen=True)
@@ -157,17 +162,10 @@ def parse_gcode(text: str) -> SliceResult:
     return SliceResult(parse_duration(duration), float(length), float(weight))
 
 
-def footprint(stl: Path) -> tuple[float, float]:
-    """The part's length and width on the bed (mm)."""
-    mesh = trimesh.load_mesh(stl, file_type="stl")
-    x, y, _ = (float(v) for v in mesh.extents)
-    return x, y
-
-
-def fits_bed(size: tuple[float, float], settings: SliceSettings) -> bool:
-    long_side, short_side = max(size), min(size)
-    bed = (settings.bed_length_mm, settings.bed_width_mm)
-    return long_side <= max(bed) and short_side <= min(bed)
+def placement(stl: Path, settings: SliceSettings) -> Placement:
+    """How the part lies on the configured bed (the one bed model: any turn about z)."""
+    bed = Bed(settings.bed_length_mm, settings.bed_width_mm, math.inf)
+    return place_mesh(load_mesh(stl), bed)
 
 
 def too_big(name: str, size: tuple[float, float], settings: SliceSettings) -> str:
@@ -190,13 +188,15 @@ def slice_part(
     if path is None:
         return None
     name = name or stl.stem
-    size = footprint(stl)
-    if not fits_bed(size, settings):
-        raise SlicerError(too_big(name, size, settings))
+    placed = placement(stl, settings)
+    size = placed.size_mm
+    if not placed.fits:
+        raise TooBig(too_big(name, size, settings))
+    turn = ["--rotate", f"{placed.turn_deg:g}"] if placed.turn_deg else []  # as the plates lay it
     with tempfile.TemporaryDirectory(prefix="squadron-slice-") as folder:
         gcode = Path(folder) / f"{name}.gcode"
         source = str(stl.resolve())  # the slicer runs in the temporary folder
-        command = [path, "--loglevel", "1", *settings.arguments(), "-o", str(gcode), source]
+        command = [path, "--loglevel", "1", *settings.arguments(), *turn, "-o", str(gcode), source]
         _run(command, name, size, settings, Path(folder))
         return parse_gcode(gcode.read_text(errors="replace"))
 
@@ -279,6 +279,7 @@ class KitSlice:
     settings: SliceSettings
     results: dict[str, SliceResult] = field(default_factory=dict)
     errors: dict[str, str] = field(default_factory=dict)
+    unplaced: dict[str, str] = field(default_factory=dict)  # optional parts off the bed
     cached: list[str] = field(default_factory=list)
     skipped: str | None = None  # why nothing was sliced
     version: str = ""
@@ -341,6 +342,12 @@ def _one(spec: PartSpec, stl: Path, path: str, cache: SliceCache, outcome: KitSl
         return
     try:
         result = slice_part(stl, outcome.settings, executable=path, name=spec.name)
+    except TooBig as error:
+        if spec.replaces:  # optional: the parts it stands in for are printed instead
+            outcome.unplaced[spec.name] = f"{error}; print {', '.join(spec.replaces)} instead"
+        else:
+            outcome.errors[spec.name] = str(error)
+        return
     except SlicerError as error:
         outcome.errors[spec.name] = str(error)
         return
@@ -411,6 +418,10 @@ def slicer_findings(params: KitParams, kit: KitSlice) -> list[Finding]:
     findings = [
         Finding(name, "slices", "failed", "sliced by PrusaSlicer", "error", message)
         for name, message in sorted(kit.errors.items())
+    ]
+    findings += [
+        Finding(name, "slices", "off the bed", "sliced by PrusaSlicer", "warning", message)
+        for name, message in sorted(kit.unplaced.items())
     ]
     if kit.skipped:
         return [*findings, Finding("kit", "filament_budget", "not sliced", "", "info", kit.skipped)]
