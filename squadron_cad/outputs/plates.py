@@ -3,13 +3,16 @@
 Each part keeps its print orientation (as rendered: flat face down at z = 0) and may only
 turn 90 degrees about z. Footprints are bounding rectangles packed by a skyline
 bottom-left packer, `plates.spacing_mm` apart and `plates.margin_mm` inside the bed's edges.
-A plate is a 3MF with one named object per printed piece ("altitude_token#3"), so a slicer
-lists them separately, and an STL of the same arrangement for slicers without 3MF.
+A plate is a 3MF (written with lib3mf, in the player's colour) with one named object per
+printed piece ("altitude_token 3"), so a slicer lists them separately, and an STL of the same
+arrangement for slicers without 3MF. A part too long for the bed square on lies turned as
+the bed model lays it (squadron_cad.bed).
 """
 
 from __future__ import annotations
 
 import contextlib
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,7 +20,9 @@ from pathlib import Path
 import numpy as np
 import trimesh
 
+from squadron_cad import bed as bed_model
 from squadron_cad.errors import InputError
+from squadron_cad.outputs.threemf import PlateObject, plate_bytes
 from squadron_cad.params import KitParams
 from squadron_cad.parts.registry import part
 from squadron_cad.render.atomic import write_bytes
@@ -36,7 +41,8 @@ class Piece:
 
     @property
     def label(self) -> str:
-        return f"{self.part}#{self.copy}"
+        """The object's name in the slicer: the part, and its copy when there are several."""
+        return f"{self.part} {self.copy}"
 
     @property
     def footprint(self) -> tuple[float, float]:
@@ -193,20 +199,31 @@ def load_part(out_dir: Path, name: str) -> trimesh.Trimesh:
     return mesh
 
 
-def check_fits(meshes: dict[str, trimesh.Trimesh], bed: Bed) -> None:
-    """Refuse, naming the part and the bed keys, when a part is bigger than the bed alone."""
+def lay_on_bed(meshes: dict[str, trimesh.Trimesh], bed: Bed) -> dict[str, trimesh.Trimesh]:
+    """Each part turned as the bed model lays it (a long part on the diagonal); refuse,
+    naming the parts and the bed keys, when one fits the bed at no turn."""
     length, width = bed.usable
-    too_big = []
+    model = bed_model.Bed(length, width, math.inf)
+    laid, too_big = {}, []
     for name, mesh in meshes.items():
-        w, h = (float(v) for v in mesh.extents[:2])
-        if not ((w <= length and h <= width) or (h <= length and w <= width)):
+        placed = bed_model.place_mesh(mesh, model)
+        if not placed.fits:
+            w, h = (float(v) for v in mesh.extents[:2])
             too_big.append(f"{name} ({w:.1f} x {h:.1f} mm)")
+            continue
+        laid[name] = mesh
+        if placed.turn_deg not in (0.0, 90.0):
+            turned = mesh.copy()
+            turn = trimesh.transformations.rotation_matrix(math.radians(placed.turn_deg), [0, 0, 1])
+            turned.apply_transform(turn)
+            laid[name] = turned
     if too_big:
         raise InputError(
-            f"plates: {', '.join(too_big)} does not fit the print bed: printer.bed_length_mm "
-            f"{bed.length_mm:g} x printer.bed_width_mm {bed.width_mm:g} less plates.margin_mm "
-            f"{bed.margin_mm:g} on each side leaves {length:g} x {width:g} mm"
+            f"plates: {', '.join(too_big)} does not fit the print bed at any turn: "
+            f"printer.bed_length_mm {bed.length_mm:g} x printer.bed_width_mm {bed.width_mm:g} "
+            f"less plates.margin_mm {bed.margin_mm:g} on each side leaves {length:g} x {width:g} mm"
         )
+    return laid
 
 
 def arrange(name: str, pieces: list[Piece], bed: Bed) -> list[Plate]:
@@ -244,14 +261,28 @@ def plate_meshes(plate: Plate, bed: Bed) -> dict[str, trimesh.Trimesh]:
     return {piece.label: placed_mesh(piece, spot, offset) for piece, spot in ordered}
 
 
-def write_plate(folder: Path, plate: Plate, bed: Bed) -> list[Path]:
+NEUTRAL = "#9e9e9e"  # shared parts: no player's colour
+PALETTE = ("#c0392b", "#2471a3", "#229954", "#d68910", "#7d3c98", "#17a589")
+
+
+def plate_material(plate: str, params: KitParams) -> tuple[str, str]:
+    """The material name and display colour of the pieces on a plate."""
+    for index in range(params.players):
+        if plate.split("_")[0] == f"player{index + 1}":
+            colours = params.player_colours
+            colour = colours[index].hex if colours else PALETTE[index % len(PALETTE)]
+            label = f" ({colours[index].name})" if colours else ""
+            return f"player {index + 1}{label}", colour
+    return "shared", NEUTRAL
+
+
+def write_plate(folder: Path, plate: Plate, bed: Bed, params: KitParams) -> list[Path]:
     meshes = plate_meshes(plate, bed)
-    scene = trimesh.Scene()
-    for label, mesh in meshes.items():
-        scene.add_geometry(mesh, node_name=label, geom_name=label)
+    material, colour = plate_material(plate.name, params)
+    objects = [PlateObject(label, mesh, material, colour) for label, mesh in meshes.items()]
     three_mf = folder / f"{plate.name}.3mf"
     stl = folder / f"{plate.name}.stl"
-    write_bytes(three_mf, scene.export(file_type="3mf"))
+    write_bytes(three_mf, plate_bytes(plate.name, objects))
     write_bytes(stl, trimesh.util.concatenate(list(meshes.values())).export(file_type="stl"))
     return [three_mf, stl]
 
@@ -261,15 +292,14 @@ def write_plates(out_dir: Path, params: KitParams, counts: dict[str, int]) -> li
     bed = Bed.of(params)
     groups = plate_groups(params, counts)
     needed = sorted({name for wanted in groups.values() for name, _ in wanted})
-    meshes = {name: load_part(out_dir, name) for name in needed}
-    check_fits(meshes, bed)
+    meshes = lay_on_bed({name: load_part(out_dir, name) for name in needed}, bed)
     plates = [
         plate
         for name, wanted in groups.items()
         for plate in arrange(name, _pieces(wanted, meshes), bed)
     ]
     folder = out_dir / "plates"
-    written = [path for plate in plates for path in write_plate(folder, plate, bed)]
+    written = [path for plate in plates for path in write_plate(folder, plate, bed, params)]
     _remove_old(folder, written)
     return written
 

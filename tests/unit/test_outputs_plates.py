@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import zipfile
 from pathlib import Path
 
 import numpy as np
@@ -10,7 +11,8 @@ import pytest
 import trimesh
 
 from squadron_cad.errors import InputError
-from squadron_cad.outputs.plates import Skyline, plate_groups, write_plates
+from squadron_cad.outputs.plates import Skyline, plate_groups, plate_material, write_plates
+from squadron_cad.outputs.threemf import read_strict
 from squadron_cad.parts.registry import PARTS
 from squadron_cad.resolve import resolve
 
@@ -85,7 +87,7 @@ def test_plates_hold_each_players_parts_and_fit_the_bed(tmp_path: Path, players:
     for path in three_mfs:
         objects = placed(path)
         for label, points in objects.items():
-            total[label.split("#")[0]] = total.get(label.split("#")[0], 0) + 1
+            total[label.rsplit(" ", 1)[0]] = total.get(label.rsplit(" ", 1)[0], 0) + 1
             low, high = bounds_of(points)
             assert low[0] >= params.plates.margin_mm - 1e-6
             assert low[1] >= params.plates.margin_mm - 1e-6
@@ -110,9 +112,9 @@ def test_player_plates_are_named_after_the_colours(tmp_path: Path) -> None:
     assert {"player1_red.3mf", "player2_blue.3mf", "shared.3mf", "shared.stl"} <= names
     scene = trimesh.load(tmp_path / "plates" / "player1_red.3mf")
     labels = sorted(scene.geometry)
-    assert labels.count("plane_token#1") == 1
-    assert sum(label.startswith("altitude_token#") for label in labels) == 4
-    assert sum(label.startswith("stat_dial_clip#") for label in labels) == 4
+    assert labels.count("plane_token 1") == 1
+    assert sum(label.startswith("altitude_token ") for label in labels) == 4
+    assert sum(label.startswith("stat_dial_clip ") for label in labels) == 4
 
 
 def test_alternatives_are_not_on_any_plate() -> None:
@@ -158,3 +160,43 @@ def test_a_missing_stl_is_named(tmp_path: Path) -> None:
     (out / "stl" / "box_lid.stl").unlink()
     with pytest.raises(InputError, match="box_lid"):
         write_plates(out, resolve(), counts_for(2))
+
+
+def test_plates_pass_lib3mf_strict_and_are_byte_identical(tmp_path: Path) -> None:
+    params = resolve(overrides=["players=2"])
+    first = write_plates(fake_out(tmp_path / "a"), params, counts_for(2))
+    second = write_plates(fake_out(tmp_path / "b"), params, counts_for(2))
+    for one, other in zip(first, second, strict=True):
+        assert one.read_bytes() == other.read_bytes(), one.name
+    names = read_strict(str(tmp_path / "a" / "plates" / "player1_red.3mf"))
+    assert "plane_token 1" in names
+    assert sum(name.startswith("altitude_token ") for name in names) == 4
+
+
+def test_each_player_plate_carries_the_players_colour(tmp_path: Path) -> None:
+    params = resolve(overrides=["players=2"])
+    write_plates(fake_out(tmp_path), params, counts_for(2))
+    seen = set()
+    for plate in ("player1_red", "player2_blue", "shared"):
+        with zipfile.ZipFile(tmp_path / "plates" / f"{plate}.3mf") as archive:
+            model = archive.read("3D/3dmodel.model").decode()
+        colour = plate_material(plate, params)[1].upper()
+        assert f'displaycolor="{colour}FF"' in model
+        seen.add(colour)
+    assert len(seen) == 3
+
+
+def test_a_part_longer_than_the_bed_lies_on_the_diagonal_inside_it(tmp_path: Path) -> None:
+    sizes = {**SIZES, "range_ruler_1": (240, 7.5, 4)}  # longer than the 210 mm side
+    out = fake_out(tmp_path, sizes)
+    params = resolve(overrides=["printer.bed_length_mm=220", "printer.bed_width_mm=210"])
+    write_plates(out, params, counts_for(2))
+    found = False
+    for plate in (out / "plates").glob("shared*.3mf"):
+        for label, points in placed(plate).items():
+            low, high = bounds_of(points)
+            assert min(low[0], low[1]) >= -1e-6, label
+            assert high[0] <= 220 + 1e-6, label
+            assert high[1] <= 210 + 1e-6, label
+            found |= label.startswith("range_ruler_1")
+    assert found
