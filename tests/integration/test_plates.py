@@ -5,6 +5,8 @@ from __future__ import annotations
 import csv
 import io
 import json
+import shutil
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +17,7 @@ import trimesh
 from squadron_cad.build import BuildOptions, BuildReport, build
 from squadron_cad.outputs.bom import write_bom
 from squadron_cad.outputs.plates import write_plates
+from squadron_cad.outputs.threemf import read_strict
 from squadron_cad.resolve import resolve
 
 pytestmark = pytest.mark.integration
@@ -50,7 +53,7 @@ def test_plates_hold_the_manifest_counts(plates: list[Path], manifest) -> None:
     for path in plates:
         if path.suffix == ".3mf":
             for node in trimesh.load(path).graph.nodes_geometry:
-                part = node.split("#")[0]
+                part = node.rsplit(" ", 1)[0]
                 printed[part] = printed.get(part, 0) + 1
     expected = {p["name"]: p["count"] for p in manifest["parts"] if p["count"] > 0}
     assert printed == expected
@@ -58,7 +61,7 @@ def test_plates_hold_the_manifest_counts(plates: list[Path], manifest) -> None:
 
 def test_each_player_plate_has_one_players_pieces(plates: list[Path]) -> None:
     scene = trimesh.load(next(p for p in plates if p.name == "player2_blue.3mf"))
-    parts = [node.split("#")[0] for node in scene.graph.nodes_geometry]
+    parts = [node.rsplit(" ", 1)[0] for node in scene.graph.nodes_geometry]
     assert sorted(set(parts)) == [
         "altitude_token",
         "plane_token",
@@ -84,7 +87,7 @@ def test_plates_fit_the_bed_in_print_orientation(kit: BuildReport, plates, manif
             assert high[0] <= bed.bed_length_mm - margin + 1e-3, (path.name, node)
             assert high[1] <= bed.bed_width_mm - margin + 1e-3, (path.name, node)
             assert low[2] == pytest.approx(0, abs=1e-4), "flat on the bed"
-            height = heights[node.split("#")[0]]
+            height = heights[node.rsplit(" ", 1)[0]]
             assert high[2] == pytest.approx(height, abs=1e-3), "turned only about z"
 
 
@@ -110,3 +113,18 @@ def test_plate_objects_are_closed_solids(plates: list[Path]) -> None:
             scene = trimesh.load(path, process=False)
             for name, geometry in scene.geometry.items():
                 assert geometry.is_watertight, f"{path.name}: {name}"
+
+
+def test_every_plate_passes_lib3mf_strict_and_prusaslicer_opens_it(plates: list[Path]) -> None:
+    slicer = shutil.which("prusa-slicer")
+    for path in (p for p in plates if p.suffix == ".3mf"):
+        names = read_strict(str(path))
+        assert names, path.name
+        if slicer is None:
+            continue
+        info = subprocess.run(
+            [slicer, "--info", str(path)], capture_output=True, text=True, check=False, timeout=120
+        )
+        assert info.returncode == 0, info.stderr
+        assert info.stdout.count("number_of_parts") == len(names), path.name  # one per object
+        assert info.stdout.count("manifold = yes") == len(names), path.name
