@@ -26,6 +26,7 @@ DEFAULTS_FILE = PARAMS_DIR / "default.yaml"
 TINS_DIR = PARAMS_DIR / "tins"
 MAX_YAML_BYTES = 1024 * 1024  # a parameter file is a page of text; more is a mistake
 STDIN = Path("-")  # --params - reads standard input
+_MERGE_TAG = "tag:yaml.org,2002:merge"
 _KEY_PATH = re.compile(r"^[a-z_][a-z0-9_]*(\.[a-z_][a-z0-9_]*)*$")
 
 
@@ -52,10 +53,15 @@ class _Loader(yaml.SafeLoader):
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
         seen: dict[Any, yaml.Mark] = {}
         for key_node, _value in node.value:
+            if key_node.tag == _MERGE_TAG:  # `<<:` merges; explicit keys may override those
+                continue
             key = self.construct_object(key_node, deep=deep)
-            if key in seen:
-                raise DuplicateKey(key, key_node.start_mark, seen[key])
-            seen[key] = key_node.start_mark
+            try:
+                first = seen.setdefault(key, key_node.start_mark)
+            except TypeError:  # an unhashable key: SafeConstructor refuses it with its line
+                continue
+            if first is not key_node.start_mark:
+                raise DuplicateKey(key, key_node.start_mark, first)
         return super().construct_mapping(node, deep=deep)
 
 
@@ -105,6 +111,8 @@ def load_yaml_file(path: Path, label: str) -> dict[str, Any]:
     Only a regular file under MAX_YAML_BYTES is read: a FIFO would hang the build, a device
     such as /dev/zero would never end, a huge file is a mistake."""
     if Path(path) == STDIN:
+        if sys.stdin is None:  # started with standard input closed
+            raise InputError(f"{label} -: standard input is closed")
         return parse_yaml_mapping(
             _read_limited(sys.stdin.buffer, label, "standard input"), f"{label} standard input"
         )
@@ -123,6 +131,8 @@ def load_yaml_file(path: Path, label: str) -> dict[str, Any]:
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # never block, even if it became a FIFO
         with os.fdopen(fd, "rb") as stream:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):  # swapped for a FIFO since the stat
+                raise InputError(f"{label}: {path} is not a regular file")
             text = _read_limited(stream, label, str(path))
     except OSError as exc:
         raise InputError(f"{label}: cannot read {path}: {exc.strerror}") from None
