@@ -4,9 +4,10 @@ Each part keeps its print orientation (as rendered: flat face down at z = 0) and
 turn 90 degrees about z. Footprints are bounding rectangles packed by a skyline
 bottom-left packer, `plates.spacing_mm` apart and `plates.margin_mm` inside the bed's edges.
 A plate is a 3MF (written with lib3mf, in the player's colour) with one named object per
-printed piece ("altitude_token 3"), so a slicer lists them separately, and an STL of the same
-arrangement for slicers without 3MF. A part too long for the bed square on lies turned as
-the bed model lays it (squadron_cad.bed).
+printed piece ("plane_token", "altitude_token 3"), so a slicer lists them separately, and
+an STL of the same arrangement for slicers without 3MF. A part too long for the bed square
+on lies turned as the bed model lays it (squadron_cad.bed); an optional part that fits at
+no turn is left off (its mesh check warns and names what to print instead).
 """
 
 from __future__ import annotations
@@ -38,11 +39,13 @@ class Piece:
     part: str
     copy: int
     mesh: trimesh.Trimesh
+    copies: int = 1  # of this part on its plate group
 
     @property
     def label(self) -> str:
-        """The object's name in the slicer: the part, and its copy when there are several."""
-        return f"{self.part} {self.copy}"
+        """The object's name in the slicer: the part, and its copy when there are several
+        ("plane_token", "altitude_token 2")."""
+        return self.part if self.copies == 1 else f"{self.part} {self.copy}"
 
     @property
     def footprint(self) -> tuple[float, float]:
@@ -200,13 +203,16 @@ def load_part(out_dir: Path, name: str) -> trimesh.Trimesh:
 
 
 def lay_on_bed(meshes: dict[str, trimesh.Trimesh], bed: Bed) -> dict[str, trimesh.Trimesh]:
-    """Each part turned as the bed model lays it (a long part on the diagonal); refuse,
-    naming the parts and the bed keys, when one fits the bed at no turn."""
+    """Each part turned as the bed model lays it (a long part on the diagonal). An optional
+    part that fits at no turn is left out (its mesh check warns and names what to print
+    instead); a required one is refused, naming the parts and the bed keys."""
     length, width = bed.usable
     model = bed_model.Bed(length, width, math.inf)
     laid, too_big = {}, []
     for name, mesh in meshes.items():
         placed = bed_model.place_mesh(mesh, model)
+        if not placed.fits and part(name).replaces:
+            continue
         if not placed.fits:
             w, h = (float(v) for v in mesh.extents[:2])
             too_big.append(f"{name} ({w:.1f} x {h:.1f} mm)")
@@ -305,7 +311,12 @@ def write_plates(out_dir: Path, params: KitParams, counts: dict[str, int]) -> li
 
 
 def _pieces(wanted: Iterable[tuple[str, int]], meshes: dict[str, trimesh.Trimesh]) -> list[Piece]:
-    return [Piece(name, copy + 1, meshes[name]) for name, count in wanted for copy in range(count)]
+    return [
+        Piece(name, copy + 1, meshes[name], count)
+        for name, count in wanted
+        if name in meshes  # an optional part off the bed is left out (its check warns)
+        for copy in range(count)
+    ]
 
 
 def _remove_old(folder: Path, written: list[Path]) -> None:

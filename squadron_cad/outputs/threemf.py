@@ -64,8 +64,17 @@ def _geometry(mesh: trimesh.Trimesh) -> tuple[list[lib3mf.Position], list[lib3mf
     return positions, triangles
 
 
-def read_strict(data_path: str) -> list[str]:
-    """The object names in a 3MF as lib3mf reads it in strict mode (raises on any fault)."""
+@dataclass(frozen=True)
+class ReadObject:
+    """One mesh object as lib3mf's strict reader sees it."""
+
+    name: str
+    vertices: np.ndarray  # n x 3, mm, as placed (every build item has the identity transform)
+    colour_hex: str  # its object-level base material's display colour, "#RRGGBB"
+
+
+def read_objects(data_path: str) -> list[ReadObject]:
+    """The mesh objects of a 3MF read by lib3mf in strict mode (raises on any fault)."""
     wrapper = lib3mf.get_wrapper()
     model = wrapper.CreateModel()
     reader = model.QueryReader("3mf")
@@ -74,8 +83,23 @@ def read_strict(data_path: str) -> list[str]:
     if reader.GetWarningCount():
         message, _code = reader.GetWarning(0)
         raise ValueError(f"{data_path}: lib3mf warns: {message}")
-    names = []
+    found = []
     objects = model.GetMeshObjects()
     while objects.MoveNext():
-        names.append(objects.GetCurrentMeshObject().GetName())
-    return names
+        mesh = objects.GetCurrentMeshObject()
+        points = np.array([list(v.Coordinates) for v in mesh.GetVertices()], dtype=float)
+        found.append(ReadObject(mesh.GetName(), points, _colour(model, mesh)))
+    return found
+
+
+def _colour(model: lib3mf.Model, mesh: lib3mf.MeshObject) -> str:
+    has_property, group_id, index = mesh.GetObjectLevelProperty()
+    if not has_property:
+        return ""
+    colour = model.GetBaseMaterialGroupByID(group_id).GetDisplayColor(index)
+    return f"#{colour.Red:02X}{colour.Green:02X}{colour.Blue:02X}"
+
+
+def read_strict(data_path: str) -> list[str]:
+    """The object names in a 3MF as lib3mf reads it in strict mode (raises on any fault)."""
+    return [item.name for item in read_objects(data_path)]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import re
 import zipfile
 from pathlib import Path
 
@@ -12,7 +13,7 @@ import trimesh
 
 from squadron_cad.errors import InputError
 from squadron_cad.outputs.plates import Skyline, plate_groups, plate_material, write_plates
-from squadron_cad.outputs.threemf import read_strict
+from squadron_cad.outputs.threemf import read_objects, read_strict
 from squadron_cad.parts.registry import PARTS
 from squadron_cad.resolve import resolve
 
@@ -112,7 +113,7 @@ def test_player_plates_are_named_after_the_colours(tmp_path: Path) -> None:
     assert {"player1_red.3mf", "player2_blue.3mf", "shared.3mf", "shared.stl"} <= names
     scene = trimesh.load(tmp_path / "plates" / "player1_red.3mf")
     labels = sorted(scene.geometry)
-    assert labels.count("plane_token 1") == 1
+    assert labels.count("plane_token") == 1  # one copy: no number
     assert sum(label.startswith("altitude_token ") for label in labels) == 4
     assert sum(label.startswith("stat_dial_clip ") for label in labels) == 4
 
@@ -169,7 +170,7 @@ def test_plates_pass_lib3mf_strict_and_are_byte_identical(tmp_path: Path) -> Non
     for one, other in zip(first, second, strict=True):
         assert one.read_bytes() == other.read_bytes(), one.name
     names = read_strict(str(tmp_path / "a" / "plates" / "player1_red.3mf"))
-    assert "plane_token 1" in names
+    assert "plane_token" in names
     assert sum(name.startswith("altitude_token ") for name in names) == 4
 
 
@@ -200,3 +201,47 @@ def test_a_part_longer_than_the_bed_lies_on_the_diagonal_inside_it(tmp_path: Pat
             assert high[1] <= 210 + 1e-6, label
             found |= label.startswith("range_ruler_1")
     assert found
+
+
+def test_object_uuids_are_unique_and_follow_the_content(tmp_path: Path) -> None:
+    params = resolve(overrides=["players=2"])
+    write_plates(fake_out(tmp_path), params, counts_for(2))
+    with zipfile.ZipFile(tmp_path / "plates" / "player1_red.3mf") as archive:
+        model = archive.read("3D/3dmodel.model").decode()
+        dates = {info.date_time for info in archive.infolist()}
+    uuids = re.findall(r'p:UUID="([0-9a-f-]+)"', model)
+    assert len(uuids) == len(set(uuids)) == 1 + 2 * 10  # the build, 10 objects and their items
+    assert dates == {(1980, 0, 0, 0, 0, 0)}  # no clock in the archive
+
+
+def one_piece_ruler_counts() -> dict[str, int]:
+    """A kit printing the one-piece ruler instead of its three sections."""
+    sections = {"range_ruler_1": 0, "range_ruler_2": 0, "range_ruler_3": 0}
+    return {**counts_for(2), **sections, "range_ruler": 1}
+
+
+def test_a_one_piece_ruler_longer_than_the_bed_lies_diagonally_inside_it(tmp_path: Path) -> None:
+    out = fake_out(tmp_path, {**SIZES, "range_ruler": (270, 7.5, 4)})
+    written = write_plates(out, resolve(), one_piece_ruler_counts())  # a 250 x 210 bed, 5 mm margin
+    rulers = [
+        item
+        for path in written
+        if path.suffix == ".3mf"
+        for item in read_objects(str(path))
+        if item.name == "range_ruler"
+    ]
+    assert len(rulers) == 1
+    points = rulers[0].vertices
+    assert np.all(points[:, :2] >= 5 - 1e-6), "inside the 5 mm margin"
+    assert np.all(points[:, :2] <= np.array([245, 205]) + 1e-6), "inside the 5 mm margin"
+    ends = points[:, :2].max(axis=0) - points[:, :2].min(axis=0)
+    assert min(ends) > 50  # turned: neither axis-aligned way (270 x 7.5) fits
+
+
+def test_an_optional_part_that_fits_no_way_is_left_off_the_plates(tmp_path: Path) -> None:
+    out = fake_out(tmp_path, {**SIZES, "range_ruler": (330, 7.5, 4)})
+    written = write_plates(out, resolve(), one_piece_ruler_counts())  # no exception
+    three_mfs = [str(path) for path in written if path.suffix == ".3mf"]
+    names = {item.name for path in three_mfs for item in read_objects(path)}
+    assert "range_ruler" not in names
+    assert "box" in names
