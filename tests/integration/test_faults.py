@@ -179,8 +179,11 @@ def test_ctrl_c_at_any_stage_keeps_the_previous_kit(
 
 def test_sigterm_during_renders_keeps_the_previous_kit(out: Path) -> None:
     before = hashes(out)
-    run = cli(out, *only_parts(), "--no-cache", mode="slow", FAKE_OPENSCAD_DELAY="20")
-    time.sleep(3)  # imports done, renders under way
+    run = cli(out, *only_parts(), "--no-cache", "--json", mode="slow", FAKE_OPENSCAD_DELAY="20")
+    assert run.stdout is not None
+    for line in run.stdout:  # renders under way
+        if json.loads(line).get("part") == "render":
+            break
     run.send_signal(signal.SIGTERM)
     _, stderr = run.communicate(timeout=60)
     assert run.returncode == 130
@@ -190,8 +193,11 @@ def test_sigterm_during_renders_keeps_the_previous_kit(out: Path) -> None:
 
 def test_a_killed_build_leaves_staging_that_the_next_run_removes(out: Path) -> None:
     before = hashes(out)
-    run = cli(out, *only_parts(), "--no-cache", mode="slow", FAKE_OPENSCAD_DELAY="20")
-    time.sleep(3)
+    run = cli(out, *only_parts(), "--no-cache", "--json", mode="slow", FAKE_OPENSCAD_DELAY="20")
+    assert run.stdout is not None
+    for line in run.stdout:  # renders under way: the staging folder exists
+        if json.loads(line).get("part") == "render":
+            break
     run.kill()  # SIGKILL: no cleanup can run
     run.communicate(timeout=30)
     subprocess.run(["pkill", "-f", str(FAKE)], check=False)
@@ -442,3 +448,27 @@ def test_an_unchanged_kit_is_not_rebuilt_nor_its_machinery_loaded(
     assert run.returncode == 0, stderr
     assert json.loads(stdout.splitlines()[-1])["rendered"] == []
     assert hashes(out)["bom.md"] == before["bom.md"]
+
+
+def test_a_width_30_kit_in_a_big_tin_builds_and_checks_clean(tmp_path: Path) -> None:
+    """Its one-piece ruler (270 mm) is longer than the bed (250 x 210) but fits turned."""
+    out = tmp_path / "wide"
+    wide = ["token.width_mm=30", "quality=draft", "tin.inner_length_mm=170"]
+    wide += ["tin.inner_width_mm=130", "tin.inner_depth_mm=45"]
+    run = cli(out, *[a for item in wide for a in ("--set", item)], "--no-previews", "--json")
+    stdout, stderr = run.communicate(timeout=400)
+    assert run.returncode == 0, stderr
+    assert json.loads(stdout.splitlines()[-1])["failures"] == 0
+    manifest = json.loads((out / "manifest.json").read_text())
+    ruler = next(p for p in manifest["parts"] if p["name"] == "range_ruler")
+    fits = next(c for c in ruler["checks"] if c["check"] == "fits_bed")
+    assert fits["severity"] == "ok"
+    assert "turned" in fits["measured"]
+    assert "range_ruler" in manifest["slicer"]["parts"]  # sliced, turned as it lies
+    checked = subprocess.run(
+        [sys.executable, "-m", "squadron_cad", "check", "--out", str(out)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert checked.returncode == 0, checked.stdout
