@@ -4,7 +4,6 @@ check, the slicer and the plates all ask here, so they never disagree."""
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -50,29 +49,36 @@ def footprint(mesh: trimesh.Trimesh) -> np.ndarray:
     return points[hull.vertices]
 
 
+def turned_sizes(points: np.ndarray, turns_deg: np.ndarray) -> np.ndarray:
+    """The footprint's x and y extent at each turn about z (one row per turn)."""
+    angles = np.radians(np.asarray(turns_deg, dtype=float))[:, None]
+    x = points[None, :, 0] * np.cos(angles) - points[None, :, 1] * np.sin(angles)
+    y = points[None, :, 0] * np.sin(angles) + points[None, :, 1] * np.cos(angles)
+    return np.stack([np.ptp(x, axis=1), np.ptp(y, axis=1)], axis=1)
+
+
 def turned_size(points: np.ndarray, turn_deg: float) -> tuple[float, float]:
-    angle = math.radians(turn_deg)
-    c, s = math.cos(angle), math.sin(angle)
-    x = points[:, 0] * c - points[:, 1] * s
-    y = points[:, 0] * s + points[:, 1] * c
-    return float(x.max() - x.min()), float(y.max() - y.min())
+    size = turned_sizes(points, np.array([turn_deg]))[0]
+    return float(size[0]), float(size[1])
 
 
 def place(points: np.ndarray, height_mm: float, bed: Bed) -> Placement:
-    """The first turn that fits (square turns first, then the smallest turn), or the
-    best miss (the smallest overshoot) when none does."""
+    """Square on when it fits (0 then 90 deg: plates pack rows); else the turn leaving the
+    most room on the tighter side, which keeps a slicer's skirt and brim on the bed too;
+    else the best miss (the smallest overshoot)."""
     length, width = bed.usable
-    turns = [*PREFERRED_DEG, *np.arange(TURN_STEP_DEG, 180.0, TURN_STEP_DEG)]
-    best: tuple[float, float, tuple[float, float]] | None = None
-    for turn in sorted(turns, key=lambda t: (t not in PREFERRED_DEG, min(t, 180 - t))):
-        size = turned_size(points, float(turn))
-        over = max(size[0] - length, size[1] - width, 0.0)
-        if over <= 1e-9 and height_mm <= bed.height_mm + 1e-9:
-            return Placement(True, float(turn), size, height_mm)
-        if best is None or over < best[0]:
-            best = (over, float(turn), size)
-    assert best is not None
-    return Placement(False, best[1], best[2], height_mm)
+    tall = height_mm > bed.height_mm + 1e-9
+    for turn in PREFERRED_DEG:
+        size = turned_size(points, turn)
+        if not tall and size[0] <= length + 1e-9 and size[1] <= width + 1e-9:
+            return Placement(True, turn, size, height_mm)
+    sweep = np.arange(0.0, 180.0, TURN_STEP_DEG)
+    sizes = turned_sizes(points, sweep)
+    room = np.minimum(length - sizes[:, 0], width - sizes[:, 1])  # negative: overshoot
+    # Ties (a rectangle's mirror turns) go to the smallest turn: np.argmax takes the first.
+    best = int(np.argmax(np.round(room, 6)))
+    size = (float(sizes[best, 0]), float(sizes[best, 1]))
+    return Placement(bool(room[best] >= -1e-9) and not tall, float(sweep[best]), size, height_mm)
 
 
 def place_mesh(mesh: trimesh.Trimesh, bed: Bed) -> Placement:

@@ -175,6 +175,16 @@ def too_big(name: str, size: tuple[float, float], settings: SliceSettings) -> st
     )
 
 
+def slice_command(
+    path: str, stl: Path, settings: SliceSettings, placed: Placement, gcode: Path
+) -> list[str]:
+    """The slicer's command line: the part turned as the bed model lays it (as on the
+    plates) and centred on the bed."""
+    turn = ["--rotate", f"{placed.turn_deg:g}"] if placed.turn_deg else []
+    source = str(stl.resolve())  # the slicer runs in a temporary folder
+    return [path, "--loglevel", "1", *settings.arguments(), *turn, "-o", str(gcode), source]
+
+
 def slice_part(
     stl: Path,
     settings: SliceSettings,
@@ -192,11 +202,9 @@ def slice_part(
     size = placed.size_mm
     if not placed.fits:
         raise TooBig(too_big(name, size, settings))
-    turn = ["--rotate", f"{placed.turn_deg:g}"] if placed.turn_deg else []  # as the plates lay it
     with tempfile.TemporaryDirectory(prefix="squadron-slice-") as folder:
         gcode = Path(folder) / f"{name}.gcode"
-        source = str(stl.resolve())  # the slicer runs in the temporary folder
-        command = [path, "--loglevel", "1", *settings.arguments(), *turn, "-o", str(gcode), source]
+        command = slice_command(path, stl, settings, placed, gcode)
         _run(command, name, size, settings, Path(folder))
         return parse_gcode(gcode.read_text(errors="replace"))
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -15,9 +17,10 @@ import pytest
 import trimesh
 
 from squadron_cad.build import BuildOptions, BuildReport, build
+from squadron_cad.checks import slicer
 from squadron_cad.outputs.bom import write_bom
 from squadron_cad.outputs.plates import write_plates
-from squadron_cad.outputs.threemf import read_strict
+from squadron_cad.outputs.threemf import read_objects, read_strict
 from squadron_cad.resolve import resolve
 
 pytestmark = pytest.mark.integration
@@ -128,3 +131,116 @@ def test_every_plate_passes_lib3mf_strict_and_prusaslicer_opens_it(plates: list[
         assert info.returncode == 0, info.stderr
         assert info.stdout.count("number_of_parts") == len(names), path.name  # one per object
         assert info.stdout.count("manifold = yes") == len(names), path.name
+
+
+def slicer_info(path: Path) -> list[dict[str, float]]:
+    """PrusaSlicer's --info figures, one dict per object, in the file's order."""
+    slicer = shutil.which("prusa-slicer")
+    if slicer is None:
+        pytest.skip("prusa-slicer is not installed")
+    run = subprocess.run(
+        [slicer, "--info", str(path)], capture_output=True, text=True, check=False, timeout=120
+    )
+    assert run.returncode == 0, run.stderr
+    blocks = run.stdout.split(f"[{path.name}]")[1:]
+    pairs = (re.findall(r"^(\w+) = +([-\d.]+)$", block, re.MULTILINE) for block in blocks)
+    return [{key: float(value) for key, value in found} for found in pairs]
+
+
+def test_prusaslicer_reads_each_object_where_and_as_large_as_it_was_written(plates) -> None:
+    for path in (p for p in plates if p.suffix == ".3mf"):
+        written = read_objects(str(path))
+        info = slicer_info(path)
+        assert len(info) == len(written), path.name
+        for item, figures in zip(written, info, strict=True):
+            low, high = item.vertices.min(axis=0), item.vertices.max(axis=0)
+            for axis, (a, b) in zip("xyz", zip(low, high, strict=True), strict=True):
+                assert figures[f"min_{axis}"] == pytest.approx(a, abs=1e-3), (path.name, item.name)
+                assert figures[f"size_{axis}"] == pytest.approx(b - a, abs=1e-3), item.name
+
+
+def test_writing_the_plates_again_gives_the_same_bytes(kit: BuildReport, plates, tmp_path) -> None:
+    again = tmp_path / "again"
+    shutil.copytree(kit.out_dir / "stl", again / "stl")
+    counts = {p.spec.name: p.count for p in kit.parts}
+    rewritten = write_plates(again, kit.params, counts)
+    assert [p.name for p in rewritten] == [p.name for p in plates]
+    for first, second in zip(plates, rewritten, strict=True):
+        assert first.read_bytes() == second.read_bytes(), first.name
+
+
+# ---- a width-30 kit in a 170 x 130 x 45 mm tin: its one-piece ruler is 270 mm long ----------
+
+WIDE_TOKENS = [
+    "quality=draft",
+    "token.width_mm=30",
+    "tin.inner_length_mm=170",
+    "tin.inner_width_mm=130",
+    "tin.inner_depth_mm=45",
+]
+
+
+@pytest.fixture(scope="module")
+def wide_ruler(tmp_path_factory) -> BuildReport:
+    options = BuildOptions(
+        out_dir=tmp_path_factory.mktemp("wide"), only=("range_ruler",), previews=False, jobs=1
+    )
+    return build(resolve(overrides=WIDE_TOKENS), options)
+
+
+def test_the_270_mm_ruler_fits_the_bed_turned_and_is_sliced_so(wide_ruler: BuildReport) -> None:
+    (ruler,) = (r for r in wide_ruler.parts if r.spec.name == "range_ruler")
+    length = ruler.bounds[1][0] - ruler.bounds[0][0]
+    assert length > 250  # longer than the bed, shorter than its 326 mm diagonal
+    fits = next(f for f in ruler.findings if f.check == "fits_bed")
+    assert fits.severity == "ok"
+    assert "turned" in str(fits.measured)
+    assert not [f for f in wide_ruler.kit_findings if f.part == "range_ruler"]
+    sliced = wide_ruler.extras["slicer"]
+    if "skipped" not in sliced:
+        assert "range_ruler" in sliced["parts"], sliced["errors"]
+
+
+def test_the_270_mm_ruler_lies_diagonally_inside_the_bed_on_a_plate(wide_ruler) -> None:
+    out, params = wide_ruler.out_dir, wide_ruler.params
+    written = write_plates(out, params, {"range_ruler": 1})  # printed instead of the sections
+    (plate,) = (p for p in written if p.suffix == ".3mf")
+    (ruler,) = read_objects(str(plate))
+    assert ruler.name == "range_ruler"
+    margin = params.plates.margin_mm
+    far = np.array([params.printer.bed_length_mm, params.printer.bed_width_mm]) - margin
+    xy = ruler.vertices[:, :2]
+    assert np.all(xy >= margin - 1e-3), "every vertex inside the bed's margin"
+    assert np.all(xy <= far + 1e-3), "every vertex inside the bed's margin"
+    spread = xy.max(axis=0) - xy.min(axis=0)
+    assert min(spread) > 50, "turned: 270 x 7.5 mm fits the bed neither way square on"
+    (figures,) = slicer_info(plate)
+    assert figures["size_x"] == pytest.approx(spread[0], abs=1e-3)
+
+
+def extrusion_extent(gcode: str) -> np.ndarray:
+    """[[x min, y min], [x max, y max]] of the moves that extrude (skirt included)."""
+    points = [
+        (float(x), float(y))
+        for x, y in re.findall(r"^G1 X([-\d.]+) Y([-\d.]+) E", gcode, re.MULTILINE)
+    ]
+    assert points, "no extruding moves"
+    return np.array([np.min(points, axis=0), np.max(points, axis=0)])
+
+
+def test_the_slicer_prints_the_270_mm_ruler_diagonally_on_the_bed(wide_ruler, tmp_path) -> None:
+    executable, reason = slicer.find_slicer()
+    if executable is None:
+        pytest.skip(reason)
+    settings = slicer.SliceSettings.from_params(wide_ruler.params)
+    stl = wide_ruler.out_dir / "stl" / "range_ruler.stl"
+    placed = slicer.placement(stl, settings)
+    gcode = tmp_path / "range_ruler.gcode"
+    command = slicer.slice_command(executable, stl, settings, placed, gcode)
+    env = {**os.environ, "HOME": str(tmp_path)}  # not the user's slicer settings
+    run = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False, env=env)
+    assert run.returncode == 0, run.stderr
+    low, high = extrusion_extent(gcode.read_text())
+    assert np.all(low >= 0), f"extrudes off the bed at {low}"
+    assert np.all(high <= [settings.bed_length_mm, settings.bed_width_mm]), f"off the bed: {high}"
+    assert min(high - low) > 100, "turned: square on it would be a 270 x 7.5 mm strip"

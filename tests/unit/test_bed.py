@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 import trimesh
 
-from squadron_cad.bed import Bed, place, place_mesh
+from squadron_cad.bed import Bed, footprint, place, place_mesh, turned_size
 
 BED = Bed(250, 210, 220)
 
@@ -31,9 +33,17 @@ def test_a_part_longer_than_the_bed_but_not_its_width_turns_a_quarter() -> None:
 def test_the_one_piece_ruler_of_a_width_30_kit_lies_on_the_diagonal() -> None:
     placed = place_mesh(strip(270, 7.5), BED)
     assert placed.fits
-    assert 20 < placed.turn_deg < 50
-    assert placed.size_mm[0] <= 250
-    assert placed.size_mm[1] <= 210
+    diagonal_deg = math.degrees(math.atan2(210, 250))  # 40.0
+    assert placed.turn_deg == pytest.approx(diagonal_deg, abs=2)
+    # The most room it can have: a skirt 6 mm out still lands on the bed.
+    assert min(250 - placed.size_mm[0], 210 - placed.size_mm[1]) > 30
+
+
+def test_the_270_mm_strip_fits_no_square_turn() -> None:
+    points = footprint(strip(270, 7.5))
+    for turn in (0, 90):
+        x, y = turned_size(points, turn)
+        assert x > 250 or y > 210
 
 
 def test_a_part_longer_than_the_diagonal_fits_no_way() -> None:
