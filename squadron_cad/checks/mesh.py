@@ -135,16 +135,14 @@ def _flat_on_bed(part: str, mesh: trimesh.Trimesh) -> Finding:
     )
 
 
-def _fits_bed(
-    part: str, mesh: trimesh.Trimesh, bed: Bed, instead: str | None = None
-) -> Finding:
+def _fits_bed(part: str, mesh: trimesh.Trimesh, bed: Bed, instead: str | None = None) -> Finding:
     """Fits at some turn about z (the bed model), as the slicer and the plates place it."""
     x, y, z = (float(v) for v in mesh.extents)
     placed = place_mesh(mesh, bed)
     turned = f", turned {placed.turn_deg:g} deg" if placed.fits and placed.turn_deg else ""
     message = (
-        f"{x:.1f} x {y:.1f} x {z:.1f} mm does not fit the {bed.describe()} printer "
-        "(printer.bed_*_mm), at any turn"
+        f"{x:.1f} x {y:.1f} x {z:.1f} mm does not fit the {bed.describe()} bed at any turn "
+        "(printer.bed_length_mm, printer.bed_width_mm, printer.bed_height_mm)"
     )
     if instead:
         message += f"; print {instead} instead"

@@ -31,18 +31,21 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from squadron_cad import bed as bed_model
 from squadron_cad.bed import Bed, Placement, place_mesh
 from squadron_cad.checks.findings import Finding
 from squadron_cad.checks.mesh import load_mesh
 from squadron_cad.errors import ToolError
 from squadron_cad.params import KitParams
 from squadron_cad.parts.registry import PARTS, PartSpec
+from squadron_cad.render.cache import code_version
 
 EXECUTABLE = "prusa-slicer"
 SOLID_INFILL_BELOW_AREA_MM2 = 0  # Prusa's 0.20 mm profiles (PrusaResearch.ini, *common*)
 ABORTED = 134  # PrusaSlicer aborts (SIGABRT) on some impossible jobs
 CACHE_FILE = "slicer.json"
 CACHE_VERSION = 1  # bump when the settings passed or the parsing change
+BED_MODEL_VERSION = code_version(bed_model)  # the turn a part is sliced at comes from it
 _TIME = re.compile(r"^; estimated printing time \(normal mode\) = (.+)$", re.MULTILINE)
 _FILAMENT_MM = re.compile(r"^; filament used \[mm\] = ([\d.]+)", re.MULTILINE)
 _FILAMENT_G = re.compile(r"^; filament used \[g\] = ([\d.]+)", re.MULTILINE)
@@ -101,8 +104,9 @@ class SliceSettings:
         ]  # fmt: skip
 
     def key(self) -> str:
-        """What changes a result: every argument (the timeout does not)."""
-        return " ".join([f"v{CACHE_VERSION}", *self.arguments()])
+        """What changes a result: every argument and the bed model that turns the part (the
+        timeout does not)."""
+        return " ".join([f"v{CACHE_VERSION}", f"bed {BED_MODEL_VERSION}", *self.arguments()])
 
 
 @dataclass(frozen=True)
