@@ -174,8 +174,9 @@ def placement(stl: Path, settings: SliceSettings) -> Placement:
 
 def too_big(name: str, size: tuple[float, float], settings: SliceSettings) -> str:
     return (
-        f"part {name} ({size[0]:.1f} x {size[1]:.1f} mm) does not fit the printer.bed_* bed "
-        f"({settings.bed_length_mm:g} x {settings.bed_width_mm:g} mm)"
+        f"part {name} ({size[0]:.1f} x {size[1]:.1f} mm) does not fit the "
+        f"{settings.bed_length_mm:g} x {settings.bed_width_mm:g} mm bed at any turn "
+        "(printer.bed_length_mm, printer.bed_width_mm)"
     )
 
 

@@ -125,3 +125,35 @@ def test_a_set_over_the_budget_warns(params: KitParams) -> None:
     budget = next(f for f in findings if f.check == "filament_budget")
     assert budget.severity == "warning"
     assert "4000 mm" in budget.message
+
+
+def test_an_optional_part_off_the_bed_warns_and_a_required_one_fails(
+    params: KitParams, tmp_path: Path
+) -> None:
+    for name in ("range_ruler", "range_ruler_1"):  # one-piece (optional), a section (required)
+        trimesh.creation.box([340, 10, 4]).export(tmp_path / f"{name}.stl")  # beyond the diagonal
+    outcome = S.slice_kit(params, tmp_path, parts=["range_ruler", "range_ruler_1"], jobs=1)
+    if outcome.skipped:
+        pytest.skip(outcome.skipped)
+    by_part = {f.part: f for f in S.slicer_findings(params, outcome) if f.check == "slices"}
+    assert by_part["range_ruler"].severity == "warning"
+    assert (
+        "print range_ruler_1, range_ruler_2, range_ruler_3 instead"
+        in by_part["range_ruler"].message
+    )
+    assert by_part["range_ruler_1"].severity == "error"
+    assert "printer.bed_length_mm, printer.bed_width_mm" in by_part["range_ruler_1"].message
+
+
+def test_a_part_square_on_the_bed_is_sliced_unturned_and_a_long_one_turned(
+    settings: S.SliceSettings, tmp_path: Path
+) -> None:
+    short, long = tmp_path / "short.stl", tmp_path / "long.stl"
+    trimesh.creation.box([100, 10, 4]).export(short)
+    trimesh.creation.box([270, 7.5, 4]).export(long)  # 250 x 210 bed
+    gcode = tmp_path / "out.gcode"
+    plain = S.slice_command("prusa-slicer", short, settings, S.placement(short, settings), gcode)
+    assert "--rotate" not in plain
+    turned = S.slice_command("prusa-slicer", long, settings, S.placement(long, settings), gcode)
+    angle = float(turned[turned.index("--rotate") + 1])
+    assert 35 < angle < 45  # the bed's diagonal is at 40 deg
