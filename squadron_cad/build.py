@@ -22,6 +22,7 @@ from typing import Any
 
 import trimesh
 
+import squadron_cad.bed
 import squadron_cad.checks
 from squadron_cad import uptodate
 from squadron_cad.checks import kit, slicer
@@ -54,7 +55,7 @@ from squadron_cad.render.openscad import OpenScad
 from squadron_cad.resolve import resolve as resolve_defaults
 
 # Cached check results are keyed by the checks' own source: a changed check recomputes.
-CHECKS_VERSION = code_version(squadron_cad.checks)
+CHECKS_VERSION = code_version(squadron_cad.checks, squadron_cad.bed)
 # Parts that take longest go first, so two workers finish together.
 _SLOW_FIRST = ("box", "altitude_token", "plane_token", "stat_dial_card", "template_all")
 
