@@ -4,6 +4,7 @@ a flat face on the bed and inside the print volume."""
 from __future__ import annotations
 
 import io
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -11,6 +12,7 @@ import trimesh
 
 from squadron_cad.bed import Bed, place_mesh
 from squadron_cad.checks.findings import Finding, verdict
+from squadron_cad.checks.meshgeo import solid_of
 from squadron_cad.errors import ToolError
 
 BED_TOLERANCE_MM = 1e-3
@@ -38,31 +40,71 @@ def mesh_findings(
     part: str, mesh: trimesh.Trimesh, bodies: int, bed: BedSize, instead: str | None = None
 ) -> list[Finding]:
     """The mesh checks; `instead` names what to print when an optional part misses the bed."""
+    solid = judge_solid(mesh)
     return [
-        _watertight(part, mesh),
-        _winding(part, mesh),
-        _volume(part, mesh),
+        _watertight(part, mesh, solid),
+        _winding(part, mesh, solid),
+        _volume(part, solid),
         _bodies(part, mesh, bodies),
         _flat_on_bed(part, mesh),
         _fits_bed(part, mesh, bed, instead),
     ]
 
 
-def _watertight(part: str, mesh: trimesh.Trimesh) -> Finding:
-    ok = bool(mesh.is_watertight)
-    open_edges = 0 if ok else len(trimesh.grouping.group_rows(mesh.edges_sorted, require_count=1))
+@dataclass(frozen=True)
+class SolidVerdict:
+    """How manifold3d, a robust kernel, reads a mesh: whether it is one closed, consistently
+    wound manifold, and if so its bodies (components) and each body's signed volume."""
+
+    status: str  # manifold3d's error name; "NoError" when it accepts the mesh
+    body_volumes_mm3: tuple[float, ...]
+
+    @property
+    def accepted(self) -> bool:
+        return self.status == "NoError" and len(self.body_volumes_mm3) > 0
+
+    @property
+    def bodies(self) -> int:
+        return len(self.body_volumes_mm3)
+
+    @property
+    def volume_mm3(self) -> float:
+        return float(sum(self.body_volumes_mm3))
+
+
+def judge_solid(mesh: trimesh.Trimesh) -> SolidVerdict:
+    """Validity as a robust kernel sees it, not as trimesh's welding by position sees it.
+
+    Manifold's meshes keep zero-area triangles and zero-length edges where an overshoot
+    plane was cut away; welded by position, their edges are shared by 4 or 6 triangles, so
+    trimesh calls the mesh open and splits it into hundreds of bodies. manifold3d pairs each
+    edge's half-edges and drops the degenerate triangles: a true hole or a flipped face is
+    still refused (NotManifold), and an inside-out shell keeps its negative volume.
+    """
+    solid = solid_of(mesh)
+    status = solid.status().name
+    if status != "NoError":
+        return SolidVerdict(status, ())
+    return SolidVerdict(status, tuple(float(body.volume()) for body in solid.decompose()))
+
+
+def _watertight(part: str, mesh: trimesh.Trimesh, solid: SolidVerdict) -> Finding:
+    if solid.accepted:
+        return Finding(part, "watertight", "0 open edges", "0 open edges", verdict(True), "")
+    open_edges = len(trimesh.grouping.group_rows(mesh.edges_sorted, require_count=1))
+    reason = (
+        f"the mesh has {open_edges} open edges (holes)"
+        if open_edges
+        else f"the mesh is not one closed manifold ({solid.status})"
+    )
     return Finding(
-        part,
-        "watertight",
-        f"{open_edges} open edges",
-        "0 open edges",
-        verdict(ok),
-        "" if ok else f"the mesh has {open_edges} open edges (holes)",
+        part, "watertight", f"{open_edges} open edges", "0 open edges", verdict(False), reason
     )
 
 
-def _winding(part: str, mesh: trimesh.Trimesh) -> Finding:
-    ok = bool(mesh.is_winding_consistent)
+def _winding(part: str, mesh: trimesh.Trimesh, solid: SolidVerdict) -> Finding:
+    # manifold3d refuses a flipped face (its edges cannot pair); trimesh says which it is
+    ok = solid.accepted or bool(mesh.is_winding_consistent)
     return Finding(
         part,
         "winding",
@@ -73,21 +115,33 @@ def _winding(part: str, mesh: trimesh.Trimesh) -> Finding:
     )
 
 
-def _volume(part: str, mesh: trimesh.Trimesh) -> Finding:
-    volume = float(mesh.volume)
-    ok = volume > 0 and bool(mesh.is_volume)
+def _volume(part: str, solid: SolidVerdict) -> Finding:
+    inside_out = [v for v in solid.body_volumes_mm3 if v <= 0]
+    ok = solid.accepted and solid.volume_mm3 > 0 and not inside_out
+    if ok:
+        message = ""
+    elif inside_out:
+        message = (
+            f"{len(inside_out)} inside-out shell(s), {sum(inside_out):.2f} mm3: "
+            "a polyhedron's faces are listed the wrong way round"
+        )
+    else:
+        message = f"volume {solid.volume_mm3:.2f} mm3: not a printable solid (inside out or open)"
     return Finding(
         part,
         "volume",
-        round(volume, 2),
+        round(solid.volume_mm3, 2),
         "> 0 mm3, a closed solid",
         verdict(ok),
-        "" if ok else f"volume {volume:.2f} mm3: not a printable solid (inside out or open)",
+        message,
     )
 
 
 def count_bodies(mesh: trimesh.Trimesh) -> int:
-    return len(mesh.split(only_watertight=False))
+    """Bodies as manifold3d counts them; a mesh it refuses is counted by its connected faces
+    (the watertight check has failed it already)."""
+    solid = judge_solid(mesh)
+    return solid.bodies if solid.accepted else len(mesh.split(only_watertight=False))
 
 
 def _bodies(part: str, mesh: trimesh.Trimesh, expected: int) -> Finding:

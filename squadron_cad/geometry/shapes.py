@@ -108,5 +108,7 @@ def v_prism(length: Number, half_base: Number, height: Number) -> OpenSCADObject
         [length, half_base, 0],
         [length, 0, height],
     ]
-    faces = [[0, 2, 1], [3, 4, 5], [0, 1, 4, 3], [1, 2, 5, 4], [0, 3, 5, 2]]
+    # Clockwise seen from outside, OpenSCAD's rule: CGAL mends a reversed polyhedron
+    # silently, the Manifold backend keeps it inside out.
+    faces = [[0, 1, 2], [3, 5, 4], [0, 3, 4, 1], [1, 4, 5, 2], [0, 2, 5, 3]]
     return polyhedron(points=points, faces=faces)
