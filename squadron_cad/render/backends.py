@@ -1,0 +1,129 @@
+"""Render backends: which OpenSCAD kernel turns the parts' sources into STLs (--backend).
+
+- cgal: the OpenSCAD on PATH (Debian's 2021 build, CGAL): the fallback that always works,
+  and the one that draws the preview pictures whatever renders the STLs.
+- manifold: OpenSCAD's Manifold kernel: a native OpenSCAD that offers --backend=manifold
+  (its log must confirm it), else OpenSCAD 2025's WebAssembly build run by node, one batch
+  process per worker (squadron_cad.render.manifold_batch).
+- auto: the fastest of these that works here and whose probe scene passes the mesh checks
+  (native Manifold, then WebAssembly Manifold, then CGAL); why it fell back is kept in
+  Backend.note.
+
+Every backend renders a list of jobs and reports each part as it lands, so a build can
+check one part while the next renders.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from concurrent.futures import FIRST_EXCEPTION, Future, ThreadPoolExecutor, wait
+from dataclasses import dataclass
+from typing import Literal
+
+from squadron_cad.errors import InputError, ToolError
+from squadron_cad.render import manifold_batch, openscad
+from squadron_cad.render.manifold_batch import BatchJob, OnDone, WasmOpenScad
+from squadron_cad.render.openscad import OpenScad, RenderResult
+
+BackendChoice = Literal["auto", "cgal", "manifold"]
+BACKEND_CHOICES: tuple[BackendChoice, ...] = ("auto", "cgal", "manifold")
+RenderJob = BatchJob  # one part: its name, its OpenSCAD source, where its STL goes
+
+
+@dataclass(frozen=True)
+class Backend:
+    """A render backend that was found and probed on this machine."""
+
+    name: Literal["cgal", "manifold"]
+    native: OpenScad | None  # the OpenSCAD executable that renders, if native
+    wasm: WasmOpenScad | None = None  # the WebAssembly build, if that renders
+    note: str = ""  # why auto did not pick a faster backend
+
+    @property
+    def identity(self) -> str:
+        """What a cached render depends on besides the source (render cache keys)."""
+        tool = self.wasm or self.native
+        assert tool is not None
+        return tool.identity
+
+    @property
+    def description(self) -> str:
+        if self.wasm is not None:
+            return (
+                f"manifold (OpenSCAD {self.wasm.openscad_version} WebAssembly, "
+                f"node {self.wasm.node_version})"
+            )
+        assert self.native is not None
+        return f"{self.name} (OpenSCAD {self.native.version}, {self.native.executable})"
+
+    def render(
+        self,
+        jobs: Sequence[RenderJob],
+        timeout_s: float,
+        workers: int,
+        on_done: OnDone | None = None,
+    ) -> list[RenderResult]:
+        """Render every job, `workers` at a time; results in job order. on_done is called
+        (from a worker thread) with each part's result as soon as its STL is in place."""
+        if self.wasm is not None:
+            return manifold_batch.render_parallel(self.wasm, jobs, workers, timeout_s, on_done)
+        assert self.native is not None
+        return _render_native(self.native, jobs, timeout_s, workers, on_done)
+
+
+def select_backend(
+    choice: str = "auto", openscad_executable: str | None = None, node: str | None = None
+) -> Backend:
+    """The backend for --backend `choice`; a ToolError if an asked-for one is missing."""
+    if choice not in BACKEND_CHOICES:
+        raise InputError(f"--backend {choice}: choose one of {', '.join(BACKEND_CHOICES)}")
+    native = openscad.locate(openscad_executable)  # needed in every case: previews
+    if choice == "cgal":
+        return Backend("cgal", dataclasses.replace(native, manifold=False))
+    if native.manifold:
+        return Backend("manifold", native)
+    try:
+        return Backend("manifold", None, manifold_batch.locate(node))
+    except ToolError as error:
+        if choice == "manifold":
+            raise ToolError(
+                f"--backend manifold: {native.executable} (OpenSCAD {native.version}) has no "
+                f"Manifold backend and its WebAssembly build is unavailable: {error}; "
+                "use --backend cgal"
+            ) from error
+        note = f"CGAL, as the Manifold backend is unavailable: {error}"
+        return Backend("cgal", native, note=note)
+
+
+def _render_native(
+    tool: OpenScad,
+    jobs: Sequence[RenderJob],
+    timeout_s: float,
+    workers: int,
+    on_done: OnDone | None,
+) -> list[RenderResult]:
+    """One OpenSCAD process per part, `workers` at a time; the first failure stops the rest."""
+
+    def one(job: RenderJob) -> RenderResult:
+        result = openscad.render(tool, job.part, job.source, job.target, timeout_s)
+        if on_done is not None:
+            on_done(result)
+        return result
+
+    pool = ThreadPoolExecutor(max_workers=max(1, workers), thread_name_prefix="render")
+    futures: list[Future[RenderResult]] = []
+    try:  # submitting inside: a Ctrl-C between two submits still waits for the workers
+        futures += [pool.submit(one, job) for job in jobs]
+        wait(futures, return_when=FIRST_EXCEPTION)
+        for future in futures:
+            if future.done() and future.exception() is not None:
+                raise future.exception()  # type: ignore[misc]
+        return [future.result() for future in futures]
+    except BaseException:
+        for future in futures:
+            future.cancel()
+        openscad.stop_all()
+        raise
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
