@@ -3,6 +3,7 @@
 #   openscad     renders the parts (required)
 #   prusa-slicer slices them for print time and filament (optional: figures are skipped)
 #   xvfb         a virtual display for OpenSCAD's PNG previews (optional)
+#   poppler-utils  pdftoppm: PNG previews of the paper edition's pages (optional)
 #   fonts-liberation  the font the benchmark's reference OpenSCAD files use (our parts
 #                draw their own glyphs and need no font)
 #   python3-venv the project's .venv (required)
@@ -16,6 +17,7 @@ need() { # command package
 need openscad openscad
 need prusa-slicer prusa-slicer
 need xvfb-run xvfb
+need pdftoppm poppler-utils
 fc-list 2>/dev/null | grep -qi "Liberation Sans" || missing="$missing fonts-liberation"
 python3 -c "import ensurepip, venv" 2>/dev/null || missing="$missing python3-venv"
 

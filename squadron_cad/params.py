@@ -490,6 +490,39 @@ class SlicerParams(Section):
 
 
 
+PAPER_SIZES_MM: dict[str, tuple[float, float]] = {  # portrait width x height
+    "a4": (210.0, 297.0),  # ISO 216
+    "letter": (215.9, 279.4),  # ANSI A, 8.5 x 11 in
+}
+PICK_ROOM_MM = 1.0  # least room left on each side of a counter in its hex, to pick it up
+
+
+class PaperParams(Section):
+    """The paper edition (`squadron-cad paper`): page, hex battle mat and layout."""
+
+    size: Annotated[Literal["a4", "letter"], Field(description="Page size: a4 or letter")]
+    margin_mm: Annotated[
+        Mm, _mm("Blank border on every side (12.7 = half an inch: every common printer)", 3, 40)
+    ]
+    hex_across_flats_mm: Annotated[
+        Mm, _mm("Hex size across the flats (centre to centre of neighbouring hexes)", 10, 100)
+    ]
+    hex_orientation: Annotated[
+        Literal["flat_top", "pointy_top"],
+        Field(description="flat_top: flats at top and bottom; pointy_top: corners there"),
+    ]
+    mat_columns: Annotated[int, Field(ge=2, le=80, description="Hex battle mat: hexes across")]
+    mat_rows: Annotated[int, Field(ge=2, le=80, description="Hex battle mat: hexes down")]
+    overlap_mm: Annotated[
+        Mm, _mm("Strip where neighbouring mat pages overlap, to glue and align them", 5, 40)
+    ]
+    gap_mm: Annotated[Mm, _mm("Space between cut-out pieces on a page", 2, 30)]
+
+    @property
+    def page_size_mm(self) -> tuple[float, float]:
+        return PAPER_SIZES_MM[self.size]
+
+
 Quality = Literal["draft", "final"]
 
 
@@ -516,6 +549,7 @@ class KitParams(BaseModel):
     previews: PreviewParams
     checks: ChecksParams
     slicer: SlicerParams
+    paper: PaperParams
     player_colours: Annotated[
         tuple[PlayerColour, ...] | None,
         Field(strict=False, description="Optional name and colour of each player, in order"),
@@ -765,6 +799,17 @@ def _text_meets_the_norms(kit: KitParams) -> None:
             )
 
 
+def _hex_holds_the_counter(kit: KitParams) -> None:
+    """A plane counter, or the printed token at any turn, must fit its hex with room."""
+    least = kit.token.width_mm + 2 * PICK_ROOM_MM
+    if kit.paper.hex_across_flats_mm < least - LENGTH_EPSILON_MM:
+        raise ValueError(
+            f"paper.hex_across_flats_mm ({kit.paper.hex_across_flats_mm:g}) is smaller than "
+            f"the plane counter: it must be at least token.width_mm ({kit.token.width_mm:g}) "
+            f"+ {2 * PICK_ROOM_MM:g} mm ({least:g}) so a counter fits with room to pick it up"
+        )
+
+
 _CROSS_RULES = (
     _clearances_reach_their_fits,
     _text_meets_the_norms,
@@ -776,4 +821,5 @@ _CROSS_RULES = (
     _template_features_fit,
     _box_fits_tin,
     _colours_cover_players,
+    _hex_holds_the_counter,
 )

@@ -130,9 +130,16 @@ def notch_reach(p: KitParams) -> Number:
     return p.token.across_flats_mm / 2 + p.templates.notch_clearance_mm - p.notch_offset_mm
 
 
+def chevron_poses(p: KitParams, path: MovePath, centre_distance: Number) -> list[Pose]:
+    """Where the `cost` chevrons sit, pointing along the travel, centred `centre_distance`
+    along the path (the 3D templates and the paper edition both place them here)."""
+    pitch = p.templates.chevron_pitch_mm
+    first = centre_distance - (path.cost - 1) * pitch / 2
+    return [path.pose_at(first + i * pitch) for i in range(path.cost)]
+
+
 def chevrons(p: KitParams, path: MovePath, centre_distance: Number) -> list[OpenSCADObject]:
     """`cost` chevrons pointing along the travel, centred `centre_distance` along the path."""
     t = p.templates
     mark = chevron(t.chevron_width_mm, t.chevron_length_mm, t.chevron_stroke_mm)
-    first = centre_distance - (path.cost - 1) * t.chevron_pitch_mm / 2
-    return [path.pose_at(first + i * t.chevron_pitch_mm).place(mark) for i in range(path.cost)]
+    return [pose.place(mark) for pose in chevron_poses(p, path, centre_distance)]

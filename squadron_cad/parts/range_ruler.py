@@ -60,13 +60,23 @@ def build_one_piece(p: KitParams) -> OpenSCADObject:
     return _engrave(body, marks, numerals, p)
 
 
-def tab_outline(p: KitParams, root_x: Number) -> OpenSCADObject:
-    """Dovetail tab from root_x forward: wider at its tip, so the joint cannot pull apart."""
+def tab_points(p: KitParams, root_x: Number) -> list[list[Number]]:
+    """Dovetail tab from root_x forward: wider at its tip, so the joint cannot pull apart.
+    (It starts EPSILON behind root_x so its union with the body is clean.)"""
     r = p.ruler
     root, tip = r.tab_width_mm / 2, r.tab_tip_width_mm / 2
     end = root_x + r.tab_length_mm
     start = root_x - EPSILON_MM
-    return polygon([[start, -root], [end, -tip], [end, tip], [start, root]])
+    return [[start, -root], [end, -tip], [end, tip], [start, root]]
+
+
+def tab_outline(p: KitParams, root_x: Number) -> OpenSCADObject:
+    return polygon(tab_points(p, root_x))
+
+
+def section_joints(index: int) -> tuple[bool, bool]:
+    """Does section `index` (1..3) carry a tab at its far end, a slot at its near end?"""
+    return index < SECTIONS, index > 1
 
 
 def build_section(p: KitParams, index: int) -> OpenSCADObject:
@@ -74,10 +84,11 @@ def build_section(p: KitParams, index: int) -> OpenSCADObject:
     length = p.template_length_mm
     outline = _strip(length, p.ruler_width_mm)
     marks = []
-    if index < SECTIONS:
+    has_tab, has_slot = section_joints(index)
+    if has_tab:
         outline = union()(outline, tab_outline(p, length))
         marks.append(_mark(length, p))
-    if index > 1:
+    if has_slot:
         slot = offset(delta=p.ruler.joint_clearance_mm)(tab_outline(p, 0))
         outline = difference()(outline, slot)
         marks.append(_mark(0, p))

@@ -10,6 +10,7 @@ from solid2 import difference, intersection, linear_extrude, offset, translate, 
 from solid2.core.object_base import OpenSCADObject
 
 from squadron_cad.geometry import move_paths
+from squadron_cad.geometry.expr import Number
 from squadron_cad.geometry.shapes import EPSILON_MM, arc_line
 from squadron_cad.params import KitParams
 
@@ -42,19 +43,21 @@ def edge_grooves(p: KitParams) -> OpenSCADObject:
     return intersection()(union()(*lines), offset(delta=-GROOVE_EDGE_WALL_MM)(fused_outline(p)))
 
 
+def chevron_centre(p: KitParams, path: move_paths.MovePath) -> Number:
+    """How far along a path its chevrons centre: just before the end notch, where the
+    fused paths are apart (the paper edition places them here too)."""
+    t = p.templates
+    last_centre = (
+        path.length - move_paths.notch_reach(p) - CHEVRON_END_MARGIN_MM - t.chevron_length_mm / 2
+    )
+    return last_centre - (path.cost - 1) * t.chevron_pitch_mm / 2
+
+
 def end_chevrons(p: KitParams) -> list[OpenSCADObject]:
     """Each path's cost chevrons just before its end notch, where the paths are apart."""
-    t = p.templates
     marks = []
     for path in move_paths.paths(p).values():
-        last_centre = (
-            path.length
-            - move_paths.notch_reach(p)
-            - CHEVRON_END_MARGIN_MM
-            - t.chevron_length_mm / 2
-        )
-        centre = last_centre - (path.cost - 1) * t.chevron_pitch_mm / 2
-        marks += move_paths.chevrons(p, path, centre)
+        marks += move_paths.chevrons(p, path, chevron_centre(p, path))
     return marks
 
 

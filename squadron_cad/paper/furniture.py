@@ -1,0 +1,104 @@
+"""What every page carries: a title, its number, two scale bars and the game's credit.
+
+The scale bars (100 mm and 1 inch, ticked) let a player check with a ruler that the
+printer did not scale the page ("fit to page" shrinks A4 by about 3 %). Their ends are
+butt-capped lines, so the ink is exactly as long as the drawn path.
+"""
+
+from __future__ import annotations
+
+from squadron_cad.paper.drawing import BLACK, Area, Drawing, Item, Label, Stroke, drawing
+from squadron_cad.paper.fonts import text_width_mm
+from squadron_cad.paper.layout import Page
+from squadron_cad.paper.page import PageFrame
+
+MM_PER_INCH = 25.4
+BAR_MM = 0.3
+TICK_MM = 2.0
+TITLE_MM = 4.0
+SMALL_MM = 2.4
+MAP_CELL_MM = (3.2, 2.4)  # the page map's cell for one tile, width x height
+
+
+def scale_bar(
+    x: float, y: float, length_mm: float, divisions: int, name: str, tag: str
+) -> list[Item]:
+    """A bar `length_mm` long from (x, y), ticked into `divisions`, its name after it."""
+    items: list[Item] = [
+        Stroke(((x, y), (x + length_mm, y)), BAR_MM, BLACK, "print", round_caps=False, tag=tag)
+    ]
+    for i in range(divisions + 1):
+        tx = x + length_mm * i / divisions
+        tall = TICK_MM if i in (0, divisions) else TICK_MM / 2
+        items.append(
+            Stroke(((tx, y), (tx, y + tall)), BAR_MM, BLACK, "print", round_caps=False, tag=tag)
+        )
+    items.append(Label(name, (x + length_mm + 1.5, y), SMALL_MM, tag=f"{tag}-name"))
+    return items
+
+
+def footer(frame: PageFrame, credit: str) -> list[Item]:
+    area = frame.footer
+    bar_y = area.top - TICK_MM - 0.5
+    left = area.x + BAR_MM / 2  # the first tick's ink starts on the printable edge
+    items = scale_bar(left, bar_y, 100.0, 10, "100 mm", "scale-100mm")
+    inch_x = left + 100 + 1.5 + text_width_mm("100 mm", SMALL_MM) + 10
+    items += scale_bar(inch_x, bar_y, MM_PER_INCH, 4, "1 inch", "scale-1in")
+    items.append(Label(CHECK_TEXT, (area.x, area.y + 5.0), SMALL_MM, tag="scale-note"))
+    items.append(Label(credit, (area.x, area.y + 0.8), SMALL_MM, tag="credit"))
+    return items
+
+
+CHECK_TEXT = (
+    "Print at 100 % (no 'fit to page'): with a ruler, the bars above measure 100 mm and 1 inch."
+)
+
+
+def header(frame: PageFrame, title: str, page_text: str) -> list[Item]:
+    area = frame.header
+    baseline = area.y + 2.0
+    return [
+        Label(title, (area.x, baseline), TITLE_MM, bold=True, tag="title"),
+        Label(page_text, (area.right, baseline), SMALL_MM * 1.25, anchor="end", tag="page"),
+        Stroke(
+            ((area.x, area.y), (area.right, area.y)),
+            0.2,
+            BLACK,
+            "print",
+            round_caps=False,
+            tag="rule",
+        ),
+    ]
+
+
+def page_map(frame: PageFrame, tile: tuple[int, int, int, int]) -> list[Item]:
+    """The tiles as small boxes at the footer's right, this page's box filled."""
+    row, column, rows, columns = tile
+    cell_w, cell_h = MAP_CELL_MM
+    right = frame.footer.right - 0.2  # the boxes' outlines stay inside the margin
+    top = frame.footer.top - 0.2
+    items: list[Item] = []
+    for r in range(rows):
+        for c in range(columns):
+            x = right - (columns - c) * cell_w
+            y = top - (r + 1) * cell_h
+            ring = ((x, y), (x + cell_w, y), (x + cell_w, y + cell_h), (x, y + cell_h))
+            mine = (r + 1, c + 1) == (row, column)
+            items.append(
+                Area((ring,), BLACK if mine else None, "print", BLACK, 0.15, tag="page-map")
+            )
+    return items
+
+
+def finish(
+    page: Page, frame: PageFrame, title: str, credit: str, number: int, total: int
+) -> Drawing:
+    """The page's content with its title, number, scale bars and credit."""
+    page_text = f"page {number} of {total}"
+    if page.tile is not None:
+        row, column, rows, columns = page.tile
+        page_text = f"mat row {row} of {rows}, column {column} of {columns} · {page_text}"
+    items = header(frame, f"{title} · {page.sheet_title}", page_text) + footer(frame, credit)
+    if page.tile is not None:
+        items += page_map(frame, page.tile)
+    return page.drawing + drawing(items)

@@ -1,0 +1,42 @@
+"""The sheets of Squadron Leader's paper edition, in print order, as parts are listed.
+
+Adding a sheet means one builder (KitParams -> a paper.sheet Sheet) and one entry here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from squadron_cad.constants import GAME_CREDIT
+from squadron_cad.paper.sheet import PaperKit, Sheet
+from squadron_cad.params import KitParams
+from squadron_cad.sheets.counters import counters_sheet
+from squadron_cad.sheets.mat import mat_sheet
+from squadron_cad.sheets.moves_card import moves_sheet
+from squadron_cad.sheets.templates import ruler_sheet, templates_sheet
+
+
+@dataclass(frozen=True)
+class SheetSpec:
+    name: str
+    what: str
+    builder: Callable[[KitParams], Sheet]
+
+
+SHEETS: tuple[SheetSpec, ...] = (
+    SheetSpec("counters", "per player: plane, 4 altitude counters, stat record", counters_sheet),
+    SheetSpec("hex-moves", "the three hex moves and the firing cone", moves_sheet),
+    SheetSpec("templates", "straight, bank, turn and all-in-one templates, 1:1", templates_sheet),
+    SheetSpec("ruler", "range ruler sections, 1:1; the range string's knots", ruler_sheet),
+    SheetSpec("hex-mat", "the hex battle mat, tiled over pages", mat_sheet),
+)
+
+
+def paper_kit(p: KitParams) -> PaperKit:
+    return PaperKit(
+        name="squadron_leader_paper",
+        title="Squadron Leader",
+        credit=GAME_CREDIT,
+        sheets=tuple(spec.builder(p) for spec in SHEETS),
+    )
