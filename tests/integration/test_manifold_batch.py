@@ -1,0 +1,148 @@
+"""The WebAssembly Manifold batch, run for real: what it renders, how it fails, and that
+it leaves no process and no temporary behind."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+import trimesh
+from solid2 import cube, difference, polyhedron, translate
+from solid2.core.scad_render import scad_render
+
+from squadron_cad.checks.mesh import judge_solid, load_mesh
+from squadron_cad.errors import ToolError
+from squadron_cad.geometry.shapes import v_prism
+from squadron_cad.render import manifold_batch, openscad
+from squadron_cad.render.atomic import TEMP_PREFIX
+from squadron_cad.render.manifold_batch import BatchJob, WasmOpenScad
+from squadron_cad.render.openscad import RenderResult
+
+pytestmark = pytest.mark.integration
+
+CUBE = "cube([10, 10, 4]);\n"
+SPIN = "function spin(n) = n <= 0 ? 0 : spin(n - 1);\necho(spin(1e9));\ncube(1);\n"
+
+
+@pytest.fixture(scope="module")
+def tool() -> WasmOpenScad:
+    if shutil.which("node") is None or shutil.which("npm") is None:
+        pytest.skip("node or npm is not installed: the Manifold backend cannot run here")
+    if manifold_batch.installed_version() != manifold_batch.locked_version():
+        manifold_batch.install()
+    return manifold_batch.locate()
+
+
+def children_running_the_batch() -> list[int]:
+    """Our child processes that run the batch script (none once a batch is over)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            status = (entry / "status").read_text()
+            command = (entry / "cmdline").read_bytes().decode(errors="replace")
+        except OSError:
+            continue
+        parent = next(line.split()[1] for line in status.splitlines() if line.startswith("PPid"))
+        if int(parent) == os.getpid() and "openscad-batch" in command:
+            found.append(int(entry.name))
+    return found
+
+
+def temporaries(folder: Path) -> list[Path]:
+    return sorted(folder.glob(f"{TEMP_PREFIX}*"))
+
+
+def test_the_probe_finds_openscad_2025_with_manifold(tool: WasmOpenScad) -> None:
+    assert tool.openscad_version.startswith("2025.")
+    assert "manifold" in tool.identity
+    assert tool.package_version == manifold_batch.locked_version()
+
+
+def test_v_prism_renders_outward_under_manifold(tool: WasmOpenScad, tmp_path: Path) -> None:
+    target = tmp_path / "prism.stl"
+    job = BatchJob("prism", scad_render(v_prism(10, 2, 3)), target)
+    manifold_batch.render_batch(tool, [job], 60)
+    solid = judge_solid(load_mesh(target))
+    assert solid.accepted
+    assert solid.bodies == 1
+    assert solid.volume_mm3 == pytest.approx(10 * 2 * 3)
+
+
+def test_manifold_keeps_a_reversed_polyhedron_that_cgal_mends(
+    tool: WasmOpenScad, tmp_path: Path
+) -> None:
+    """Why the v_prism fix matters: the same inside-out polyhedron in a boolean (cutting a
+    cube far away from it), two kernels."""
+    params = v_prism(10, 2, 3)._params
+    reversed_faces = [list(reversed(face)) for face in params["faces"]]
+    inside_out = polyhedron(points=params["points"], faces=reversed_faces)
+    source = scad_render(difference()(inside_out, translate([100, 0, 0])(cube(1))))
+    target = tmp_path / "reversed.stl"
+    manifold_batch.render_batch(tool, [BatchJob("reversed", source, target)], 60)
+    assert judge_solid(load_mesh(target)).volume_mm3 == pytest.approx(-60)
+    cgal_target = tmp_path / "reversed_cgal.stl"
+    openscad.render(openscad.locate(), "reversed", source, cgal_target, 60)
+    assert judge_solid(load_mesh(cgal_target)).volume_mm3 == pytest.approx(60)
+
+
+def test_a_broken_part_fails_alone_in_one_line(tool: WasmOpenScad, tmp_path: Path) -> None:
+    jobs = [
+        BatchJob("first", CUBE, tmp_path / "first.stl"),
+        BatchJob("broken", "cube(", tmp_path / "broken.stl"),
+        BatchJob("warned", "cube(size_unknown);", tmp_path / "warned.stl"),
+        BatchJob("last", "sphere(3, $fn = 24);", tmp_path / "last.stl"),
+    ]
+    done: list[RenderResult] = []
+    with pytest.raises(ToolError) as caught:
+        manifold_batch.render_batch(tool, jobs, 60, on_done=done.append)
+    message = str(caught.value)
+    assert "\n" not in message
+    assert message.startswith("broken: OpenSCAD complained: ERROR: Parser error")
+    assert message.endswith("(+1 more failed)")
+    assert [result.part for result in done] == ["first", "last"]
+    assert all(result.backend == "manifold" for result in done)
+    assert trimesh.load_mesh(tmp_path / "first.stl").volume == pytest.approx(400)
+    assert not (tmp_path / "broken.stl").exists()
+    assert not (tmp_path / "warned.stl").exists()
+    assert temporaries(tmp_path) == []
+    assert children_running_the_batch() == []
+
+
+def test_a_stalled_part_is_killed_at_its_timeout(tool: WasmOpenScad, tmp_path: Path) -> None:
+    jobs = [
+        BatchJob("quick", CUBE, tmp_path / "quick.stl"),
+        BatchJob("stalled", SPIN, tmp_path / "stalled.stl"),
+    ]
+    with pytest.raises(ToolError, match=r"^stalled: the Manifold backend did not finish within 3 "):
+        manifold_batch.render_batch(tool, jobs, 3)
+    assert (tmp_path / "quick.stl").is_file()
+    assert not (tmp_path / "stalled.stl").exists()
+    assert temporaries(tmp_path) == []
+    assert children_running_the_batch() == []
+
+
+def test_ctrl_c_stops_the_batch_and_leaves_nothing(tool: WasmOpenScad, tmp_path: Path) -> None:
+    def interrupt(_result: RenderResult) -> None:
+        raise KeyboardInterrupt
+
+    jobs = [
+        BatchJob("first", CUBE, tmp_path / "first.stl"),
+        BatchJob("second", SPIN, tmp_path / "second.stl"),
+    ]
+    with pytest.raises(KeyboardInterrupt):
+        manifold_batch.render_batch(tool, jobs, 60, on_done=interrupt)
+    assert not (tmp_path / "second.stl").exists()
+    assert temporaries(tmp_path) == []
+    assert children_running_the_batch() == []
+
+
+def test_parallel_batches_return_every_part_in_order(tool: WasmOpenScad, tmp_path: Path) -> None:
+    jobs = [BatchJob(f"cube{n}", f"cube({n});", tmp_path / f"{n}.stl") for n in (1, 2, 3)]
+    results = manifold_batch.render_parallel(tool, jobs, 2, 60)
+    assert [result.part for result in results] == ["cube1", "cube2", "cube3"]
+    for size in (1, 2, 3):
+        assert trimesh.load_mesh(tmp_path / f"{size}.stl").volume == pytest.approx(size**3)

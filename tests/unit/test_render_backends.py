@@ -1,0 +1,127 @@
+"""Backend plumbing that needs no renderer: the log says which kernel ran, Manifold's
+slivers are cleaned, batches are shared out evenly, the npm package is pinned exactly."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+import trimesh
+
+from squadron_cad.errors import InputError, ToolError
+from squadron_cad.render import manifold_batch
+from squadron_cad.render.backends import select_backend
+from squadron_cad.render.manifold_batch import BatchJob, share_out
+from squadron_cad.render.openscad import backend_of_log, top_level_kind
+from squadron_cad.render.stl import clean_stl, read_binary_stl, verify_binary_stl
+
+ROOT = Path(__file__).resolve().parents[2]
+
+LOG_2021 = "Total rendering time: 0:00:00.001\n   Top level object is a 3D object:\n   Simple: y\n"
+LOG_MANIFOLD = "Total rendering time: 0:00:00.2\n   Top level object is a 3D object (manifold):\n"
+LOG_POLYSET = "   Top level object is a 3D object (PolySet):\n   Convex:       no\n"
+LOG_NEF = "   Top level object is a 3D object (Nef polyhedron):\n"
+
+
+def test_the_log_names_the_kernel() -> None:
+    assert top_level_kind(LOG_2021) == ""
+    assert top_level_kind(LOG_MANIFOLD) == "manifold"
+    assert top_level_kind(LOG_POLYSET) == "PolySet"
+    assert top_level_kind("ERROR: Parser error") is None
+
+
+def test_manifold_asked_is_confirmed_by_the_log_or_refused() -> None:
+    assert backend_of_log("p", LOG_MANIFOLD, manifold_asked=True) == "manifold"
+    assert backend_of_log("p", LOG_POLYSET, manifold_asked=True) == "manifold"  # no 3D boolean
+    assert backend_of_log("p", LOG_2021, manifold_asked=False) == "cgal"
+    for log in (LOG_NEF, LOG_2021, ""):
+        with pytest.raises(ToolError, match="asked for the Manifold backend"):
+            backend_of_log("p", log, manifold_asked=True)
+
+
+def test_an_unknown_backend_is_an_input_error() -> None:
+    with pytest.raises(InputError, match="--backend fast: choose one of auto, cgal, manifold"):
+        select_backend("fast")
+
+
+def write_stl(path: Path, mesh: trimesh.Trimesh) -> None:
+    path.write_bytes(trimesh.exchange.stl.export_stl(mesh))
+
+
+def slivered_block() -> trimesh.Trimesh:
+    """A block with two zero-area triangles on one edge, as Manifold leaves them."""
+    block = trimesh.creation.box([10, 10, 4])
+    first, second = block.edges_unique[0]
+    vertices = np.vstack([block.vertices, block.vertices[[first, second]].mean(axis=0)])
+    extra = len(vertices) - 1
+    faces = np.vstack([block.faces, [[first, extra, second], [second, extra, first]]])
+    return trimesh.Trimesh(vertices, faces, process=False)
+
+
+def test_cleaning_removes_zero_area_slivers(tmp_path: Path) -> None:
+    path = tmp_path / "part.stl"
+    write_stl(path, slivered_block())
+    assert not trimesh.load_mesh(path).is_watertight
+    assert clean_stl("part", path)
+    verify_binary_stl("part", path)
+    cleaned = trimesh.load_mesh(path)
+    assert cleaned.is_watertight
+    assert len(cleaned.faces) == 12
+    assert cleaned.volume == pytest.approx(400.0, rel=1e-6)
+    assert np.allclose(cleaned.bounds, [[-5, -5, -2], [5, 5, 2]])
+
+
+def test_a_mesh_manifold3d_refuses_is_left_for_the_checks(tmp_path: Path) -> None:
+    block = trimesh.creation.box([10, 10, 4])
+    holed = trimesh.Trimesh(block.vertices, block.faces[1:], process=False)
+    path = tmp_path / "holed.stl"
+    write_stl(path, holed)
+    before = path.read_bytes()
+    assert not clean_stl("holed", path)
+    assert path.read_bytes() == before
+    assert len(read_binary_stl("holed", before)) == 11
+
+
+def test_batches_are_shared_out_by_cost() -> None:
+    costs = {"a": 8.0, "b": 7.0, "c": 2.0, "d": 2.0, "e": 1.0}
+    jobs = [BatchJob(name, "", Path(name)) for name in costs]
+    groups = share_out(jobs, 2, lambda job: costs[job.part])
+    loads = sorted(sum(costs[job.part] for job in group) for group in groups)
+    assert loads == [10.0, 10.0]
+    assert sorted(job.part for group in groups for job in group) == sorted(costs)
+    assert len(share_out(jobs[:1], 4, lambda _job: 1.0)) == 1  # no empty batches
+
+
+def test_the_wasm_package_is_pinned_exactly_with_its_integrity() -> None:
+    manifest = json.loads((ROOT / "package.json").read_text())
+    lock = json.loads((ROOT / "package-lock.json").read_text())
+    pinned = manifest["dependencies"][manifold_batch.PACKAGE]
+    assert set(pinned) <= set("0123456789.")  # an exact version: no ^, ~ or range
+    entry = lock["packages"][f"node_modules/{manifold_batch.PACKAGE}"]
+    assert entry["version"] == pinned == manifold_batch.locked_version(ROOT)
+    assert entry["integrity"].startswith("sha512-")
+    assert "node_modules/" in (ROOT / ".gitignore").read_text().splitlines()
+
+
+def test_install_does_nothing_when_the_locked_version_is_there(tmp_path: Path) -> None:
+    package = tmp_path / "node_modules" / manifold_batch.PACKAGE
+    package.mkdir(parents=True)
+    (tmp_path / "package-lock.json").write_text(
+        json.dumps({"packages": {f"node_modules/{manifold_batch.PACKAGE}": {"version": "9.9.9"}}})
+    )
+    (package / "package.json").write_text(json.dumps({"version": "9.9.9"}))
+    assert manifold_batch.install(tmp_path) == f"{manifold_batch.PACKAGE} 9.9.9 is installed"
+
+
+def test_a_missing_package_is_named_by_the_probe(tmp_path: Path) -> None:
+    (tmp_path / "package-lock.json").write_text(
+        json.dumps({"packages": {f"node_modules/{manifold_batch.PACKAGE}": {"version": "9.9.9"}}})
+    )
+    reason = manifold_batch.unavailable_reason(root=tmp_path)
+    if reason is not None and reason.startswith("node not found"):
+        pytest.skip("node is not installed")
+    assert reason is not None
+    assert "9.9.9 is not installed" in reason
+    assert "npm ci" in reason
