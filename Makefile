@@ -44,6 +44,9 @@ bench: setup ## Benchmark cold, warm and one-change builds against the reference
 previews: setup ## Render preview pictures into out/previews
 	@$(CLI) previews --out $(OUT) $(ARGS)
 
+paper: setup ## Write the paper edition into OUT/paper (PDF, SVGs, laser files, page pictures)
+	@$(CLI) paper --out $(OUT)/paper $(ARGS)
+
 docs: setup ## Regenerate the README gallery and parameter table under docs/
 	@$(CLI) docs
 

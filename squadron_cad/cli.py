@@ -513,6 +513,46 @@ def bench(
         write_json(save, result)
 
 
+@app.command()
+def paper(
+    params: ParamFiles = None,  # type: ignore[assignment]
+    set_: Overrides = None,  # type: ignore[assignment]
+    tin: TinOption = None,
+    out: OutOption = Path("out/paper"),
+    no_previews: Annotated[
+        bool, typer.Option("--no-previews", help="Skip the PNG pictures of the pages.")
+    ] = False,
+    as_json: JsonOption = False,
+) -> None:
+    """Write the paper edition into OUT: a vector PDF of every sheet, one SVG per page,
+    laser and cutter SVGs (cut and engrave layers) and a PNG of each page.
+
+    Sheets: per player a plane counter, 4 altitude counters and a stat record; the hex
+    moves card; the move templates and the range ruler at 1:1; the hex battle mat, tiled
+    over pages that overlap and align. Every page carries a 100 mm and a 1 inch scale bar.
+    The written PDF is read back and measured; the last lines give the figures.
+
+    Example: squadron-cad paper --set paper.size=letter --out out/paper
+    """
+    _STATE["json"] = as_json
+    kit = _params(params, set_, tin)
+    from squadron_cad.sheets.figures import summary_lines
+    from squadron_cad.sheets.registry import write_paper
+
+    report = write_paper(kit, out, previews=not no_previews)
+    if as_json:
+        for notice in report.notices:
+            console.emit_json({"event": "notice", "message": notice})
+        console.emit_json(
+            {"event": "paper", "out": str(out), "pdf": str(report.pdf), **report.figures}
+        )
+        return
+    for notice in report.notices:
+        console.stderr.print(f"note: {notice}", markup=False)
+    for line in summary_lines(report, kit.paper.size):
+        console.stdout.print(line, markup=False)
+
+
 def _interrupt(signum: int, _frame: Any) -> None:
     """Ctrl-C or SIGTERM: remembered, so that a library that swallows the KeyboardInterrupt
     (trimesh's loaders catch everything) still ends the run as an interruption."""

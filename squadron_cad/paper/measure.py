@@ -34,6 +34,7 @@ class Path2D:
     subpaths: tuple[tuple[Point, ...], ...]
     tag: str = ""
     layer: str = ""
+    closed: bool = False  # its subpaths are closed (PDF `h`, SVG `Z`)
 
     @property
     def points(self) -> list[Point]:
@@ -70,6 +71,7 @@ def pdf_paths(reader: PdfReader, page_index: int) -> list[Path2D]:
     stream = ContentStream(page.get_contents(), reader)
     ctm, stack = IDENTITY, []
     subpaths: list[list[Point]] = []
+    closed = False
     found: list[Path2D] = []
     for operands, operator in stream.operations:
         op = operator.decode("latin-1")
@@ -87,11 +89,14 @@ def pdf_paths(reader: PdfReader, page_index: int) -> list[Path2D]:
             x, y, w, h = (float(v) for v in operands)
             corners = [(x, y), (x + w, y), (x + w, y + h), (x, y + h)]
             subpaths.append([_apply(ctm, px, py) for px, py in corners])
+        elif op == "h":
+            closed = True
         elif op in PAINT:
-            found.append(Path2D(tuple(tuple(sub) for sub in subpaths if sub)))
-            subpaths = []
+            closed = closed or op in {"s", "b", "b*", "f", "F", "f*", "B", "B*"}
+            found.append(Path2D(tuple(tuple(sub) for sub in subpaths if sub), closed=closed))
+            subpaths, closed = [], False
         elif op == "n":
-            subpaths = []
+            subpaths, closed = [], False
     return found
 
 
@@ -104,11 +109,13 @@ def svg_paths(svg_file: Path) -> tuple[list[Path2D], float]:
     height = float(root.get("viewBox").split()[3])
     found = []
     for element in root.iter("{http://www.w3.org/2000/svg}path"):
+        data = element.get("d")
         found.append(
             Path2D(
-                parse_path_data(element.get("d"), height),
+                parse_path_data(data, height),
                 element.get("class", ""),
                 element.get("data-layer", ""),
+                closed="Z" in data or element.get("fill", "none") != "none",
             )
         )
     return found, height
@@ -149,7 +156,9 @@ def tagged_pdf_paths(pdf_file: Path, svg_files: list[Path]) -> list[list[Path2D]
             worst = max_point_gap(from_pdf, from_svg)
             if worst > 0.001:
                 raise ValueError(f"page {index + 1}: a {from_svg.tag} path is {worst:.4f} mm off")
-            named.append(Path2D(from_pdf.subpaths, from_svg.tag, from_svg.layer))
+            if from_pdf.closed != from_svg.closed:
+                raise ValueError(f"page {index + 1}: a {from_svg.tag} path is closed in one file")
+            named.append(Path2D(from_pdf.subpaths, from_svg.tag, from_svg.layer, from_pdf.closed))
         pages.append(named)
     return pages
 

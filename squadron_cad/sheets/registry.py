@@ -7,8 +7,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 from squadron_cad.constants import GAME_CREDIT
+from squadron_cad.paper.edition import PaperReport, write_edition
 from squadron_cad.paper.sheet import PaperKit, Sheet
 from squadron_cad.params import KitParams
 from squadron_cad.sheets.counters import counters_sheet
@@ -40,3 +42,10 @@ def paper_kit(p: KitParams) -> PaperKit:
         credit=GAME_CREDIT,
         sheets=tuple(spec.builder(p) for spec in SHEETS),
     )
+
+
+def write_paper(p: KitParams, out: Path, previews: bool = True) -> PaperReport:
+    """The paper edition of the kit into `out`, measured on the written PDF."""
+    from squadron_cad.sheets.figures import measure
+
+    return write_edition(paper_kit(p), p.paper, out, measurer=measure, previews=previews)
