@@ -7,7 +7,8 @@
   process per worker (squadron_cad.render.manifold_batch).
 - auto: the fastest of these that works here and whose probe scene passes the mesh checks
   (native Manifold, then WebAssembly Manifold, then CGAL); why it fell back is kept in
-  Backend.note.
+  Backend.note. A part Manifold renders that manifold3d does not read as a valid solid with
+  the job's number of bodies is rendered again with CGAL (its result says "cgal").
 
 Every backend renders a list of jobs and reports each part as it lands, so a build can
 check one part while the next renders.
@@ -39,6 +40,7 @@ class Backend:
     native: OpenScad | None  # the OpenSCAD executable that renders, if native
     wasm: WasmOpenScad | None = None  # the WebAssembly build, if that renders
     note: str = ""  # why auto did not pick a faster backend
+    fallback: OpenScad | None = None  # auto: CGAL for a part Manifold gets wrong
 
     @property
     def identity(self) -> str:
@@ -66,10 +68,41 @@ class Backend:
     ) -> list[RenderResult]:
         """Render every job, `workers` at a time; results in job order. on_done is called
         (from a worker thread) with each part's result as soon as its STL is in place."""
+        if self.fallback is not None:
+            return self._render_or_fall_back(jobs, timeout_s, workers, on_done)
         if self.wasm is not None:
             return manifold_batch.render_parallel(self.wasm, jobs, workers, timeout_s, on_done)
         assert self.native is not None
         return _render_native(self.native, jobs, timeout_s, workers, on_done)
+
+    def _render_or_fall_back(
+        self,
+        jobs: Sequence[RenderJob],
+        timeout_s: float,
+        workers: int,
+        on_done: OnDone | None,
+    ) -> list[RenderResult]:
+        """Manifold first; CGAL for each part it fails or gets wrong."""
+        fallback = self.fallback
+        assert fallback is not None
+        by_part = {job.part: job for job in jobs}
+        done: dict[str, RenderResult] = {}
+
+        def judged(result: RenderResult) -> None:
+            job = by_part[result.part]
+            if not _valid_solid(job):
+                result = openscad.render(fallback, job.part, job.source, job.target, timeout_s)
+            done[job.part] = result
+            if on_done is not None:
+                on_done(result)
+
+        try:
+            dataclasses.replace(self, fallback=None).render(jobs, timeout_s, workers, judged)
+        except ToolError:  # a part Manifold could not render: CGAL has its own say
+            missing = [job for job in jobs if job.part not in done]
+            for result in _render_native(fallback, missing, timeout_s, workers, on_done):
+                done[result.part] = result
+        return [done[job.part] for job in jobs]
 
 
 def select_backend(
@@ -79,12 +112,14 @@ def select_backend(
     if choice not in BACKEND_CHOICES:
         raise InputError(f"--backend {choice}: choose one of {', '.join(BACKEND_CHOICES)}")
     native = openscad.locate(openscad_executable)  # needed in every case: previews
+    cgal = dataclasses.replace(native, manifold=False)
     if choice == "cgal":
-        return Backend("cgal", dataclasses.replace(native, manifold=False))
+        return Backend("cgal", cgal)
+    fallback = cgal if choice == "auto" else None
     if native.manifold:
-        return Backend("manifold", native)
+        return Backend("manifold", native, fallback=fallback)
     try:
-        return Backend("manifold", None, manifold_batch.locate(node))
+        return Backend("manifold", None, manifold_batch.locate(node), fallback=fallback)
     except ToolError as error:
         if choice == "manifold":
             raise ToolError(
@@ -94,6 +129,14 @@ def select_backend(
             ) from error
         note = f"CGAL, as the Manifold backend is unavailable: {error}"
         return Backend("cgal", native, note=note)
+
+
+def _valid_solid(job: RenderJob) -> bool:
+    """Whether manifold3d reads the job's STL as a valid solid with the job's bodies."""
+    from squadron_cad.checks.mesh import judge_solid, load_mesh  # the meshing stack, late
+
+    solid = judge_solid(load_mesh(job.target))
+    return solid.accepted and solid.bodies == job.bodies and min(solid.body_volumes_mm3) > 0
 
 
 def _render_native(

@@ -76,6 +76,7 @@ class BatchJob:
     part: str
     source: str  # OpenSCAD source text
     target: Path  # where the verified binary STL goes
+    bodies: int = 1  # how many separate bodies the part has (auto's fallback judges by it)
 
 
 # ---- installation ---------------------------------------------------------------------------
@@ -120,7 +121,7 @@ def install(root: Path = REPO_ROOT) -> str:
     except (OSError, subprocess.TimeoutExpired) as error:
         raise ToolError(f"npm ci failed: {error}") from error
     if done.returncode != 0:
-        raise ToolError(f"npm ci failed (exit code {done.returncode}): {_last_line(done.stderr)}")
+        raise ToolError(f"npm ci failed (exit code {done.returncode}): {_npm_error(done.stderr)}")
     return f"{PACKAGE} {locked} installed by npm ci (integrity checked against the lock)"
 
 
@@ -430,6 +431,13 @@ class _BatchProcess:
             partial = temp.with_name(f"{TEMP_PREFIX}{temp.name}.{self.process.pid}.partial")
             with contextlib.suppress(OSError):
                 partial.unlink()
+
+
+def _npm_error(stderr: str) -> str:
+    """npm's own reason (its error code and message), not its pointer to a log file."""
+    lines = [line.removeprefix("npm error").strip() for line in stderr.splitlines()]
+    useful = [line for line in lines if line and "complete log of this run" not in line]
+    return " ".join(useful[:2])[:300] or "no output"
 
 
 def _describe_exit(code: int | None) -> str:

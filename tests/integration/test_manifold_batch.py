@@ -17,6 +17,7 @@ from squadron_cad.errors import ToolError
 from squadron_cad.geometry.shapes import v_prism
 from squadron_cad.render import manifold_batch, openscad
 from squadron_cad.render.atomic import TEMP_PREFIX
+from squadron_cad.render.backends import RenderJob, select_backend
 from squadron_cad.render.manifold_batch import BatchJob, WasmOpenScad
 from squadron_cad.render.openscad import RenderResult
 
@@ -146,3 +147,31 @@ def test_parallel_batches_return_every_part_in_order(tool: WasmOpenScad, tmp_pat
     assert [result.part for result in results] == ["cube1", "cube2", "cube3"]
     for size in (1, 2, 3):
         assert trimesh.load_mesh(tmp_path / f"{size}.stl").volume == pytest.approx(size**3)
+
+
+def test_auto_renders_with_cgal_what_manifold_gets_wrong(
+    tool: WasmOpenScad, tmp_path: Path
+) -> None:
+    params = v_prism(10, 2, 3)._params
+    reversed_faces = [list(reversed(face)) for face in params["faces"]]
+    inside_out = polyhedron(points=params["points"], faces=reversed_faces)
+    cut = scad_render(difference()(inside_out, translate([100, 0, 0])(cube(1))))
+    backend = select_backend("auto")
+    assert backend.wasm == tool
+    jobs = [RenderJob(name, source, tmp_path / f"{name}.stl") for name, source in
+            (("cube", CUBE), ("cut", cut))]  # fmt: skip
+    reported: list[RenderResult] = []
+    results = backend.render(jobs, 60, 1, on_done=reported.append)
+    assert [(r.part, r.backend) for r in results] == [("cube", "manifold"), ("cut", "cgal")]
+    assert sorted(r.part for r in reported) == ["cube", "cut"]
+    assert judge_solid(load_mesh(tmp_path / "cut.stl")).volume_mm3 == pytest.approx(60)
+
+
+def test_auto_raises_cgal_s_error_when_neither_renders(
+    tool: WasmOpenScad, tmp_path: Path
+) -> None:
+    backend = select_backend("auto")
+    assert backend.wasm == tool
+    with pytest.raises(ToolError, match=r"^broken: OpenSCAD failed \(exit code 1\): ERROR: Pars"):
+        backend.render([RenderJob("broken", "cube(", tmp_path / "broken.stl")], 60, 1)
+    assert temporaries(tmp_path) == []
