@@ -13,6 +13,7 @@ import datetime
 from pathlib import Path
 
 from fpdf import FPDF
+from fpdf.drawing import PaintedPath
 from fpdf.enums import IntersectionRule, PathPaintRule, StrokeCapStyle, StrokeJoinStyle
 
 from squadron_cad.paper.drawing import Area, Drawing, Label, Stroke
@@ -36,12 +37,16 @@ def pdf_bytes(pages: list[Drawing], frame: PageFrame, title: str, author: str) -
     pdf.set_margin(0)
     for page in pages:
         pdf.add_page()
+        # One drawing context per page: fpdf2 costs a third as much per path that way.
+        # Paths first, in order, then the text over them (svg.py keeps the same order).
+        with pdf.drawing_context() as context:
+            for item in page.items:
+                if isinstance(item, Area):
+                    context.add_item(_area(item, frame.height_mm), clone=False)
+                elif isinstance(item, Stroke):
+                    context.add_item(_stroke(item, frame.height_mm), clone=False)
         for item in page.items:
-            if isinstance(item, Area):
-                _area(pdf, item, frame.height_mm)
-            elif isinstance(item, Stroke):
-                _stroke(pdf, item, frame.height_mm)
-            else:
+            if isinstance(item, Label):
                 _label(pdf, item, frame.height_mm)
     return bytes(pdf.output())
 
@@ -55,47 +60,49 @@ def _pt(x: float, y: float, height: float) -> tuple[float, float]:
     return x * PT_PER_MM, (height - y) * PT_PER_MM
 
 
-def _area(pdf: FPDF, item: Area, height: float) -> None:
-    with pdf.new_path(x=0, y=0) as path:
-        style = path.style
-        style.auto_close = True
-        style.intersection_rule = IntersectionRule.EVENODD
-        style.fill_color = item.fill
-        style.stroke_color = item.stroke
-        if item.stroke:
-            style.stroke_width = item.stroke_mm * PT_PER_MM
-            style.stroke_join_style = StrokeJoinStyle.MITER
-        if item.fill and item.stroke:
-            style.paint_rule = PathPaintRule.STROKE_FILL_EVENODD
-        elif item.fill:
-            style.paint_rule = PathPaintRule.FILL_EVENODD
-        else:
-            style.paint_rule = PathPaintRule.STROKE
-        for ring in item.rings:
-            path.move_to(*_pt(*ring[0], height))
-            for x, y in ring[1:]:
-                path.line_to(*_pt(x, y, height))
-            path.close()
-
-
-def _stroke(pdf: FPDF, item: Stroke, height: float) -> None:
-    with pdf.new_path(x=0, y=0) as path:
-        style = path.style
-        style.auto_close = False
-        style.fill_color = None
-        style.stroke_color = item.colour
-        style.stroke_width = item.width_mm * PT_PER_MM
+def _area(item: Area, height: float) -> PaintedPath:
+    path = PaintedPath()
+    style = path.style
+    style.auto_close = True
+    style.intersection_rule = IntersectionRule.EVENODD
+    style.fill_color = item.fill
+    style.stroke_color = item.stroke
+    if item.stroke:
+        style.stroke_width = item.stroke_mm * PT_PER_MM
+        style.stroke_join_style = StrokeJoinStyle.MITER
+    if item.fill and item.stroke:
+        style.paint_rule = PathPaintRule.STROKE_FILL_EVENODD
+    elif item.fill:
+        style.paint_rule = PathPaintRule.FILL_EVENODD
+    else:
         style.paint_rule = PathPaintRule.STROKE
-        caps = StrokeCapStyle.ROUND if item.round_caps else StrokeCapStyle.BUTT
-        style.stroke_cap_style = caps
-        style.stroke_join_style = StrokeJoinStyle.ROUND
-        if item.dash_mm:
-            style.stroke_dash_pattern = [d * PT_PER_MM for d in item.dash_mm]
-        path.move_to(*_pt(*item.points[0], height))
-        for x, y in item.points[1:]:
+    for ring in item.rings:
+        path.move_to(*_pt(*ring[0], height))
+        for x, y in ring[1:]:
             path.line_to(*_pt(x, y, height))
-        if item.closed:
-            path.close()
+        path.close()
+    return path
+
+
+def _stroke(item: Stroke, height: float) -> PaintedPath:
+    path = PaintedPath()
+    style = path.style
+    style.auto_close = False
+    style.fill_color = None
+    style.stroke_color = item.colour
+    style.stroke_width = item.width_mm * PT_PER_MM
+    style.paint_rule = PathPaintRule.STROKE
+    caps = StrokeCapStyle.ROUND if item.round_caps else StrokeCapStyle.BUTT
+    style.stroke_cap_style = caps
+    style.stroke_join_style = StrokeJoinStyle.ROUND
+    if item.dash_mm:
+        style.stroke_dash_pattern = [d * PT_PER_MM for d in item.dash_mm]
+    path.move_to(*_pt(*item.points[0], height))
+    for x, y in item.points[1:]:
+        path.line_to(*_pt(x, y, height))
+    if item.closed:
+        path.close()
+    return path
 
 
 def _label(pdf: FPDF, item: Label, height: float) -> None:

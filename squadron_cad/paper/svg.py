@@ -115,7 +115,9 @@ def _text(parent: etree._Element, item: Label, height: float, common: dict[str, 
 
 def page_svg(page: Drawing, width: float, height: float, title: str) -> bytes:
     root = _root(width, height, title)
-    for item in page.items:
+    paths = [item for item in page.items if not isinstance(item, Label)]
+    labels = [item for item in page.items if isinstance(item, Label)]
+    for item in paths + labels:  # text over the paths, as in the PDF
         _element(root, item, height)
     return etree.tostring(root, xml_declaration=True, encoding="utf-8", pretty_print=True)
 
