@@ -1,0 +1,104 @@
+"""The paper edition's laser files cut the 3D parts' own outlines.
+
+Each flat part is rendered by the real OpenSCAD; its mesh is cut at mid-thickness (below
+any engraving, above any detent) and the section is compared with the cut layer of the
+part's laser SVG, which the paper command wrote from sheets/outlines.py. They must agree
+to 0.1 mm everywhere (OpenSCAD facets arcs and draws stroke ends as octagons; the paper
+draws true circles).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+import trimesh
+from lxml import etree
+from shapely import affinity
+from shapely.geometry import Polygon
+from shapely.geometry.base import BaseGeometry
+
+from squadron_cad.build import emit_sources
+from squadron_cad.checks.mesh import load_mesh
+from squadron_cad.paper.measure import parse_path_data
+from squadron_cad.parts.registry import part
+from squadron_cad.render import openscad
+from squadron_cad.resolve import resolve
+from squadron_cad.sheets.registry import write_paper
+
+pytestmark = pytest.mark.integration
+
+SVG = "{http://www.w3.org/2000/svg}"
+# part, its laser file, the height of a section through solid material
+PARTS = {
+    "template_straight": ("template_straight", 2.0),
+    "template_bank": ("template_bank", 2.0),
+    "template_turn": ("template_turn", 2.0),
+    "template_all": ("template_all", 2.0),
+    "range_ruler_1": ("range_ruler_1", 1.5),
+    "range_ruler_2": ("range_ruler_2", 1.5),
+    "range_ruler_3": ("range_ruler_3", 1.5),
+    "stat_dial_card": ("stat_record_a", 0.7),
+}
+
+
+@pytest.fixture(scope="module")
+def meshes(tmp_path_factory) -> dict[str, trimesh.Trimesh]:
+    params = resolve()
+    sources = emit_sources(params, [part(name) for name in PARTS])
+    tool = openscad.locate()
+    folder = tmp_path_factory.mktemp("stl")
+    found = {}
+    for name, source in sources.items():
+        target = folder / f"{name}.stl"
+        openscad.render(tool, name, source.text, target, timeout_s=300)
+        found[name] = load_mesh(target)
+    return found
+
+
+@pytest.fixture(scope="module")
+def laser(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("paper") / "paper"
+    write_paper(resolve(), folder, previews=False)
+    return folder / "laser"
+
+
+def section(mesh: trimesh.Trimesh, height: float) -> BaseGeometry:
+    cut = mesh.section(plane_origin=[0, 0, height], plane_normal=[0, 0, 1])
+    planar, to_3d = cut.to_2D(to_2D=np.eye(4))
+    assert np.allclose(to_3d[:2, :2], np.eye(2))
+    return _xor(planar.polygons_closed)
+
+
+def cut_layer(svg_file: Path) -> BaseGeometry:
+    root = etree.parse(str(svg_file)).getroot()
+    height = float(root.get("viewBox").split()[3])
+    layer = next(g for g in root.iter(f"{SVG}g") if g.get("id") == "cut")
+    rings = [
+        ring for path in layer.iter(f"{SVG}path") for ring in parse_path_data(path.get("d"), height)
+    ]
+    return _xor([Polygon(ring) for ring in rings])
+
+
+def _xor(polygons) -> BaseGeometry:
+    region: BaseGeometry = Polygon()
+    for polygon in polygons:
+        if polygon is not None and polygon.area > 0:
+            region = region.symmetric_difference(polygon.buffer(0))
+    return region
+
+
+@pytest.mark.parametrize("name", list(PARTS))
+def test_laser_cut_layer_is_the_3d_part_outline(meshes, laser: Path, name: str) -> None:
+    laser_name, height = PARTS[name]
+    solid = section(meshes[name], height)
+    paper = cut_layer(laser / f"{laser_name}.svg")
+    # the laser file sits on its own canvas: line the two up by their bounds
+    dx, dy = (solid.bounds[0] - paper.bounds[0], solid.bounds[1] - paper.bounds[1])
+    paper = affinity.translate(paper, dx, dy)
+    assert paper.area == pytest.approx(solid.area, rel=0.005)
+    mean_gap = paper.symmetric_difference(solid).area / solid.boundary.length
+    assert mean_gap < 0.03, f"{name}: outlines differ by {mean_gap:.3f} mm on average"
+    assert paper.hausdorff_distance(solid) < 0.1
+    assert len(getattr(paper, "geoms", [paper])) == len(getattr(solid, "geoms", [solid]))
