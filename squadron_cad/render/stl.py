@@ -40,7 +40,9 @@ def clean_stl(part: str, path: Path) -> bool:
     solid = manifold3d.Manifold(mesh)
     if solid.status() != manifold3d.Error.NoError or solid.is_empty():
         return False
-    cleaned = solid.simplify(CLEAN_TOLERANCE_MM).to_mesh()
+    if hasattr(solid, "simplify"):  # manifold3d 3.x: collapse the slivers' short edges too
+        solid = solid.simplify(CLEAN_TOLERANCE_MM)
+    cleaned = solid.to_mesh()
     vertices = np.asarray(cleaned.vert_properties, dtype=np.float32)[:, :3]
     write_binary_stl(path, vertices[np.asarray(cleaned.tri_verts)])
     return True
