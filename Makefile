@@ -23,7 +23,10 @@ $(VENV)/.installed: pyproject.toml
 	@PYTHONWARNINGS=ignore $(PY) -m pip install --quiet -e '.[dev]'
 	@touch $@
 
-setup: system $(VENV)/.installed ## Set everything up: system tools and the project's .venv
+node_modules/.package-lock.json: package-lock.json | $(VENV)/.installed
+	@$(PY) -m squadron_cad.render.manifold_batch install
+
+setup: system $(VENV)/.installed node_modules/.package-lock.json ## Set everything up: system tools, the project's .venv, OpenSCAD's Manifold build (npm)
 
 stl: setup ## Build the whole kit into out/ (STLs, SCAD, manifest, layout, pictures)
 	@$(CLI) build --out $(OUT) $(ARGS)
