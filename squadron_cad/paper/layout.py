@@ -96,6 +96,10 @@ class _Shelves:
         self.room, self.gap = room, gap
         self.x, self.top, self.row_height = room.x, top, 0.0
 
+    def break_row(self) -> None:
+        if self.x > self.room.x:
+            self.x = self.room.right + 1  # the next piece cannot fit: a new row starts
+
     def place(self, width: float, height: float) -> tuple[float, float] | None:
         """Top-left corner for a footprint, or None when the page is full."""
         if self.x > self.room.x and self.x + width > self.room.right + 1e-9:
@@ -122,6 +126,8 @@ def pack(sheet: PieceSheet, frame: PageFrame, gap_mm: float, keys: str) -> list[
         width, height = size_of(shape)
         span = min(max(width, text_width_mm(piece.title, CAPTION_MM)), room.width)
         footprint = height + CAPTION_GAP_MM + CAPTION_MM
+        if piece.new_row:
+            shelves.break_row()
         for _copy in range(piece.copies):
             corner = shelves.place(span, footprint)
             if corner is None:

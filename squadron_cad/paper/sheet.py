@@ -34,6 +34,7 @@ class Piece:
     drawing: Drawing
     copies: int = 1
     laser: bool = True  # also written as a laser / cutting-plotter SVG
+    new_row: bool = False  # start a new row on the page (a new player's pieces, say)
 
     def __post_init__(self) -> None:
         _check_name(self.name)

@@ -27,10 +27,12 @@ from squadron_cad.sheets.style import body, ink
 
 LETTER_HEIGHT_MM = 6.0
 LETTER_STROKE_MM = 1.1
-ARROW_DEPTH_MM = 4.5
+ARROW_DEPTH_MM = 4.0
 ARROW_HALF_WIDTH_MM = 4.5
 ALTITUDE_NUMERAL_MM = 7.0
 ALTITUDE_STROKE_MM = 1.2
+SILHOUETTE_SCALE = 0.68  # of the token's: room for the letter behind, the arrow ahead
+SILHOUETTE_SHIFT_MM = 0.6  # forward, away from the letter
 TINT_STRENGTH = 0.25  # share of the player's colour in the counter's fill
 
 
@@ -83,8 +85,11 @@ def plane_counter(p: KitParams, index: int) -> Piece:
     letter = player_letter(index)
     shape = counter_hexagon(flats)
     plane = affinity.translate(
-        outlines.silhouette(p.plane.silhouette_length_mm * 0.55, p.plane.silhouette_span_mm * 0.55),
-        0.5,
+        outlines.silhouette(
+            p.plane.silhouette_length_mm * SILHOUETTE_SCALE,
+            p.plane.silhouette_span_mm * SILHOUETTE_SCALE,
+        ),
+        SILHOUETTE_SHIFT_MM,
         0,
     )
     # the letter sits on the rear, clear of an altitude counter laid on the centre
@@ -103,7 +108,9 @@ def plane_counter(p: KitParams, index: int) -> Piece:
         *ink(plane, "engrave", "silhouette"),
         *letter_strokes,
     ]
-    return Piece(f"plane_counter_{letter.lower()}", f"Player {letter}: plane", drawing(items))
+    return Piece(
+        f"plane_counter_{letter.lower()}", f"Player {letter}: plane", drawing(items), new_row=True
+    )
 
 
 def altitude_counter(p: KitParams, index: int, altitude: int) -> Piece:

@@ -23,7 +23,7 @@ from squadron_cad.sheets import hexmode
 from squadron_cad.sheets.hexmode import LEFT, RIGHT, Step
 from squadron_cad.sheets.style import body
 
-CARD_HEX_MM = 11.0  # across the flats, on the card
+CARD_HEX_MM = 12.5  # across the flats, on the card
 PANEL_MM = (84.0, 84.0)
 TITLE_BAND_MM = 12.0
 HEX_LINE = "#8a8a8a"
@@ -91,19 +91,21 @@ def route(steps: list[Step], tag: str, colour: str, dashed: bool) -> Stroke:
 def move_panel(name: str, variants: list[list[Step]]) -> Drawing:
     cells = [step.cell for steps in variants for step in steps]
     items: list[Item] = hexes(around(cells))
-    items.append(arrow(START.cell, START.facing, START_GREY, f"facing-start-{name}"))
+    ends: list[Item] = []
     for number, steps in enumerate(variants):
         way = "left" if number == 0 else "right"
         colour = BLACK if number == 0 else "#4d4d4d"
         items.append(route(steps, f"route-{name}-{way}", colour, dashed=number > 0))
         end = steps[-1]
-        items.append(arrow(end.cell, end.facing, colour, f"facing-end-{name}-{way}"))
-    return drawing(items)
+        ends.append(arrow(end.cell, end.facing, colour, f"facing-end-{name}-{way}"))
+    # arrows over the routes, so the start's facing stays visible
+    items.append(arrow(START.cell, START.facing, START_GREY, f"facing-start-{name}"))
+    return drawing(items, ends)
 
 
 def cone_panel() -> Drawing:
     by_range = hexmode.cone(GRID, START)
-    shown = {cell for cell in _disc(START.cell, hexmode.MAX_RANGE) if _ahead(cell)}
+    shown = set(_disc(START.cell, 1)).union(*by_range.values())
     items: list[Item] = []
     for reach, cells in by_range.items():
         for cell in cells:
@@ -125,10 +127,6 @@ def cone_panel() -> Drawing:
             )
     items.append(arrow(START.cell, START.facing, BLACK, "facing-start-cone"))
     return drawing(items)
-
-
-def _ahead(cell: Hex) -> bool:
-    return GRID.centre(cell)[1] >= -CARD_HEX_MM * 0.6
 
 
 CAPTIONS = {

@@ -17,6 +17,7 @@ from squadron_cad.paper.drawing import (
 PIECE_FILL = "#f0f0f0"  # the body of a card piece: light, so cut lines and marks stand out
 HOLE_FILL = "#707070"  # holes the 3D part has (chevrons): grey on paper, cut by a laser
 GUIDE = "#555555"
+ENGRAVED = "#303030"  # what the 3D part engraves: dark, a little lighter than cut lines
 
 
 def body(shape: BaseGeometry, tag: str, fill: str = PIECE_FILL) -> list[Item]:
@@ -27,7 +28,7 @@ def body(shape: BaseGeometry, tag: str, fill: str = PIECE_FILL) -> list[Item]:
     ]
 
 
-def ink(shape: BaseGeometry, layer: Layer, tag: str, fill: str = BLACK) -> list[Item]:
+def ink(shape: BaseGeometry, layer: Layer, tag: str, fill: str = ENGRAVED) -> list[Item]:
     if shape.is_empty:
         return []
     return [area(shape, fill, layer, tag=tag)]

@@ -45,7 +45,7 @@ def _name(p: KitParams, kind: str, distance: float, side_mm: float) -> Label:
     heading = math.radians(float(pose.heading_deg))
     at = (float(pose.x) - side_mm * math.sin(heading), float(pose.y) + side_mm * math.cos(heading))
     return Label(
-        f"{MOVE_NAMES[kind]} · cost {path.cost}",
+        MOVE_NAMES[kind],
         at,
         3.0,
         anchor="middle",
@@ -62,7 +62,8 @@ def single(p: KitParams, kind: str) -> Piece:
         *holes(chevron_holes, f"chevrons-{kind}"),
         centre_path(p, kind),
     ]
-    label = _name(p, kind, float(path.length) * 0.3, 4.0)  # clear of the middle chevrons
+    # a third along and to the left: clear of the notch and of the chevrons in the middle
+    label = _name(p, kind, float(path.length) * 0.28, 7.0)
     title = f"{kind.capitalize()} template (cost {path.cost})"
     return Piece(f"template_{kind}", title, drawing(items, [label]))
 
@@ -70,7 +71,6 @@ def single(p: KitParams, kind: str) -> Piece:
 def all_in_one(p: KitParams) -> Piece:
     shape, marks = outlines.fused_template(p)
     items = [*body(shape, "template-all"), *ink(marks, "engrave", "template-all-marks")]
-    items += [centre_path(p, kind) for kind in move_paths.MOVES]
     return Piece(
         "template_all",
         "All-in-one template (turn it over to turn right)",
@@ -97,8 +97,9 @@ def templates_sheet(p: KitParams) -> PieceSheet:
         notes=(
             "Without a grid: glue this page onto thin card (about 1 mm) and cut along the "
             "black lines. The all-in-one template or the three single ones: either set "
-            "plays. The dashed line is the path the plane's centre travels from the start "
-            f"notch to the end notch ({float(p.straight_move_mm):.1f} mm for a straight).",
+            "plays. The dashed line on a single template is the path the plane's centre "
+            "travels, from the start notch's centre to the end notch's "
+            f"({float(p.straight_move_mm):.1f} mm for a straight).",
         ),
     )
 

@@ -169,7 +169,7 @@ def test_every_drawn_move_travels_and_turns_as_the_3d_move(edition, kit, kind: s
     path = move_paths.path(kit, kind)
     travel = float(path.length) + 2 * float(kit.notch_offset_mm)
     drawn = tagged(pages, f"move-path-{kind}")
-    assert len(drawn) == 2  # on its own template and on the all-in-one
+    assert len(drawn) == 1  # on its own template
     for line in drawn:
         points = line.points
         length = sum(math.dist(a, b) for a, b in itertools.pairwise(points))
