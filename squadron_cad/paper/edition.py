@@ -118,8 +118,9 @@ def write_edition(
         _write_whole(kit, root / "svg")
         measured = _read_back(root / pdf_name, svg_files, pages)
         figures = _figures(measured, measurer)
+        shown = Path(out)  # paths in the report as the user gave them
         report = PaperReport(
-            out_dir, out_dir / pdf_name, [p.stem for p in pages], len(svg_files), laser, 0, figures
+            shown, shown / pdf_name, [p.stem for p in pages], len(svg_files), laser, 0, figures
         )
         if previews:
             report.previews = _previews(root / pdf_name, root / "previews", pages, report)
