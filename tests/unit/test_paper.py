@@ -4,6 +4,7 @@ same bytes every run, and refusals of page settings that cannot work."""
 
 from __future__ import annotations
 
+import json
 import math
 import subprocess
 import sys
@@ -37,7 +38,13 @@ def a4(tmp_path_factory) -> tuple[PaperReport, list[list[Path2D]]]:
 
 @pytest.fixture(scope="module")
 def letter(tmp_path_factory) -> tuple[PaperReport, list[list[Path2D]]]:
-    overrides = ["paper.size=letter", "paper.hex_orientation=pointy_top", "paper.overlap_mm=15"]
+    overrides = [
+        "paper.size=letter",
+        "paper.hex_orientation=pointy_top",
+        "paper.overlap_mm=15",
+        "paper.mat_columns=9",  # 2 x 2 pages: enough to join, quicker to write
+        "paper.mat_rows=8",
+    ]
     return written(tmp_path_factory.mktemp("letter") / "paper", overrides)
 
 
@@ -259,3 +266,26 @@ def test_bad_paper_parameters_are_refused_in_one_line(
     assert len(lines) == 1, lines
     assert all(name in lines[0] for name in names), lines
     assert not (tmp_path / "out").exists()  # nothing written
+
+
+def test_the_command_reports_what_it_measured(tmp_path: Path) -> None:
+    args = [
+        "paper",
+        "--json",
+        "--no-previews",
+        "--out",
+        str(tmp_path / "out"),
+        "--set",
+        "paper.mat_columns=4",
+        "--set",
+        "paper.mat_rows=3",
+    ]
+    result = run_cli(args, tmp_path)
+    assert result.returncode == 0, result.stderr
+    summary = json.loads(result.stdout.strip().splitlines()[-1])
+    assert summary["event"] == "paper"
+    assert summary["scale_bar_100mm_mm"] == pytest.approx([100, 100], abs=0.01)
+    assert summary["hex_across_flats_mm"] == pytest.approx([34, 34], abs=0.01)
+    assert summary["pages"] == len(list((tmp_path / "out" / "svg").glob("*-[0-9]*.svg"))) + len(
+        list((tmp_path / "out" / "svg").glob("hex-mat-r*.svg"))
+    )
