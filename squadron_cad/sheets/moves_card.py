@@ -125,7 +125,7 @@ def cone_panel() -> Drawing:
                     tag="cone-range",
                 )
             )
-    items.append(arrow(START.cell, START.facing, BLACK, "facing-start-cone"))
+    items.append(arrow(START.cell, START.facing, START_GREY, "facing-start-cone"))
     return drawing(items)
 
 
