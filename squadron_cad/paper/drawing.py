@@ -10,7 +10,7 @@ order, so the PDF and the SVG of a page hold the same geometry.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
@@ -87,9 +87,6 @@ class Drawing:
     def moved(self, dx: float, dy: float, angle_deg: float = 0.0) -> Drawing:
         """Rotated about the origin by angle_deg (counter-clockwise), then translated."""
         return Drawing(tuple(_move(item, dx, dy, angle_deg) for item in self.items))
-
-    def scaled(self, factor: float) -> Drawing:
-        return Drawing(tuple(_scale(item, factor) for item in self.items))
 
     def on_layer(self, *layers: Layer) -> Drawing:
         return Drawing(tuple(item for item in self.items if item.layer in layers))
@@ -188,10 +185,6 @@ def arc_points(centre: Point, radius: float, start_deg: float, end_deg: float) -
     ]
 
 
-def circle_polygon(centre: Point, radius: float) -> Polygon:
-    return Polygon(arc_points(centre, radius, 0, 360)[:-1])
-
-
 # ---- moving items --------------------------------------------------------------------------
 
 
@@ -211,18 +204,6 @@ def _move(item: Item, dx: float, dy: float, angle_deg: float) -> Item:
         item,
         at=_turn(item.at, dx, dy, cos_a, sin_a),
         angle_deg=item.angle_deg + angle_deg,
-    )
-
-
-def _scale(item: Item, factor: float) -> Item:
-    if isinstance(item, Area):
-        rings = tuple(tuple((x * factor, y * factor) for x, y in ring) for ring in item.rings)
-        return replace(item, rings=rings, stroke_mm=item.stroke_mm * factor)
-    if isinstance(item, Stroke):
-        points = tuple((x * factor, y * factor) for x, y in item.points)
-        return replace(item, points=points, width_mm=item.width_mm * factor)
-    return replace(
-        item, at=(item.at[0] * factor, item.at[1] * factor), size_mm=item.size_mm * factor
     )
 
 
@@ -267,17 +248,3 @@ def label_box(label: Label) -> Polygon:
     )
     turned = affinity.rotate(box, label.angle_deg, origin=(0, 0))
     return affinity.translate(turned, *label.at)
-
-
-def centred(item_drawing: Drawing) -> Drawing:
-    """The drawing moved so that its bounds are centred on the origin."""
-    x0, y0, x1, y1 = item_drawing.bounds()
-    return item_drawing.moved(-(x0 + x1) / 2, -(y0 + y1) / 2)
-
-
-def stroke_polylines(
-    polylines: Sequence[Sequence[Point]], width_mm: float, colour: str, layer: Layer, tag: str = ""
-) -> list[Stroke]:
-    return [
-        Stroke(tuple(line), width_mm, colour, layer, tag=tag) for line in polylines if len(line) > 1
-    ]

@@ -34,10 +34,6 @@ class HexGrid:
         """Centre to corner: across the flats / sqrt(3)."""
         return self.across_flats_mm / math.sqrt(3)
 
-    @property
-    def side_mm(self) -> float:
-        return self.circumradius_mm
-
     def direction_deg(self, direction: int) -> float:
         """Heading of side `direction` (0..5), counter-clockwise from +x."""
         return self.base_deg + 60.0 * (direction % 6)
