@@ -352,7 +352,7 @@ def build(
     specs = select_parts(options.only)
     key = kit_build_key(params, options)
     tool = openscad.locate(options.openscad)  # before anything is written
-    current = uptodate.up_to_date_manifest(out, key) if key else None
+    current = uptodate.up_to_date_manifest(out, key) if key and options.use_cache else None
     if current is not None:
         return report_from_manifest(current, out, tool, params, time.perf_counter() - started)
     existing = manifest.read_kit(out)
@@ -379,8 +379,9 @@ def build_options_key(options: BuildOptions) -> dict[str, bool]:
 
 
 def kit_build_key(params: KitParams, options: BuildOptions) -> str | None:
-    """The build key of a whole-kit build that may be skipped when unchanged, else None."""
-    if options.only or not options.use_cache or options.keep_failed:
+    """What a whole kit's files depend on (None for --only and --keep-failed builds, which
+    are never taken as up to date)."""
+    if options.only or options.keep_failed:
         return None
     return uptodate.build_key(
         params.model_dump_json(), build_options_key(options), options.openscad

@@ -402,12 +402,16 @@ def test_the_same_parameters_give_byte_identical_files(whole_kit: Path, tmp_path
         "bom.md",
         "bom.csv",
     }
-    timings = {"build_seconds", "render_seconds", "cached", "seconds", "print_seconds"}
-    timings |= {"print_time", "files", "sha256"}
+    timings = {"build_seconds", "render_seconds", "cached", "seconds", "stages", "slicer"}
+    timings |= {"files", "sha256"}
     old, new = (json.loads((k / "manifest.json").read_text()) for k in (whole_kit, again))
     assert _without(old, timings) == _without(new, timings)
+    # PrusaSlicer's own figures for the same STL vary in the last digits (measured: the
+    # box's 20530 or 20534 s, 16818.78 or 16818.79 mm): equal to 0.1 %.
     for name, part in old["slicer"]["parts"].items():
-        assert abs(part["print_seconds"] - new["slicer"]["parts"][name]["print_seconds"]) <= 2
+        again_part = new["slicer"]["parts"][name]
+        for key in ("print_seconds", "filament_mm", "filament_g"):
+            assert again_part[key] == pytest.approx(part[key], rel=1e-3, abs=2), (name, key)
 
 
 def _without(data: object, keys: set[str]) -> object:
