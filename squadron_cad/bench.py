@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from squadron_cad.errors import InputError, ToolError
-from squadron_cad.params import KitParams
+from squadron_cad.params import KitParamsBase
 from squadron_cad.render import openscad
 
 REFERENCE_DIR = Path(__file__).resolve().parent.parent / "bench" / "reference"
@@ -220,7 +220,7 @@ def _manifest(out: Path) -> dict[str, Any]:
 
 
 def run_bench(
-    params: KitParams,
+    params: KitParamsBase,
     param_args: list[str],
     reference_dir: Path | None = None,
     repeats: int = 3,

@@ -10,6 +10,8 @@ from __future__ import annotations
 import contextlib
 import difflib
 import hashlib
+import importlib
+import inspect
 import os
 import resource
 import threading
@@ -25,13 +27,15 @@ import trimesh
 import squadron_cad.bed
 import squadron_cad.checks
 from squadron_cad import uptodate
-from squadron_cad.checks import kit, slicer
+from squadron_cad.checks import slicer
 from squadron_cad.checks.findings import Finding
 from squadron_cad.checks.mesh import BedSize, load_mesh, mesh_findings
+from squadron_cad.checks.printability import part_printability, printability_inputs
 from squadron_cad.emit import ScadSource, emit
 from squadron_cad.errors import InputError, SquadronError, ToolError
 from squadron_cad.fit import layout_io
-from squadron_cad.fit.solver import Layout, solve
+from squadron_cad.fit.layout import Layout
+from squadron_cad.kit import Design, Kit, Part, kit_of
 from squadron_cad.outfolder import (
     CACHE_NAME,
     KEEP_NAMES,
@@ -46,8 +50,7 @@ from squadron_cad.outfolder import (
     staged,
 )
 from squadron_cad.outputs import bom, gallery, manifest, plates, previews
-from squadron_cad.params import KitParams
-from squadron_cad.parts.registry import PARTS, PartSpec, part_names
+from squadron_cad.params import KitParamsBase
 from squadron_cad.render import openscad
 from squadron_cad.render.atomic import write_bytes, write_json, write_text
 from squadron_cad.render.cache import RenderCache, code_version, file_sha256, source_key
@@ -56,10 +59,15 @@ from squadron_cad.resolve import resolve as resolve_defaults
 
 # Cached check results are keyed by the checks' own source: a changed check recomputes.
 CHECKS_VERSION = code_version(squadron_cad.checks, squadron_cad.bed)
-# Parts that take longest go first, so two workers finish together.
-_SLOW_FIRST = ("box", "altitude_token", "plane_token", "stat_dial_card", "template_all")
 
 Progress = Callable[[str, str], None]  # (part, status) with status in PartStatus
+
+
+def kit_version(kit: Kit) -> str:
+    """A digest of the kit package's source: its checks' cached results follow its code."""
+    module = inspect.getmodule(kit.design)
+    package = importlib.import_module(module.__package__) if module and module.__package__ else None
+    return code_version(package or module) if (package or module) else kit.name
 
 
 @dataclass(frozen=True)
@@ -78,7 +86,7 @@ class BuildOptions:
 
 @dataclass
 class PartResult:
-    spec: PartSpec
+    spec: Part
     count: int
     stl: Path
     scad: Path
@@ -100,7 +108,7 @@ class BuildReport:
     tool: OpenScad
     parts: list[PartResult]
     seconds: float
-    params: KitParams
+    params: KitParamsBase
     extras: dict[str, Any] = field(default_factory=dict)
     kit_findings: list[Finding] = field(default_factory=list)  # not tied to one part
     notices: list[str] = field(default_factory=list)  # steps skipped, and why
@@ -135,38 +143,38 @@ class BuildReport:
         return per_part + [f for f in self.kit_findings if f.severity == "cosmetic"]
 
 
-def select_parts(only: Iterable[str]) -> list[PartSpec]:
+def select_parts(kit: Kit, only: Iterable[str]) -> list[Part]:
     wanted = list(dict.fromkeys(only))
     for name in wanted:
-        if name not in part_names():
-            close = difflib.get_close_matches(name, part_names(), n=1)
+        if name not in kit.part_names:
+            close = difflib.get_close_matches(name, kit.part_names, n=1)
             hint = f" (did you mean {close[0]}?)" if close else ""
             raise InputError(
                 f"--only {name}: no such part{hint}; see `squadron-cad list` for the parts"
             )
-    return [spec for spec in PARTS if not wanted or spec.name in wanted]
+    return [spec for spec in kit.parts if not wanted or spec.name in wanted]
 
 
-def emit_sources(params: KitParams, specs: list[PartSpec]) -> dict[str, ScadSource]:
-    return {spec.name: emit(spec.name, spec.title, spec.builder, params) for spec in specs}
+def emit_sources(kit: Kit, design: Design, specs: list[Part]) -> dict[str, ScadSource]:
+    return {spec.name: emit(spec, design, kit.credit) for spec in specs}
 
 
-def bed_of(params: KitParams) -> BedSize:
+def bed_of(params: KitParamsBase) -> BedSize:
     printer = params.printer
     return BedSize(printer.bed_length_mm, printer.bed_width_mm, printer.bed_height_mm)
 
 
-def check_context(params: KitParams, spec: PartSpec) -> str:
+def check_context(params: KitParamsBase, spec: Part) -> str:
     bed = bed_of(params)
     return f"{CHECKS_VERSION}|{spec.bodies}|{bed.length_mm}|{bed.width_mm}|{bed.height_mm}"
 
 
-def instead_of(spec: PartSpec) -> str | None:
+def instead_of(spec: Part) -> str | None:
     """The files an optional part stands in for (range_ruler: the three sections)."""
     return ", ".join(f"{name}.stl" for name in spec.replaces) or None
 
 
-def measure(spec: PartSpec, mesh: trimesh.Trimesh, params: KitParams) -> dict[str, Any]:
+def measure(spec: Part, mesh: trimesh.Trimesh, params: KitParamsBase) -> dict[str, Any]:
     findings = mesh_findings(spec.name, mesh, spec.bodies, bed_of(params), instead_of(spec))
     return {
         "triangles": len(mesh.faces),
@@ -181,14 +189,16 @@ class Builder:
 
     def __init__(
         self,
-        params: KitParams,
+        design: Design,
         options: BuildOptions,
         progress: Progress | None,
         kit_dir: Path,
         cache_dir: Path,
         tool: OpenScad,
     ):
-        self.params = params
+        self.design = design
+        self.params = design.params
+        self.kit = kit_of(design.params)
         self.options = options
         self.progress = progress or _no_progress
         self.out_dir = kit_dir
@@ -197,18 +207,18 @@ class Builder:
         self.cache = RenderCache(cache_dir)
         self.tool = tool
 
-    def run(self, specs: list[PartSpec], kept: dict[str, dict[str, Any]]) -> BuildReport:
+    def run(self, specs: list[Part], kept: dict[str, dict[str, Any]]) -> BuildReport:
         """Render specs, except those in kept (manifest entries of parts kept from the kit)."""
         started = time.perf_counter()
         fresh = [spec for spec in specs if spec.name not in kept]
         self.progress("scad", "running")
-        sources = emit_sources(self.params, fresh)
+        sources = emit_sources(self.kit, self.design, fresh)
         for folder in (self.stl_dir, self.scad_dir):
             folder.mkdir(parents=True, exist_ok=True)
         for name, source in sources.items():
             write_text(self.scad_dir / f"{name}.scad", source.text)
         self.progress("render", "running")  # renders, each followed by its mesh checks
-        ordered = sorted(fresh, key=lambda s: (s.name not in _SLOW_FIRST, _rank(s.name)))
+        ordered = sorted(fresh, key=lambda s: not s.slow_render)  # slow first: workers end together
         results = self._run_parallel(ordered, sources)
         results += [self._kept(spec, kept[spec.name]) for spec in specs if spec.name in kept]
         by_name = {r.spec.name: r for r in results}
@@ -219,7 +229,7 @@ class Builder:
         report.reused = sorted(kept)
         return report
 
-    def _kept(self, spec: PartSpec, entry: dict[str, Any]) -> PartResult:
+    def _kept(self, spec: Part, entry: dict[str, Any]) -> PartResult:
         """A part kept from the kit: its mesh re-measured (cheap), its render time kept."""
         target = self.stl_dir / spec.file_name
         record = {"render_seconds": entry["render_seconds"]}
@@ -227,9 +237,7 @@ class Builder:
         self.progress(spec.name, "cached")
         return self._result(spec, target, record, cached=True)
 
-    def _run_parallel(
-        self, specs: list[PartSpec], sources: dict[str, ScadSource]
-    ) -> list[PartResult]:
+    def _run_parallel(self, specs: list[Part], sources: dict[str, ScadSource]) -> list[PartResult]:
         jobs = max(1, self.options.jobs or os.cpu_count() or 1)
         pool = ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="render")
         futures: list[Future[PartResult]] = []
@@ -248,7 +256,7 @@ class Builder:
         finally:
             pool.shutdown(wait=True, cancel_futures=True)
 
-    def _one_part(self, spec: PartSpec, source: ScadSource) -> PartResult:
+    def _one_part(self, spec: Part, source: ScadSource) -> PartResult:
         key = source_key(source.text, self.tool)
         target = self.stl_dir / spec.file_name
         context = check_context(self.params, spec)
@@ -279,7 +287,7 @@ class Builder:
         return self._result(spec, target, record, cached=False)
 
     def _result(
-        self, spec: PartSpec, target: Path, record: dict[str, Any], *, cached: bool
+        self, spec: Part, target: Path, record: dict[str, Any], *, cached: bool
     ) -> PartResult:
         return PartResult(
             spec=spec,
@@ -334,22 +342,19 @@ def _no_progress(_part: str, _status: str) -> None:
     """Progress is optional: library callers need not show any."""
 
 
-def _rank(name: str) -> int:
-    return _SLOW_FIRST.index(name) if name in _SLOW_FIRST else 0
-
-
 def _same_file(path: Path, sha256: str) -> bool:
     return path.is_file() and file_sha256(path) == sha256
 
 
 def build(
-    params: KitParams, options: BuildOptions, progress: Progress | None = None
+    params: KitParamsBase, options: BuildOptions, progress: Progress | None = None
 ) -> BuildReport:
     """Build the selected parts into options.out_dir as one transaction: STLs, checks,
     layout, BOM, plates, previews and the manifest are staged, verified, then swapped in."""
     started = time.perf_counter()
     out = safe_output_folder(options.out_dir)
-    specs = select_parts(options.only)
+    kit = kit_of(params)
+    specs = select_parts(kit, options.only)
     key = kit_build_key(params, options)
     tool = openscad.locate(options.openscad)  # before anything is written
     current = uptodate.up_to_date_manifest(out, key) if key and options.use_cache else None
@@ -378,7 +383,7 @@ def build_options_key(options: BuildOptions) -> dict[str, bool]:
     return {"previews": options.previews, "slice": options.slice, "plates": options.plates}
 
 
-def kit_build_key(params: KitParams, options: BuildOptions) -> str | None:
+def kit_build_key(params: KitParamsBase, options: BuildOptions) -> str | None:
     """What a whole kit's files depend on (None for --only and --keep-failed builds, which
     are never taken as up to date)."""
     if options.only or options.keep_failed:
@@ -389,10 +394,10 @@ def kit_build_key(params: KitParams, options: BuildOptions) -> str | None:
 
 
 def report_from_manifest(
-    data: dict[str, Any], out: Path, tool: OpenScad, params: KitParams, seconds: float
+    data: dict[str, Any], out: Path, tool: OpenScad, params: KitParamsBase, seconds: float
 ) -> BuildReport:
     """An unchanged kit's report, read back from its manifest: nothing was rebuilt."""
-    by_name = {spec.name: spec for spec in PARTS}
+    by_name = {spec.name: spec for spec in kit_of(params).parts}
     parts = [
         PartResult(
             spec=by_name[entry["name"]],
@@ -416,20 +421,21 @@ def report_from_manifest(
 
 
 def _transaction(
-    params: KitParams,
+    params: KitParamsBase,
     options: BuildOptions,
     progress: Progress | None,
     out: Path,
     tool: OpenScad,
     existing: dict[str, Any] | None,
     kept: dict[str, dict[str, Any]],
-    specs: list[PartSpec],
+    specs: list[Part],
 ) -> BuildReport:
     started = time.perf_counter()
     with staged(out, "kit") as staging:
         _seed(staging, options, existing)
-        builder = Builder(params, options, progress, staging.path, prepare_cache(out), tool)
-        report = builder.run(specs if not kept else list(PARTS), kept)
+        design = kit_of(params).design(params)
+        builder = Builder(design, options, progress, staging.path, prepare_cache(out), tool)
+        report = builder.run(specs if not kept else list(builder.kit.parts), kept)
         if report.failures and not options.keep_failed:
             staging.abort()  # a broken mesh: nothing after it (checks, slicer, pictures) helps
             return report
@@ -455,7 +461,7 @@ def _transaction(
 
 
 def kept_parts(
-    params: KitParams, options: BuildOptions, existing: dict[str, Any] | None
+    params: KitParamsBase, options: BuildOptions, existing: dict[str, Any] | None
 ) -> dict[str, dict[str, Any]]:
     """--only inside a built kit: the manifest entries of the parts not rebuilt."""
     if not options.only or existing is None:
@@ -469,7 +475,7 @@ def kept_parts(
     return {
         entry["name"]: entry
         for entry in existing["parts"]
-        if entry["name"] not in options.only and entry["name"] in part_names()
+        if entry["name"] not in options.only and entry["name"] in kit_of(params).part_names
     }
 
 
@@ -492,8 +498,9 @@ def _stage_rest(
     meshes = {result.spec.name: load_mesh(result.stl) for result in report.parts}
     shas = {result.spec.name: file_sha256(result.stl) for result in report.parts}
     tell("kit checks", "running")
-    findings, measured = kit_checks(params, meshes, shas, builder.cache)
-    if len(meshes) < len(PARTS):
+    findings, measured = kit_checks(builder.design, meshes, shas, builder.cache)
+    whole_kit = len(meshes) == len(builder.kit.parts)
+    if not whole_kit:
         findings, measured = _partial_kit(report, findings, measured, set(meshes))
     attach(report, findings, measured)
     if options.slice:
@@ -502,8 +509,7 @@ def _stage_rest(
     else:
         report.extras["slicer"] = {"skipped": "built with --no-slice"}
     report.extras["render_seconds"] = round(report.seconds, 3)
-    whole_kit = len(meshes) == len(PARTS)
-    layout = solve(params) if whole_kit else None
+    layout = builder.design.layout if whole_kit else None
     if layout is not None:
         tell("layout", "running")
         written = write_layout_files(layout, params, kit_dir, picture=options.previews)
@@ -521,7 +527,7 @@ def _partial_kit(
 ) -> tuple[list[Finding], list[dict[str, Any]]]:
     """--only with no kit yet: the rules' invariants compare parts with each other, so a
     failing one may only lack a part not built; it is named, not enforced."""
-    missing = sorted(set(part_names()) - present)
+    missing = sorted(set(kit_of(report.params).part_names) - present)
     unsure = [item for item in measured if not item["ok"]]
     if unsure:
         names = "; ".join(item["name"] for item in unsure)
@@ -556,12 +562,12 @@ LAYOUT_ASSEMBLY = "layout_assembly.stl"
 
 
 def write_layout_files(
-    layout: Layout, params: KitParams, out_dir: Path, picture: bool = True
+    layout: Layout, params: KitParamsBase, out_dir: Path, picture: bool = True
 ) -> list[Path]:
     """layout.json (with the die's mesh), the packed assembly and the top-down picture."""
     written = [
         layout_io.write_layout(layout, params, out_dir),
-        layout_io.write_assembly(layout, out_dir, out_dir / LAYOUT_ASSEMBLY),
+        layout_io.write_assembly(layout, params, out_dir, out_dir / LAYOUT_ASSEMBLY),
     ]
     if picture:  # a picture like the previews, skipped with them
         written.append(layout_io.write_layout_png(layout, params, out_dir / LAYOUT_PNG))
@@ -569,39 +575,42 @@ def write_layout_files(
 
 
 def kit_checks(
-    params: KitParams,
+    design: Design,
     meshes: dict[str, trimesh.Trimesh],
     shas: dict[str, str],
     cache: RenderCache,
 ) -> tuple[list[Finding], list[dict[str, Any]]]:
-    """Printability per part (cached by its mesh and the limits it reads), then the
+    """Printability per part (cached by its mesh and the limits it reads), then the kit's
     clearances and the rules' invariants (cached by every mesh and the parameters)."""
+    params = design.params
+    kit = kit_of(params)
     findings: list[Finding] = []
-    for spec in PARTS:
+    for spec in kit.parts:
         if spec.name in meshes:
             findings += _printability(params, spec, meshes[spec.name], shas[spec.name], cache)
-    digest = hashlib.sha256(f"{CHECKS_VERSION}|{params.model_dump_json()}".encode())
+    checks_version = f"{CHECKS_VERSION}|{kit_version(kit)}"
+    digest = hashlib.sha256(f"{checks_version}|{params.model_dump_json()}".encode())
     for name in sorted(shas):
         digest.update(f"|{name}:{shas[name]}".encode())
     key = f"kit-{digest.hexdigest()}"
     cached = cache.lookup_record(key)
     if cached is not None:
         return findings + [Finding.from_dict(f) for f in cached["findings"]], cached["invariants"]
-    between = kit.clearance_findings(params, meshes)
-    measured = kit.invariants(params, meshes)
+    between = kit.checks(design, meshes)
+    measured = kit.invariants(design, meshes)
     cache.store_record(key, {"findings": [f.as_dict() for f in between], "invariants": measured})
     return findings + between, measured
 
 
 def _printability(
-    params: KitParams, spec: PartSpec, mesh: trimesh.Trimesh, sha: str, cache: RenderCache
+    params: KitParamsBase, spec: Part, mesh: trimesh.Trimesh, sha: str, cache: RenderCache
 ) -> list[Finding]:
-    inputs = f"{CHECKS_VERSION}|{spec.name}|{sha}|{kit.printability_inputs(params, spec)}"
+    inputs = f"{CHECKS_VERSION}|{spec.name}|{sha}|{printability_inputs(params, spec)}"
     key = f"print-{hashlib.sha256(inputs.encode()).hexdigest()}"
     cached = cache.lookup_record(key)
     if cached is not None:
         return [Finding.from_dict(f) for f in cached["findings"]]
-    found = kit.part_printability(params, spec, mesh)
+    found = part_printability(params, spec, mesh)
     cache.store_record(key, {"findings": [f.as_dict() for f in found]})
     return found
 
@@ -670,7 +679,7 @@ class CheckReport:
         return [f for f in self.findings if f.failed]
 
 
-def check_outputs(out_dir: Path, params: KitParams | None = None) -> CheckReport:
+def check_outputs(out_dir: Path, params: KitParamsBase | None = None) -> CheckReport:
     """Re-check the kit in out_dir: every file against its SHA-256 in the manifest, each
     mesh, printability, the clearances between parts and the rules' invariants. Params
     default to the kit's own (its manifest); given ones ask "would it pass under these"."""
@@ -679,8 +688,9 @@ def check_outputs(out_dir: Path, params: KitParams | None = None) -> CheckReport
         raise InputError(f"no kit in {out_dir} (no manifest.json): run `squadron-cad build` first")
     findings = integrity_findings(out_dir, data)
     used = params if params is not None else manifest.kit_params(data)
+    kit = kit_of(used)
     stl_dir = out_dir / "stl"
-    present = [spec for spec in PARTS if (stl_dir / spec.file_name).is_file()]
+    present = [spec for spec in kit.parts if (stl_dir / spec.file_name).is_file()]
     meshes: dict[str, trimesh.Trimesh] = {}
     for spec in present:
         try:
@@ -692,8 +702,15 @@ def check_outputs(out_dir: Path, params: KitParams | None = None) -> CheckReport
             continue
         meshes[spec.name] = mesh
         findings += mesh_findings(spec.name, mesh, spec.bodies, bed_of(used), instead_of(spec))
-    findings += kit.kit_findings(used, meshes)
-    measured = kit.invariants(used, meshes)
+    design = kit.design(used)
+    findings += [
+        f
+        for spec in present
+        if spec.name in meshes
+        for f in part_printability(used, spec, meshes[spec.name])
+    ]
+    findings += kit.checks(design, meshes)
+    measured = kit.invariants(design, meshes)
     findings += [invariant_finding(item) for item in measured if not item["ok"]]
     source = "the kit's manifest" if params is None else "the parameters given"
     return CheckReport([spec.name for spec in present], findings, measured, source)
@@ -722,7 +739,7 @@ def integrity_findings(out_dir: Path, data: dict[str, Any]) -> list[Finding]:
 
 def refresh_docs(docs_dir: Path, jobs: int | None = None) -> list[Path]:
     """Build the default kit (cached) and redraw the README gallery and parameter table."""
-    params = resolve_defaults()
+    params = resolve_defaults()  # the default kit
     options = BuildOptions(
         out_dir=DOCS_KIT_DIR, jobs=jobs, slice=False, plates=False, previews=False
     )

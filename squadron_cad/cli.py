@@ -21,7 +21,7 @@ import yaml
 from squadron_cad import __version__, console, uptodate
 from squadron_cad.checks.findings import Finding
 from squadron_cad.errors import CheckFailed, InputError, Interrupted, SquadronError
-from squadron_cad.params import KitParams
+from squadron_cad.kit import default_kit, installed_kits, kit_of, load_kit
 from squadron_cad.resolve import available_tins, resolve
 
 if TYPE_CHECKING:
@@ -42,9 +42,9 @@ Examples:
 
 app = typer.Typer(
     name="squadron-cad",
-    help="Generate, render and check the 3D-printable parts of Squadron Leader."
-    " Parameters come from params/default.yaml, then --tin, then --params files, then --set."
-    + EXAMPLES,
+    help="Generate, render and check the 3D-printable parts of a tabletop game's kit"
+    " (`squadron-cad kits` lists them). Parameters come from the kit's defaults, then --tin,"
+    " then --params files, then --set." + EXAMPLES,
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -71,7 +71,16 @@ Overrides = Annotated[
 ]
 TinOption = Annotated[
     str | None,
-    typer.Option("--tin", metavar="NAME", help="A tin preset from params/tins/ (e.g. altoids)."),
+    typer.Option("--tin", metavar="NAME", help="A tin preset of the kit (`squadron-cad tins`)."),
+]
+KitOption = Annotated[
+    str | None,
+    typer.Option(
+        "--kit",
+        "-k",
+        metavar="NAME",
+        help="Which game's kit (`squadron-cad kits`; default: the first).",
+    ),
 ]
 OutOption = Annotated[
     Path,
@@ -97,9 +106,12 @@ def _pipeline() -> Any:
 
 
 def _params(
-    param_files: list[Path] | None, overrides: list[str] | None, tin: str | None
-) -> KitParams:
-    return resolve(tuple(param_files or ()), tuple(overrides or ()), tin)
+    param_files: list[Path] | None,
+    overrides: list[str] | None,
+    tin: str | None,
+    kit: str | None = None,
+) -> Any:
+    return resolve(tuple(param_files or ()), tuple(overrides or ()), tin, kit)
 
 
 def _out_folder(text: str | Path) -> Path:
@@ -130,6 +142,7 @@ def build(
     params: ParamFiles = None,  # type: ignore[assignment]
     set_: Overrides = None,  # type: ignore[assignment]
     tin: TinOption = None,
+    kit_name: KitOption = None,
     out: OutOption = Path("out"),
     only: Annotated[
         list[str] | None,
@@ -180,7 +193,7 @@ def build(
     Example: squadron-cad build --tin altoids
     """
     _STATE["json"] = as_json
-    kit = _params(params, set_, tin)
+    kit = _params(params, set_, tin, kit_name)
     unchanged = None
     if not (only or no_cache or keep_failed):
         key = uptodate.build_key(
@@ -202,7 +215,7 @@ def build(
         slice=not no_slice,
         keep_failed=keep_failed,
     )
-    specs = pipeline.select_parts(options.only)
+    specs = pipeline.select_parts(kit_of(kit), options.only)
     try:
         with console.build_progress(len(specs), quiet=quiet, as_json=as_json) as progress:
             report = pipeline.build(kit, options, progress)
@@ -299,6 +312,7 @@ def check(
     params: ParamFiles = None,  # type: ignore[assignment]
     set_: Overrides = None,  # type: ignore[assignment]
     tin: TinOption = None,
+    kit_name: KitOption = None,
     out: OutOption = Path("out"),
     as_json: JsonOption = False,
 ) -> None:
@@ -309,8 +323,10 @@ def check(
 
     Example: squadron-cad check --out out
     """
-    asked = bool(params or set_ or tin)
-    checked = _pipeline().check_outputs(out, _params(params, set_, tin) if asked else None)
+    asked = bool(params or set_ or tin or kit_name)
+    checked = _pipeline().check_outputs(
+        out, _params(params, set_, tin, kit_name) if asked else None
+    )
     failures = checked.failures
     if as_json:
         for finding in checked.findings:
@@ -341,6 +357,7 @@ def fit(
     params: ParamFiles = None,  # type: ignore[assignment]
     set_: Overrides = None,  # type: ignore[assignment]
     tin: TinOption = None,
+    kit_name: KitOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """Choose the box layout for the tin and print it, without rendering anything.
@@ -351,17 +368,19 @@ def fit(
 
     Example: squadron-cad fit --tin altoids --set players=1
     """
-    kit = _params(params, set_, tin)
-    from squadron_cad.fit.solver import solve
-    from squadron_cad.fit.summary import fit_lines
-
-    layout = solve(kit)
+    chosen = _params(params, set_, tin, kit_name)
+    game = kit_of(chosen)
+    design = game.design(chosen)
+    layout = design.layout
+    if layout is None:
+        raise InputError(f"the {game.name} kit has no box to fit")
     if as_json:
         summary = _pipeline().layout_summary(layout)
         pieces = Counter(placed.part for placed in layout.placements)
         console.emit_json({**summary, "pieces": dict(pieces)})
         return
-    for line in fit_lines(kit, layout):
+    lines = game.fit_lines(design) if game.fit_lines else [layout.describe()]
+    for line in lines:
         console.stdout.print(line, markup=False)
 
 
@@ -370,12 +389,11 @@ def list_parts(
     params: ParamFiles = None,  # type: ignore[assignment]
     set_: Overrides = None,  # type: ignore[assignment]
     tin: TinOption = None,
+    kit_name: KitOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """List the parts, their files and how many to print for the configured players."""
-    from squadron_cad.parts.registry import PARTS
-
-    kit = _params(params, set_, tin)
+    kit = _params(params, set_, tin, kit_name)
     rows = [
         {
             "part": spec.name,
@@ -386,12 +404,12 @@ def list_parts(
             "alternative_to": spec.alternative_to,
             "replaces": list(spec.replaces),
         }
-        for spec in PARTS
+        for spec in kit_of(kit).parts
     ]
     if as_json:
         console.emit_json(rows)
         return
-    console.stdout.print(f"parts for {kit.players} player(s):")
+    console.stdout.print(f"{kit_of(kit).title} parts for {kit.players} player(s):")
     for row in rows:
         note = f"  (optional, instead of {', '.join(row['replaces'])})" if row["replaces"] else ""
         console.stdout.print(f"  {row['count']:>3} x {row['file']:<24} {row['orientation']}{note}")
@@ -402,10 +420,11 @@ def show_params(
     params: ParamFiles = None,  # type: ignore[assignment]
     set_: Overrides = None,  # type: ignore[assignment]
     tin: TinOption = None,
+    kit_name: KitOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """Print the resolved parameters (defaults, tin, files and overrides applied)."""
-    data = _params(params, set_, tin).model_dump(mode="json")
+    data = _params(params, set_, tin, kit_name).model_dump(mode="json")
     if as_json:
         console.emit_json(data)
     else:
@@ -413,10 +432,28 @@ def show_params(
 
 
 @app.command()
-def tins() -> None:
-    """List the tin presets (use one with --tin NAME)."""
-    for name in available_tins():
-        kit = resolve(tin=name)
+def kits(as_json: JsonOption = False) -> None:
+    """List the installed kits (use one with --kit NAME)."""
+    found = installed_kits()
+    if as_json:
+        console.emit_json(
+            [
+                {"name": k.name, "title": k.title, "parts": len(k.parts), "credit": k.credit}
+                for k in found.values()
+            ]
+        )
+        return
+    for game in found.values():
+        console.stdout.print(f"  {game.name:<18} {game.title}: {game.notes}", markup=False)
+        console.stdout.print(f"  {'':<18} {len(game.parts)} parts; {game.credit}", markup=False)
+
+
+@app.command()
+def tins(kit_name: KitOption = None) -> None:
+    """List the kit's tin presets (use one with --tin NAME)."""
+    game = load_kit(kit_name) if kit_name else default_kit()
+    for name in available_tins(game):
+        kit = resolve(tin=name, kit=game)
         t = kit.tin
         approx = " (approximate)" if t.approximate else ""
         console.stdout.print(
@@ -482,6 +519,7 @@ def bench(
     params: ParamFiles = None,  # type: ignore[assignment]
     set_: Overrides = None,  # type: ignore[assignment]
     tin: TinOption = None,
+    kit_name: KitOption = None,
     reference: Annotated[
         Path | None,
         typer.Option(
@@ -502,7 +540,7 @@ def bench(
     from squadron_cad.bench import format_figures, run_bench  # rarely used: load on demand
     from squadron_cad.render.atomic import write_json
 
-    kit = _params(params, set_, tin)
+    kit = _params(params, set_, tin, kit_name)
     param_args = [a for path in params or () for a in ("--params", str(path))]
     param_args += [a for text in set_ or () for a in ("--set", text)]
     param_args += ["--tin", tin] if tin else []
@@ -518,6 +556,7 @@ def paper(
     params: ParamFiles = None,  # type: ignore[assignment]
     set_: Overrides = None,  # type: ignore[assignment]
     tin: TinOption = None,
+    kit_name: KitOption = None,
     out: OutOption = Path("out/paper"),
     no_previews: Annotated[
         bool, typer.Option("--no-previews", help="Skip the PNG pictures of the pages.")
@@ -535,11 +574,11 @@ def paper(
     Example: squadron-cad paper --set paper.size=letter --out out/paper
     """
     _STATE["json"] = as_json
-    kit = _params(params, set_, tin)
-    from squadron_cad.sheets.figures import summary_lines
-    from squadron_cad.sheets.registry import write_paper
-
-    report = write_paper(kit, out, previews=not no_previews)
+    kit = _params(params, set_, tin, kit_name)
+    game = kit_of(kit)
+    if game.paper is None:
+        raise InputError(f"the {game.name} kit has no paper edition")
+    report = game.paper(kit, out, not no_previews)
     if as_json:
         for notice in report.notices:
             console.emit_json({"event": "notice", "message": notice})
@@ -549,7 +588,7 @@ def paper(
         return
     for notice in report.notices:
         console.stderr.print(f"note: {notice}", markup=False)
-    for line in summary_lines(report, kit.paper.size):
+    for line in report.summary:
         console.stdout.print(line, markup=False)
 
 

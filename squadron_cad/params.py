@@ -1,27 +1,26 @@
-"""Parameter models: every tunable number of the kit, with units in the field names.
+"""The engine's parameter sections: what every kit has (players, tin, printer, checks, slicer,
+plates, previews, paper), and the field helpers kits build their own sections with.
 
-Values come from params/default.yaml, then any --params files, then --set overrides
-(see `resolve`). Models are frozen; derived sizes are properties computed from the rules'
-ratios in `constants`, never typed twice. Cross-field rules raise messages that name every
-key involved, because a maker reads them at a terminal.
+A kit's parameter model subclasses `KitParamsBase` and adds its game's sections; values
+come from the kit's defaults, a tin preset, YAML files and --set overrides (`resolve`).
+Models are frozen, with units in field names; cross-field rules raise messages naming
+every key involved, because a maker reads them at a terminal.
 """
 
 from __future__ import annotations
 
-import math
 import re
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from squadron_cad import constants as C
-from squadron_cad.geometry.expr import Number, cos_deg, sqrt
 from squadron_cad.geometry.glyphs import GLYPHS
 
-_MODEL_CONFIG = ConfigDict(frozen=True, extra="forbid", strict=True, allow_inf_nan=False)
+MODEL_CONFIG = ConfigDict(frozen=True, extra="forbid", strict=True, allow_inf_nan=False)
+LENGTH_EPSILON_MM = 1e-9  # sums of decimal lengths are not exact in binary
 
 
-def _check_font(key: str, text: str) -> None:
+def check_font(key: str, text: str) -> None:
     """Engraved text uses our stroke font: refuse what it cannot draw before any render."""
     missing = sorted({char for char in text if char.upper() not in GLYPHS})
     if missing:
@@ -29,17 +28,17 @@ def _check_font(key: str, text: str) -> None:
         raise ValueError(f"{key} {text!r}: cannot engrave {' '.join(missing)!r}; use {allowed}")
 
 
-def _mm(description: str, low: float, high: float, *, allow_zero: bool = False) -> Any:
+def mm(description: str, low: float, high: float, *, allow_zero: bool = False) -> Any:
     """A length field: positive (or >= 0) and below an absurd size."""
     bound = {"ge": low} if allow_zero or low > 0 else {"gt": low}
     return Field(description=description, le=high, json_schema_extra={"unit": "mm"}, **bound)
 
 
-def _deg(description: str, low: float, high: float) -> Any:
+def deg(description: str, low: float, high: float) -> Any:
     return Field(description=description, gt=low, le=high, json_schema_extra={"unit": "deg"})
 
 
-def _ratio(description: str, low: float, high: float) -> Any:
+def ratio(description: str, low: float, high: float) -> Any:
     return Field(description=description, gt=low, lt=high, json_schema_extra={"unit": ""})
 
 
@@ -48,229 +47,16 @@ Deg = float
 
 
 class Section(BaseModel):
-    model_config = _MODEL_CONFIG
-
-
-class TokenParams(Section):
-    width_mm: Annotated[Mm, _mm("Octagon width across the corners", 12, 120)]
-    height_mm: Annotated[Mm, _mm("Thickness of every token", 1.5, 20)]
-    bottom_chamfer_mm: Annotated[
-        Mm, _mm("Chamfer on the bottom edge against elephant's foot", 0, 1.5, allow_zero=True)
-    ]
-
-    @property
-    def radius_mm(self) -> Number:
-        return self.width_mm / 2
-
-    @property
-    def across_flats_mm(self) -> Number:
-        return self.width_mm * cos_deg(C.OCTAGON_CORNER_OFFSET_DEG)
-
-    @model_validator(mode="after")
-    def _chamfer_fits(self) -> TokenParams:
-        if self.bottom_chamfer_mm > self.height_mm / 4:
-            raise ValueError(
-                f"token.bottom_chamfer_mm ({self.bottom_chamfer_mm}) must be at most a quarter "
-                f"of token.height_mm ({self.height_mm})"
-            )
-        return self
-
-
-class PlaneParams(Section):
-    silhouette_length_mm: Annotated[Mm, _mm("Plane silhouette length, nose to tail", 3, 120)]
-    silhouette_span_mm: Annotated[Mm, _mm("Plane silhouette wingspan", 3, 120)]
-    silhouette_height_mm: Annotated[Mm, _mm("How far the silhouette stands proud", 0.2, 5)]
-    groove_width_mm: Annotated[Mm, _mm("Width of the firing-arc and guide grooves", 0.4, 5)]
-    groove_depth_mm: Annotated[Mm, _mm("Depth of the firing-arc and guide grooves", 0.2, 5)]
-    guide_start_mm: Annotated[
-        Mm, _mm("Forward guides start this far ahead of the centre", 0, 60, allow_zero=True)
-    ]
-    hollow_depth_mm: Annotated[
-        Mm,
-        _mm(
-            "Depth of the hidden recess under the token centre (saves filament; 0 = solid)",
-            0,
-            20,
-            allow_zero=True,
-        ),
-    ]
-
-
-class StackingParams(Section):
-    peg_diameter_mm: Annotated[Mm, _mm("Peg diameter at its base", 0.8, 20)]
-    peg_height_mm: Annotated[Mm, _mm("How far a peg stands proud", 0.3, 10)]
-    peg_tip_diameter_mm: Annotated[Mm, _mm("Flat tip of the tapered peg", 0, 20, allow_zero=True)]
-    peg_socket_clearance_mm: Annotated[
-        Mm, _mm("Socket minus peg, on the diameter", 0, 2, allow_zero=True)
-    ]
-    socket_extra_depth_mm: Annotated[
-        Mm, _mm("Socket deeper than the peg is tall, so faces seat flat", 0, 3, allow_zero=True)
-    ]
-    socket_chamfer_mm: Annotated[
-        Mm, _mm("Chamfer at the socket mouth against elephant's foot", 0, 1, allow_zero=True)
-    ]
-    facets: Annotated[int, Field(ge=6, le=64, description="Facets around a peg or socket")]
-
-    @property
-    def socket_diameter_mm(self) -> Number:
-        return self.peg_diameter_mm + self.peg_socket_clearance_mm
-
-    @property
-    def socket_depth_mm(self) -> Number:
-        return self.peg_height_mm + self.socket_extra_depth_mm
-
-    @property
-    def peg_taper_mm(self) -> Number:
-        """Radius lost per mm of height along the peg's side."""
-        return (self.peg_diameter_mm - self.peg_tip_diameter_mm) / 2 / self.peg_height_mm
-
-    @property
-    def socket_tip_diameter_mm(self) -> Number:
-        return self.socket_diameter_mm - 2 * self.peg_taper_mm * self.socket_depth_mm
-
-    @model_validator(mode="after")
-    def _peg_shape(self) -> StackingParams:
-        if self.peg_tip_diameter_mm >= self.peg_diameter_mm:
-            raise ValueError(
-                f"stacking.peg_tip_diameter_mm ({self.peg_tip_diameter_mm}) must be smaller "
-                f"than stacking.peg_diameter_mm ({self.peg_diameter_mm})"
-            )
-        if self.socket_tip_diameter_mm < 0:
-            raise ValueError(
-                "stacking.socket_extra_depth_mm is too deep for the peg's taper: the socket "
-                "would close before its bottom; lower it or raise stacking.peg_tip_diameter_mm"
-            )
-        side_angle = math.degrees(math.atan(self.peg_taper_mm))
-        if side_angle > 60:
-            raise ValueError(
-                f"the peg's side leans {side_angle:.0f} deg: stacking.peg_height_mm "
-                f"({self.peg_height_mm}) is too low for stacking.peg_diameter_mm "
-                f"({self.peg_diameter_mm}) minus stacking.peg_tip_diameter_mm; a peg that flat "
-                "does not locate"
-            )
-        return self
-
-
-class AltitudeParams(Section):
-    hole_scale: Annotated[float, _ratio("Centre hole as a fraction of the octagon", 0, 0.9)]
-
-
-class TemplateParams(Section):
-    thickness_mm: Annotated[Mm, _mm("Thickness of the move templates", 1, 20)]
-    notch_clearance_mm: Annotated[
-        Mm, _mm("Notch larger than the token, per side", 0, 2, allow_zero=True)
-    ]
-    bank_angle_deg: Annotated[Deg, _deg("Heading change of a bank", 0, 90)]
-    turn_angle_deg: Annotated[Deg, _deg("Heading change of a turn", 0, 180)]
-    chevron_width_mm: Annotated[Mm, _mm("Chevron width across the template", 1, 60)]
-    chevron_length_mm: Annotated[Mm, _mm("Chevron depth along the travel", 0.5, 40)]
-    chevron_stroke_mm: Annotated[Mm, _mm("Chevron arm width", 0.4, 10)]
-    chevron_pitch_mm: Annotated[Mm, _mm("Spacing of the cost chevrons", 0.5, 40)]
-    guide_groove_width_mm: Annotated[Mm, _mm("Edge grooves on the all-in-one template", 0.2, 5)]
-    guide_groove_depth_mm: Annotated[Mm, _mm("Depth of those grooves, on each face", 0.2, 5)]
-
-    @model_validator(mode="after")
-    def _chevrons_fit(self) -> TemplateParams:
-        if self.chevron_stroke_mm * 2 > self.chevron_width_mm:
-            raise ValueError(
-                f"templates.chevron_stroke_mm ({self.chevron_stroke_mm}) must be at most half "
-                f"of templates.chevron_width_mm ({self.chevron_width_mm})"
-            )
-        if self.chevron_stroke_mm > self.chevron_length_mm:
-            raise ValueError(
-                f"templates.chevron_stroke_mm ({self.chevron_stroke_mm}) must be at most "
-                f"templates.chevron_length_mm ({self.chevron_length_mm})"
-            )
-        if self.guide_groove_depth_mm * 2 >= self.thickness_mm:
-            raise ValueError(
-                f"templates.guide_groove_depth_mm ({self.guide_groove_depth_mm}) is cut from "
-                f"both faces, so it must be under half of templates.thickness_mm "
-                f"({self.thickness_mm})"
-            )
-        return self
-
-
-class RulerParams(Section):
-    thickness_mm: Annotated[Mm, _mm("Thickness of the range ruler", 1, 20)]
-    mark_width_mm: Annotated[Mm, _mm("Width of the range marks", 0.3, 5)]
-    mark_depth_mm: Annotated[Mm, _mm("Depth of the range marks", 0.2, 5)]
-    numeral_height_mm: Annotated[Mm, _mm("Height of the range numerals", 1, 30)]
-    tab_width_mm: Annotated[Mm, _mm("Joint tab width at its root", 0.8, 30)]
-    tab_length_mm: Annotated[Mm, _mm("Joint tab length", 0.8, 30)]
-    tab_flare_mm: Annotated[
-        Mm, _mm("Dovetail: tab wider at its tip, per side", 0, 5, allow_zero=True)
-    ]
-    joint_clearance_mm: Annotated[
-        Mm, _mm("Gap between tab and slot, per side", 0, 1, allow_zero=True)
-    ]
-
-    @property
-    def tab_tip_width_mm(self) -> Number:
-        return self.tab_width_mm + 2 * self.tab_flare_mm
+    model_config = MODEL_CONFIG
 
 
 class TextParams(Section):
-    stroke_mm: Annotated[Mm, _mm("Stroke width of engraved letters and numerals", 0.3, 5)]
-    depth_mm: Annotated[Mm, _mm("Depth of engraved letters and numerals", 0.1, 5)]
-
-
-class StatDialParams(Section):
-    labels: Annotated[
-        tuple[str, ...],
-        Field(min_length=1, max_length=8, strict=False, description="Stat labels, one row each"),
-    ]
-    min_value: Annotated[
-        int, Field(ge=0, le=9, description="Lowest settable value (0 if a stat can reach zero)")
-    ]
-    max_value: Annotated[int, Field(ge=1, le=9, description="Highest settable value")]
-    card_thickness_mm: Annotated[Mm, _mm("Thickness of the stat card", 0.8, 5)]
-    row_width_mm: Annotated[Mm, _mm("Height of one stat row (a card finger)", 3, 40)]
-    label_width_mm: Annotated[Mm, _mm("Width of the label column", 2, 40)]
-    numeral_height_mm: Annotated[Mm, _mm("Height of the numerals on the card", 1, 30)]
-    clip_width_mm: Annotated[Mm, _mm("Width of a clip along the row", 2, 30)]
-    clip_spacing_mm: Annotated[Mm, _mm("Gap between neighbouring clip positions", 0, 10)]
-    clip_jaw_thickness_mm: Annotated[Mm, _mm("Thickness of a clip jaw", 0.4, 5)]
-    clip_spine_thickness_mm: Annotated[Mm, _mm("Thickness of the clip's back", 0.4, 5)]
-    clip_clearance_mm: Annotated[
-        Mm, _mm("Gap between the clip and the card where they must not rub", 0, 1)
-    ]
-    detent_depth_mm: Annotated[Mm, _mm("Depth of the detent grooves under the card", 0.1, 2)]
-    grip_mm: Annotated[
-        Mm, _mm("Interference that keeps a seated clip tight", 0, 1, allow_zero=True)
-    ]
-
-    @property
-    def clip_pitch_mm(self) -> Number:
-        return self.clip_width_mm + self.clip_spacing_mm
-
-    @property
-    def slot_width_mm(self) -> Number:
-        """Gap between rows: room for a clip's back plus clearance on both sides."""
-        return self.clip_spine_thickness_mm + 3 * self.clip_clearance_mm
-
-    @model_validator(mode="after")
-    def _labels_known(self) -> StatDialParams:
-        if self.min_value > self.max_value:
-            raise ValueError(
-                f"stat_dial.min_value ({self.min_value}) must not exceed stat_dial.max_value "
-                f"({self.max_value})"
-            )
-        for label in self.labels:
-            _check_font("stat_dial.labels", label)
-            if not 1 <= len(label) <= 2:
-                raise ValueError(
-                    f"stat_dial.labels: {label!r} must be 1 or 2 characters (e.g. H, D, A, S)"
-                )
-        if self.numeral_height_mm > self.row_width_mm - 1:
-            raise ValueError(
-                f"stat_dial.numeral_height_mm ({self.numeral_height_mm}) must be at least "
-                f"1 mm less than stat_dial.row_width_mm ({self.row_width_mm})"
-            )
-        return self
+    stroke_mm: Annotated[Mm, mm("Stroke width of engraved letters and numerals", 0.3, 5)]
+    depth_mm: Annotated[Mm, mm("Depth of engraved letters and numerals", 0.1, 5)]
 
 
 class DiceParams(Section):
-    size_mm: Annotated[Mm, _mm("Edge of one die", 4, 40)]
+    size_mm: Annotated[Mm, mm("Edge of one die", 4, 40)]
     sides: Annotated[int, Field(ge=4, le=20, description="Sides of a die (d6 = 6)")]
     colours: Annotated[
         dict[str, Annotated[int, Field(ge=0, le=40)]],
@@ -284,10 +70,10 @@ class DiceParams(Section):
 
 class TinParams(Section):
     name: Annotated[str, Field(max_length=60, description="Which tin this is")]
-    inner_length_mm: Annotated[Mm, _mm("Inside length of the tin", 20, 400)]
-    inner_width_mm: Annotated[Mm, _mm("Inside width of the tin", 20, 400)]
-    inner_depth_mm: Annotated[Mm, _mm("Inside depth of the tin, lid closed", 5, 200)]
-    corner_radius_mm: Annotated[Mm, _mm("Inside corner radius of the tin", 0, 100, allow_zero=True)]
+    inner_length_mm: Annotated[Mm, mm("Inside length of the tin", 20, 400)]
+    inner_width_mm: Annotated[Mm, mm("Inside width of the tin", 20, 400)]
+    inner_depth_mm: Annotated[Mm, mm("Inside depth of the tin, lid closed", 5, 200)]
+    corner_radius_mm: Annotated[Mm, mm("Inside corner radius of the tin", 0, 100, allow_zero=True)]
     approximate: Annotated[bool, Field(description="True when the sizes are not measured")]
     source: Annotated[str, Field(max_length=400, description="Where the sizes come from")]
 
@@ -302,52 +88,10 @@ class TinParams(Section):
         return self
 
 
-class BoxParams(Section):
-    tin_clearance_mm: Annotated[
-        Mm, _mm("Gap between box and tin on every side and at the top", 0, 10, allow_zero=True)
-    ]
-    wall_mm: Annotated[Mm, _mm("Box wall thickness", 0.8, 10)]
-    floor_mm: Annotated[Mm, _mm("Box floor thickness", 0.4, 10)]
-    lid_thickness_mm: Annotated[Mm, _mm("Lid thickness", 0.6, 10)]
-    lid_clearance_mm: Annotated[
-        Mm, _mm("Gap around the lid in its rebate, per side", 0, 1, allow_zero=True)
-    ]
-    rim_mm: Annotated[Mm, _mm("Wall left beside the lid rebate", 0.4, 10)]
-    pocket_clearance_mm: Annotated[
-        Mm, _mm("Gap around each item in its pocket, per side", 0, 3, allow_zero=True)
-    ]
-    divider_mm: Annotated[Mm, _mm("Thickness of pocket walls", 0.4, 10)]
-    divider_height_mm: Annotated[Mm, _mm("Height of pocket walls above the floor", 0.5, 100)]
-    headroom_mm: Annotated[
-        Mm, _mm("Gap between the tallest item and the lid", 0, 10, allow_zero=True)
-    ]
-    title: Annotated[str, Field(max_length=40, description="Text engraved on the lid")]
-    title_height_mm: Annotated[Mm, _mm("Height of the lid title letters", 2, 40)]
-    leave_out: Annotated[
-        tuple[Literal["template", "dice", "ruler", "dials"], ...],
-        Field(
-            strict=False,
-            max_length=4,
-            description="Pieces carried outside the box, for a tin too small to hold them",
-        ),
-    ]
-
-    @model_validator(mode="after")
-    def _rim_fits(self) -> BoxParams:
-        _check_font("box.title", self.title)
-        if self.rim_mm + self.lid_clearance_mm >= self.wall_mm:
-            raise ValueError(
-                f"box.rim_mm ({self.rim_mm}) plus box.lid_clearance_mm "
-                f"({self.lid_clearance_mm}) must be less than box.wall_mm ({self.wall_mm}): "
-                "the lid rests on the rest of the wall"
-            )
-        return self
-
-
 class PrinterParams(Section):
-    bed_length_mm: Annotated[Mm, _mm("Print bed length (x)", 50, 1000)]
-    bed_width_mm: Annotated[Mm, _mm("Print bed width (y)", 50, 1000)]
-    bed_height_mm: Annotated[Mm, _mm("Print height limit (z)", 20, 1000)]
+    bed_length_mm: Annotated[Mm, mm("Print bed length (x)", 50, 1000)]
+    bed_width_mm: Annotated[Mm, mm("Print bed width (y)", 50, 1000)]
+    bed_height_mm: Annotated[Mm, mm("Print height limit (z)", 20, 1000)]
 
 
 # Colour names accepted for players and previews; any other colour is given as #rrggbb.
@@ -408,8 +152,8 @@ class PlayerColour(Section):
 
 
 class PlatesParams(Section):
-    spacing_mm: Annotated[Mm, _mm("Gap between parts on a print plate", 0, 50, allow_zero=True)]
-    margin_mm: Annotated[Mm, _mm("Border kept clear along the bed's edges", 0, 50, allow_zero=True)]
+    spacing_mm: Annotated[Mm, mm("Gap between parts on a print plate", 0, 50, allow_zero=True)]
+    margin_mm: Annotated[Mm, mm("Border kept clear along the bed's edges", 0, 50, allow_zero=True)]
 
 
 class PreviewParams(Section):
@@ -428,8 +172,8 @@ class PreviewParams(Section):
 class FitRange(Section):
     """Allowed clearance of one kind of joint, per side, as measured between the meshes."""
 
-    min_mm: Annotated[Mm, _mm("Least clearance per side", 0, 5, allow_zero=True)]
-    max_mm: Annotated[Mm, _mm("Most clearance per side", 0, 5, allow_zero=True)]
+    min_mm: Annotated[Mm, mm("Least clearance per side", 0, 5, allow_zero=True)]
+    max_mm: Annotated[Mm, mm("Most clearance per side", 0, 5, allow_zero=True)]
 
     @model_validator(mode="after")
     def _ordered(self) -> FitRange:
@@ -443,7 +187,7 @@ class FitRange(Section):
 class ChecksParams(Section):
     """Limits of the printability and clearance checks (constants.NORMS gives sources)."""
 
-    overhang_limit_deg: Annotated[Deg, _deg("Steepest overhang printed without support", 0, 90)]
+    overhang_limit_deg: Annotated[Deg, deg("Steepest overhang printed without support", 0, 90)]
     overhang_min_area_mm2: Annotated[
         float,
         Field(
@@ -453,48 +197,39 @@ class ChecksParams(Section):
             json_schema_extra={"unit": "mm2"},
         ),
     ]
-    max_bridge_mm: Annotated[Mm, _mm("Longest unsupported bridge", 0.5, 100)]
-    min_wall_mm: Annotated[Mm, _mm("Thinnest wall (two perimeters)", 0.2, 10)]
-    min_text_stroke_mm: Annotated[Mm, _mm("Narrowest stroke of engraved text", 0.1, 5)]
-    min_text_depth_mm: Annotated[Mm, _mm("Shallowest engraving", 0.1, 5)]
-    min_text_height_mm: Annotated[Mm, _mm("Smallest letter height", 0.5, 50)]
+    max_bridge_mm: Annotated[Mm, mm("Longest unsupported bridge", 0.5, 100)]
+    min_wall_mm: Annotated[Mm, mm("Thinnest wall (two perimeters)", 0.2, 10)]
+    min_text_stroke_mm: Annotated[Mm, mm("Narrowest stroke of engraved text", 0.1, 5)]
+    min_text_depth_mm: Annotated[Mm, mm("Shallowest engraving", 0.1, 5)]
+    min_text_height_mm: Annotated[Mm, mm("Smallest letter height", 0.5, 50)]
     fit_tolerance_mm: Annotated[
-        Mm, _mm("Measured clearance may differ from its parameter by this much", 0, 1)
+        Mm, mm("Measured clearance may differ from its parameter by this much", 0, 1)
     ]
-    stack_fit: FitRange
-    ruler_joint_fit: FitRange
-    clip_fit: FitRange
-    lid_fit: FitRange
-    pocket_fit: FitRange
 
 
 class SlicerParams(Section):
     """PrusaSlicer settings for the filament and time figures (not a print profile)."""
 
     enabled: Annotated[bool, Field(description="Slice the parts when PrusaSlicer is installed")]
-    layer_height_mm: Annotated[Mm, _mm("Layer height", 0.05, 1)]
-    first_layer_height_mm: Annotated[Mm, _mm("First layer height", 0.05, 1)]
+    layer_height_mm: Annotated[Mm, mm("Layer height", 0.05, 1)]
+    first_layer_height_mm: Annotated[Mm, mm("First layer height", 0.05, 1)]
     infill_percent: Annotated[int, Field(ge=0, le=100, description="Sparse infill density (%)")]
     perimeters: Annotated[int, Field(ge=1, le=20, description="Perimeters (wall loops)")]
-    filament_diameter_mm: Annotated[Mm, _mm("Filament diameter", 1, 3.5)]
+    filament_diameter_mm: Annotated[Mm, mm("Filament diameter", 1, 3.5)]
     filament_density_g_cm3: Annotated[
         float,
-        Field(
-            gt=0.5, le=3, description="Filament density", json_schema_extra={"unit": "g/cm3"}
-        ),
+        Field(gt=0.5, le=3, description="Filament density", json_schema_extra={"unit": "g/cm3"}),
     ]
     player_budget_mm: Annotated[
-        Mm, _mm("Most filament one player's set may need (plane, altitude, dial)", 1, 1e6)
+        Mm, mm("Most filament one player's set may need (plane, altitude, dial)", 1, 1e6)
     ]
     timeout_s: Annotated[float, Field(gt=0, le=3600, description="Time limit per part (s)")]
-
 
 
 PAPER_SIZES_MM: dict[str, tuple[float, float]] = {  # portrait width x height
     "a4": (210.0, 297.0),  # ISO 216
     "letter": (215.9, 279.4),  # ANSI A, 8.5 x 11 in
 }
-PICK_ROOM_MM = 1.0  # least room left on each side of a counter in its hex, to pick it up
 
 
 class PaperParams(Section):
@@ -502,10 +237,10 @@ class PaperParams(Section):
 
     size: Annotated[Literal["a4", "letter"], Field(description="Page size: a4 or letter")]
     margin_mm: Annotated[
-        Mm, _mm("Blank border on every side (12.7 = half an inch: every common printer)", 3, 40)
+        Mm, mm("Blank border on every side (12.7 = half an inch: every common printer)", 3, 40)
     ]
     hex_across_flats_mm: Annotated[
-        Mm, _mm("Hex size across the flats (centre to centre of neighbouring hexes)", 10, 100)
+        Mm, mm("Hex size across the flats (centre to centre of neighbouring hexes)", 10, 100)
     ]
     hex_orientation: Annotated[
         Literal["flat_top", "pointy_top"],
@@ -514,9 +249,9 @@ class PaperParams(Section):
     mat_columns: Annotated[int, Field(ge=2, le=80, description="Hex battle mat: hexes across")]
     mat_rows: Annotated[int, Field(ge=2, le=80, description="Hex battle mat: hexes down")]
     overlap_mm: Annotated[
-        Mm, _mm("Strip where neighbouring mat pages overlap, to glue and align them", 5, 40)
+        Mm, mm("Strip where neighbouring mat pages overlap, to glue and align them", 5, 40)
     ]
-    gap_mm: Annotated[Mm, _mm("Space between cut-out pieces on a page", 2, 30)]
+    gap_mm: Annotated[Mm, mm("Space between cut-out pieces on a page", 2, 30)]
 
     @property
     def page_size_mm(self) -> tuple[float, float]:
@@ -526,24 +261,15 @@ class PaperParams(Section):
 Quality = Literal["draft", "final"]
 
 
-class KitParams(BaseModel):
-    """Everything a build needs. Sections mirror params/default.yaml."""
+class KitParamsBase(BaseModel):
+    """What the engine reads of every kit's parameters; a kit's model adds its game."""
 
-    model_config = _MODEL_CONFIG
+    model_config = MODEL_CONFIG
 
     players: Annotated[int, Field(ge=1, le=8, description="Number of players")]
     quality: Annotated[Quality, Field(description="draft: coarse curves; final: for printing")]
-    token: TokenParams
-    plane: PlaneParams
-    stacking: StackingParams
-    altitude: AltitudeParams
-    templates: TemplateParams
-    ruler: RulerParams
     text: TextParams
-    stat_dial: StatDialParams
-    dice: DiceParams
     tin: TinParams
-    box: BoxParams
     printer: PrinterParams
     plates: PlatesParams
     previews: PreviewParams
@@ -555,271 +281,12 @@ class KitParams(BaseModel):
         Field(strict=False, description="Optional name and colour of each player, in order"),
     ] = None
 
-    # Sizes the rules derive from the token width (constants names the ratios).
-    @property
-    def template_length_mm(self) -> Number:
-        return self.token.width_mm * C.TEMPLATE_LENGTH_TOKENS
-
-    @property
-    def notch_offset_mm(self) -> Number:
-        return self.token.width_mm / C.NOTCH_OFFSET_DIVISOR
-
-    @property
-    def straight_move_mm(self) -> Number:
-        return self.template_length_mm + 2 * self.notch_offset_mm
-
-    @property
-    def ruler_length_mm(self) -> Number:
-        return self.template_length_mm * C.RULER_LENGTH_TEMPLATES
-
-    @property
-    def ruler_width_mm(self) -> Number:
-        return self.token.width_mm / C.RULER_WIDTH_DIVISOR
-
-    @property
-    def guide_offset_mm(self) -> Number:
-        return self.token.width_mm / C.GUIDE_OFFSET_DIVISOR
-
-    @property
-    def peg_circle_radius_mm(self) -> Number:
-        return sqrt(2) * self.token.width_mm / 4
-
-    @property
-    def bank_inner_radius_mm(self) -> Number:
-        return self.token.width_mm * C.BANK_INNER_RADIUS_TOKENS
-
-    @property
-    def turn_inner_radius_mm(self) -> Number:
-        return self.token.width_mm * C.TURN_INNER_RADIUS_TOKENS
-
-    @property
-    def stack_height_mm(self) -> Number:
-        """A plane on its altitude tokens, pegs seated, silhouette included."""
-        tokens = C.ALTITUDE_TOKENS_PER_STACK + 1
-        return tokens * self.token.height_mm + self.plane.silhouette_height_mm
-
     @model_validator(mode="after")
-    def _cross_section_rules(self) -> KitParams:
-        for rule in _CROSS_RULES:
-            rule(self)
+    def _colours_cover_players(self) -> KitParamsBase:
+        colours = self.player_colours
+        if colours is not None and len(colours) < self.players:
+            raise ValueError(
+                f"player_colours has {len(colours)} of them but players is {self.players}: "
+                "give at least one name and colour per player"
+            )
         return self
-
-
-def _sockets_fit_token(kit: KitParams) -> None:
-    socket_r = kit.stacking.socket_diameter_mm / 2 + kit.stacking.socket_chamfer_mm
-    outer_wall = kit.token.across_flats_mm / 2 - (kit.peg_circle_radius_mm + socket_r)
-    if outer_wall < 0.8:
-        raise ValueError(
-            f"stacking.peg_diameter_mm ({kit.stacking.peg_diameter_mm}) with its clearance and "
-            f"chamfer leaves {outer_wall:.2f} mm of wall to the token edge at token.width_mm "
-            f"({kit.token.width_mm}); at least 0.8 mm is needed"
-        )
-    if kit.stacking.socket_depth_mm > kit.token.height_mm - 0.8:
-        raise ValueError(
-            f"stacking.peg_height_mm + stacking.socket_extra_depth_mm "
-            f"({float(kit.stacking.socket_depth_mm):g}) must leave 0.8 mm under a socket in "
-            f"token.height_mm ({kit.token.height_mm})"
-        )
-
-
-def _hole_clears_sockets(kit: KitParams) -> None:
-    hole_half = kit.token.across_flats_mm * kit.altitude.hole_scale / 2
-    socket_r = kit.stacking.socket_diameter_mm / 2
-    wall = kit.peg_circle_radius_mm - socket_r - hole_half
-    mouth_wall = wall - kit.stacking.socket_chamfer_mm
-    if wall < 0.8 or mouth_wall < 0.4:
-        raise ValueError(
-            f"altitude.hole_scale ({kit.altitude.hole_scale}) leaves {wall:.2f} mm between the "
-            f"centre hole and the sockets ({mouth_wall:.2f} mm at the chamfered mouth, "
-            f"stacking.socket_chamfer_mm {kit.stacking.socket_chamfer_mm}); at least 0.8 mm "
-            "(0.4 mm at the mouth) is needed"
-        )
-
-
-def _silhouette_fits(kit: KitParams) -> None:
-    flats = kit.token.across_flats_mm
-    for key, value in (
-        ("plane.silhouette_length_mm", kit.plane.silhouette_length_mm),
-        ("plane.silhouette_span_mm", kit.plane.silhouette_span_mm),
-    ):
-        if value > flats:
-            raise ValueError(
-                f"{key} ({value}) must fit on the token: at most its width across the flats "
-                f"({float(flats):.2f} at token.width_mm {kit.token.width_mm})"
-            )
-    if kit.plane.groove_depth_mm > kit.token.height_mm - 1:
-        raise ValueError(
-            f"plane.groove_depth_mm ({kit.plane.groove_depth_mm}) must leave 1 mm of "
-            f"token.height_mm ({kit.token.height_mm})"
-        )
-    if kit.plane.hollow_depth_mm and (
-        kit.plane.hollow_depth_mm + kit.plane.groove_depth_mm > kit.token.height_mm - 0.8
-    ):
-        raise ValueError(
-            f"plane.hollow_depth_mm ({kit.plane.hollow_depth_mm}) plus plane.groove_depth_mm "
-            f"({kit.plane.groove_depth_mm}) must leave 0.8 mm of token.height_mm "
-            f"({kit.token.height_mm})"
-        )
-    if kit.plane.guide_start_mm >= flats / 2:
-        raise ValueError(
-            f"plane.guide_start_mm ({kit.plane.guide_start_mm}) must be inside the token "
-            f"(under {float(flats) / 2:.2f} mm from the centre)"
-        )
-
-
-def _ruler_joint_fits(kit: KitParams) -> None:
-    ruler = kit.ruler
-    side_wall = (kit.ruler_width_mm - ruler.tab_tip_width_mm - 2 * ruler.joint_clearance_mm) / 2
-    if side_wall < 0.8:
-        raise ValueError(
-            f"ruler.tab_width_mm ({ruler.tab_width_mm}) + 2 x ruler.tab_flare_mm "
-            f"({ruler.tab_flare_mm}) + 2 x ruler.joint_clearance_mm "
-            f"({ruler.joint_clearance_mm}) leaves {side_wall:.2f} mm of slot wall in a "
-            f"{float(kit.ruler_width_mm):.2f} mm ruler (token.width_mm / 4); 0.8 mm is needed"
-        )
-    if ruler.tab_length_mm >= kit.template_length_mm / 2:
-        raise ValueError(
-            f"ruler.tab_length_mm ({ruler.tab_length_mm}) must be under half a ruler part"
-        )
-    if ruler.mark_depth_mm > ruler.thickness_mm - 1:
-        raise ValueError(
-            f"ruler.mark_depth_mm ({ruler.mark_depth_mm}) must leave 1 mm of "
-            f"ruler.thickness_mm ({ruler.thickness_mm})"
-        )
-    if ruler.numeral_height_mm > kit.ruler_width_mm - 1:
-        raise ValueError(
-            f"ruler.numeral_height_mm ({ruler.numeral_height_mm}) must be at least 1 mm less "
-            f"than the ruler width ({float(kit.ruler_width_mm):.2f} = token.width_mm / 4)"
-        )
-
-
-LENGTH_EPSILON_MM = 1e-9  # sums of decimal lengths are not exact in binary
-
-
-def _text_depths_fit(kit: KitParams) -> None:
-    thinnest = min(
-        ("ruler.thickness_mm", kit.ruler.thickness_mm),
-        ("stat_dial.card_thickness_mm", kit.stat_dial.card_thickness_mm),
-        ("box.lid_thickness_mm", kit.box.lid_thickness_mm),
-        key=lambda item: item[1],
-    )
-    if kit.text.depth_mm > thinnest[1] - 0.6 + LENGTH_EPSILON_MM:
-        raise ValueError(
-            f"text.depth_mm ({kit.text.depth_mm}) must leave 0.6 mm under the engraving in "
-            f"{thinnest[0]} ({thinnest[1]})"
-        )
-    dial = kit.stat_dial
-    if kit.text.depth_mm + dial.detent_depth_mm > dial.card_thickness_mm - 0.6 + LENGTH_EPSILON_MM:
-        raise ValueError(
-            f"text.depth_mm ({kit.text.depth_mm}) + stat_dial.detent_depth_mm "
-            f"({dial.detent_depth_mm}) must leave 0.6 mm of stat_dial.card_thickness_mm "
-            f"({dial.card_thickness_mm})"
-        )
-
-
-def _template_features_fit(kit: KitParams) -> None:
-    templates = kit.templates
-    if templates.chevron_width_mm > kit.token.width_mm - 2:
-        raise ValueError(
-            f"templates.chevron_width_mm ({templates.chevron_width_mm}) must leave 1 mm each "
-            f"side on a template token.width_mm ({kit.token.width_mm}) wide"
-        )
-    room = kit.template_length_mm - 2 * (kit.token.across_flats_mm / 2 - kit.notch_offset_mm)
-    needed = templates.chevron_length_mm + 2 * templates.chevron_pitch_mm
-    if needed > room:
-        raise ValueError(
-            f"three chevrons (templates.chevron_length_mm {templates.chevron_length_mm} + "
-            f"2 x templates.chevron_pitch_mm {templates.chevron_pitch_mm}) need {needed:g} mm "
-            f"but only {float(room):.1f} mm lie between the notches"
-        )
-
-
-def _box_fits_tin(kit: KitParams) -> None:
-    box, tin = kit.box, kit.tin
-    smallest = min(tin.inner_length_mm, tin.inner_width_mm) - 2 * box.tin_clearance_mm
-    if smallest < kit.token.width_mm + 2 * box.wall_mm:
-        raise ValueError(
-            f"the tin (tin.inner_length_mm {tin.inner_length_mm} x tin.inner_width_mm "
-            f"{tin.inner_width_mm}) minus box.tin_clearance_mm is smaller than one token "
-            f"(token.width_mm {kit.token.width_mm}) in its box walls"
-        )
-    if kit.dice.size_mm > tin.inner_depth_mm - box.floor_mm - box.lid_thickness_mm:
-        raise ValueError(
-            f"dice.size_mm ({kit.dice.size_mm}) is deeper than the box can hold in "
-            f"tin.inner_depth_mm ({tin.inner_depth_mm}) after box.floor_mm and "
-            f"box.lid_thickness_mm"
-        )
-
-
-def _colours_cover_players(kit: KitParams) -> None:
-    colours = kit.player_colours
-    if colours is not None and len(colours) < kit.players:
-        raise ValueError(
-            f"player_colours has {len(colours)} of them but players is {kit.players}: "
-            "give at least one name and colour per player"
-        )
-
-
-def _clearances_reach_their_fits(kit: KitParams) -> None:
-    """A clearance under its fit's least value prints tight or fused: refused, not warned."""
-    clearances = (  # key, value, sides it is shared between, fit
-        ("stacking.peg_socket_clearance_mm", kit.stacking.peg_socket_clearance_mm, 2, "stack_fit"),
-        ("ruler.joint_clearance_mm", kit.ruler.joint_clearance_mm, 1, "ruler_joint_fit"),
-        ("stat_dial.clip_clearance_mm", kit.stat_dial.clip_clearance_mm, 1, "clip_fit"),
-        ("box.lid_clearance_mm", kit.box.lid_clearance_mm, 1, "lid_fit"),
-        ("box.pocket_clearance_mm", kit.box.pocket_clearance_mm, 1, "pocket_fit"),
-    )
-    for key, value, sides, fit_key in clearances:
-        least = getattr(kit.checks, fit_key).min_mm
-        if value <= 0 or value / sides < least - LENGTH_EPSILON_MM:
-            on_diameter = " on the diameter" if sides == 2 else ""
-            raise ValueError(
-                f"{key} ({float(value):g}{on_diameter}) is under checks.{fit_key}.min_mm "
-                f"({least:g} per side): the parts would print fused or too tight; "
-                f"give at least {max(least * sides, 0.01):g}"
-            )
-
-
-def _text_meets_the_norms(kit: KitParams) -> None:
-    """Engraving below the checks' limits would fail every build: refused up front."""
-    checks = kit.checks
-    texts = (
-        ("text.depth_mm", kit.text.depth_mm, "min_text_depth_mm"),
-        ("text.stroke_mm", kit.text.stroke_mm, "min_text_stroke_mm"),
-        ("ruler.numeral_height_mm", kit.ruler.numeral_height_mm, "min_text_height_mm"),
-        ("stat_dial.numeral_height_mm", kit.stat_dial.numeral_height_mm, "min_text_height_mm"),
-        ("box.title_height_mm", kit.box.title_height_mm, "min_text_height_mm"),
-    )
-    for key, value, limit in texts:
-        least = getattr(checks, limit)
-        if value < least - LENGTH_EPSILON_MM:
-            raise ValueError(
-                f"{key} ({value:g}) is under checks.{limit} ({least:g}): engraving that small "
-                f"does not print legibly; give at least {least:g}"
-            )
-
-
-def _hex_holds_the_counter(kit: KitParams) -> None:
-    """A plane counter, or the printed token at any turn, must fit its hex with room."""
-    least = kit.token.width_mm + 2 * PICK_ROOM_MM
-    if kit.paper.hex_across_flats_mm < least - LENGTH_EPSILON_MM:
-        raise ValueError(
-            f"paper.hex_across_flats_mm ({kit.paper.hex_across_flats_mm:g}) is smaller than "
-            f"the plane counter: it must be at least token.width_mm ({kit.token.width_mm:g}) "
-            f"+ {2 * PICK_ROOM_MM:g} mm ({least:g}) so a counter fits with room to pick it up"
-        )
-
-
-_CROSS_RULES = (
-    _clearances_reach_their_fits,
-    _text_meets_the_norms,
-    _sockets_fit_token,
-    _hole_clears_sockets,
-    _silhouette_fits,
-    _ruler_joint_fits,
-    _text_depths_fit,
-    _template_features_fit,
-    _box_fits_tin,
-    _colours_cover_players,
-    _hex_holds_the_counter,
-)

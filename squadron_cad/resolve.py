@@ -19,11 +19,9 @@ import yaml
 from pydantic import ValidationError
 
 from squadron_cad.errors import InputError
-from squadron_cad.params import KitParams
+from squadron_cad.kit import Kit, default_kit, load_kit
+from squadron_cad.params import KitParamsBase
 
-PARAMS_DIR = Path(__file__).resolve().parent.parent / "params"
-DEFAULTS_FILE = PARAMS_DIR / "default.yaml"
-TINS_DIR = PARAMS_DIR / "tins"
 MAX_YAML_BYTES = 1024 * 1024  # a parameter file is a page of text; more is a mistake
 STDIN = Path("-")  # --params - reads standard input
 _MERGE_TAG = "tag:yaml.org,2002:merge"
@@ -80,8 +78,9 @@ _Loader.add_implicit_resolver(
 
 @dataclass
 class Layered:
-    """Merged raw values and the origin of each leaf key."""
+    """Merged raw values for one kit and the origin of each leaf key."""
 
+    kit: Kit
     values: dict[str, Any] = field(default_factory=dict)
     origins: dict[str, str] = field(default_factory=dict)
 
@@ -101,8 +100,9 @@ def _merge_into(
             origins[path] = origin
 
 
-def available_tins() -> list[str]:
-    return sorted(p.stem for p in TINS_DIR.glob("*.yaml"))
+def available_tins(kit: Kit | None = None) -> list[str]:
+    folder = (kit or default_kit()).presets
+    return sorted(p.stem for p in folder.glob("*.yaml")) if folder else []
 
 
 def load_yaml_file(path: Path, label: str) -> dict[str, Any]:
@@ -194,27 +194,39 @@ def parse_override(text: str) -> dict[str, Any]:
     return nested
 
 
-def tin_preset_file(name: str) -> Path:
-    if not re.fullmatch(r"[a-z0-9][a-z0-9-]*", name) or not (TINS_DIR / f"{name}.yaml").is_file():
-        known = ", ".join(available_tins())
+def tin_preset_file(name: str, kit: Kit) -> Path:
+    folder = kit.presets
+    if (
+        folder is None
+        or not re.fullmatch(r"[a-z0-9][a-z0-9-]*", name)
+        or not (folder / f"{name}.yaml").is_file()
+    ):
+        known = ", ".join(available_tins(kit)) or "none"
         raise InputError(f"--tin {name!r}: no such tin preset; choose one of: {known}")
-    return TINS_DIR / f"{name}.yaml"
+    return folder / f"{name}.yaml"
+
+
+def _kit(kit: Kit | str | None) -> Kit:
+    if isinstance(kit, Kit):
+        return kit
+    return default_kit() if kit is None else load_kit(kit)
 
 
 def layered_values(
     param_files: list[Path] | tuple[Path, ...] = (),
     overrides: list[str] | tuple[str, ...] = (),
     tin: str | None = None,
+    kit: Kit | str | None = None,
 ) -> Layered:
-    if not DEFAULTS_FILE.is_file():
+    chosen = _kit(kit)
+    if not chosen.defaults.is_file():
         raise InputError(
-            f"built-in defaults not found at {DEFAULTS_FILE}; install the package from its "
-            "source folder (pip install -e .)"
+            f"the {chosen.name} kit's defaults are missing ({chosen.defaults}); reinstall it"
         )
-    layered = Layered()
-    layered.merge(load_yaml_file(DEFAULTS_FILE, "defaults"), "defaults")
+    layered = Layered(chosen)
+    layered.merge(load_yaml_file(chosen.defaults, "defaults"), "defaults")
     if tin:
-        path = tin_preset_file(tin)
+        path = tin_preset_file(tin, chosen)
         layered.merge(load_yaml_file(path, "--tin"), f"tin preset {tin}")
     for path in param_files:
         origin = "standard input" if Path(path) == STDIN else Path(path).name
@@ -228,15 +240,17 @@ def resolve(
     param_files: list[Path] | tuple[Path, ...] = (),
     overrides: list[str] | tuple[str, ...] = (),
     tin: str | None = None,
-) -> KitParams:
-    """The validated parameters, or an InputError with one line naming the key and rule."""
-    layered = layered_values(param_files, overrides, tin)
+    kit: Kit | str | None = None,
+) -> Any:
+    """The kit's validated parameters (its own model: typed Any so kits read their fields),
+    or an InputError with one line naming the key and rule."""
+    layered = layered_values(param_files, overrides, tin, kit)
     return validate(layered)
 
 
-def validate(layered: Layered) -> KitParams:
+def validate(layered: Layered) -> KitParamsBase:
     try:
-        return KitParams.model_validate(layered.values)
+        return layered.kit.params_model.model_validate(layered.values)
     except ValidationError as exc:
         raise InputError(describe_validation_error(exc, layered)) from None
 
@@ -259,9 +273,9 @@ def _describe(error: dict[str, Any], layered: Layered) -> str:
         return message.removeprefix("Value error, ")
     origin = _origin_of(path, layered)
     if kind == "extra_forbidden":
-        return f"unknown key {path!r}{origin}{_suggestion(error['loc'])}"
+        return f"unknown key {path!r}{origin}{_suggestion(error['loc'], layered.kit)}"
     if kind == "missing":
-        return f"missing key {path!r}: add it to your parameter file (see params/default.yaml)"
+        return f"missing key {path!r}: add it to your parameter file (see {_defaults(layered.kit)})"
     shown = f"{path} = {_show(error.get('input'))}{origin}"
     return f"{shown}: {_rule_text(kind, ctx, message)}"
 
@@ -304,18 +318,21 @@ def _origin_of(path: str, layered: Layered) -> str:
     return f" (from {origin})" if origin and origin != "defaults" else ""
 
 
-def _suggestion(loc: tuple) -> str:
-    known = _known_keys(loc[:-1])
+def _defaults(kit: Kit) -> str:
+    return f"the {kit.name} kit's defaults: squadron-cad params --kit {kit.name}"
+
+
+def _suggestion(loc: tuple, kit: Kit) -> str:
+    known = _known_keys(loc[:-1], kit.params_model)
     close = difflib.get_close_matches(str(loc[-1]), known, n=1, cutoff=0.6)
     prefix = ".".join(str(p) for p in loc[:-1])
     if close:
         full = f"{prefix}.{close[0]}" if prefix else close[0]
         return f": did you mean {full!r}?"
-    return ": see params/default.yaml for the keys"
+    return f": see {_defaults(kit)}"
 
 
-def _known_keys(section_path: tuple) -> list[str]:
-    model: Any = KitParams
+def _known_keys(section_path: tuple, model: Any) -> list[str]:
     for part in section_path:
         info = model.model_fields.get(str(part)) if hasattr(model, "model_fields") else None
         if info is None or not hasattr(info.annotation, "model_fields"):

@@ -28,7 +28,8 @@ from shapely.geometry import MultiLineString, MultiPolygon, Polygon
 from squadron_cad.checks import meshgeo
 from squadron_cad.checks.findings import Finding, Severity, verdict
 from squadron_cad.checks.mesh import bed_contact_area
-from squadron_cad.params import ChecksParams, KitParams
+from squadron_cad.kit import Part
+from squadron_cad.params import ChecksParams, KitParamsBase
 
 BED_EPS_MM = 1e-3
 HORIZONTAL_DEG = 89.5  # steeper than this a downward face is a ceiling: the bridge check's
@@ -40,13 +41,13 @@ SIDE_FACE_RATIO = 0.5  # bed contact below this share of the largest flat face: 
 
 @dataclass(frozen=True)
 class PartInfo:
-    """What the checks know of a part besides its mesh (from the registry and parameters)."""
+    """What the checks know of a part besides its mesh (its kit's Part and PrintNotes)."""
 
     name: str
     orientation: str = ""
     text_height_mm: float | None = None  # parts that carry engraved text
     engraving_depth_mm: float = 0.0  # deepest mark cut into the top (or bottom) face
-    engraved_below_mm: float = 0.0  # marks cut into the bed face too (template_all, detents)
+    engraved_below_mm: float = 0.0  # marks cut into the bed face too (grooves, detents)
 
 
 @dataclass(frozen=True)
@@ -339,7 +340,7 @@ def _limit_finding(
     return Finding(part, check, round(measured, 3), f">= {minimum:g} mm", verdict(ok), message)
 
 
-def text_parameter_findings(part: str, params: KitParams, info: PartInfo) -> list[Finding]:
+def text_parameter_findings(part: str, params: KitParamsBase, info: PartInfo) -> list[Finding]:
     """The text parameters a part is engraved with, against the limits."""
     limits = params.checks
     assert info.text_height_mm is not None
@@ -355,7 +356,7 @@ def text_parameter_findings(part: str, params: KitParams, info: PartInfo) -> lis
     ]  # fmt: skip
 
 
-def text_mesh_findings(part: str, mesh: trimesh.Trimesh, params: KitParams) -> list[Finding]:
+def text_mesh_findings(part: str, mesh: trimesh.Trimesh, params: KitParamsBase) -> list[Finding]:
     """The same limits measured on the engraved letters themselves."""
     limits = params.checks
     measured = measure_text(mesh, params.text.depth_mm)
@@ -416,7 +417,7 @@ def _direction(normal: np.ndarray) -> str:
 
 
 def printability_findings(
-    part: str, mesh: trimesh.Trimesh, params: KitParams, info: PartInfo
+    part: str, mesh: trimesh.Trimesh, params: KitParamsBase, info: PartInfo
 ) -> list[Finding]:
     limits = params.checks
     findings = [
@@ -429,3 +430,25 @@ def printability_findings(
         findings += text_parameter_findings(part, params, info)
         findings += text_mesh_findings(part, mesh, params)
     return findings
+
+
+def part_info(params: KitParamsBase, part: Part) -> PartInfo:
+    """What the checks need to know of a part beyond its mesh, from what it declares."""
+    notes = part.print_notes(params)
+    return PartInfo(
+        name=part.name,
+        orientation=part.orientation,
+        text_height_mm=notes.text_height_mm,
+        engraving_depth_mm=notes.engraving_depth_mm,
+        engraved_below_mm=notes.engraved_below_mm,
+    )
+
+
+def part_printability(params: KitParamsBase, part: Part, mesh: trimesh.Trimesh) -> list[Finding]:
+    return printability_findings(part.name, mesh, params, part_info(params, part))
+
+
+def printability_inputs(params: KitParamsBase, part: Part) -> str:
+    """Everything part_printability reads besides the mesh, as text for a cache key."""
+    info = part_info(params, part)
+    return f"{info}|{params.checks.model_dump_json()}|{params.text.model_dump_json()}"

@@ -36,8 +36,8 @@ from squadron_cad.bed import Bed, Placement, place_mesh
 from squadron_cad.checks.findings import Finding
 from squadron_cad.checks.mesh import load_mesh
 from squadron_cad.errors import ToolError
-from squadron_cad.params import KitParams
-from squadron_cad.parts.registry import PARTS, PartSpec
+from squadron_cad.kit import Part, kit_of
+from squadron_cad.params import KitParamsBase
 from squadron_cad.render.cache import code_version
 
 EXECUTABLE = "prusa-slicer"
@@ -74,7 +74,7 @@ class SliceSettings:
     timeout_s: float = 120.0
 
     @classmethod
-    def from_params(cls, params: KitParams) -> SliceSettings:
+    def from_params(cls, params: KitParamsBase) -> SliceSettings:
         s, printer = params.slicer, params.printer
         return cls(
             layer_height_mm=s.layer_height_mm,
@@ -299,10 +299,10 @@ class KitSlice:
     seconds: float = 0.0
 
 
-def _wanted(params: KitParams, stl_dir: Path, parts: Iterable[str] | None) -> list[PartSpec]:
+def _wanted(params: KitParamsBase, stl_dir: Path, parts: Iterable[str] | None) -> list[Part]:
     names = set(parts) if parts is not None else None
     chosen = []
-    for spec in PARTS:
+    for spec in kit_of(params).parts:
         if names is not None and spec.name not in names:
             continue
         if names is None and spec.count(params) == 0:
@@ -313,7 +313,7 @@ def _wanted(params: KitParams, stl_dir: Path, parts: Iterable[str] | None) -> li
 
 
 def slice_kit(
-    params: KitParams,
+    params: KitParamsBase,
     stl_dir: Path,
     *,
     cache_dir: Path | None = None,
@@ -346,7 +346,7 @@ def slice_kit(
     return outcome
 
 
-def _one(spec: PartSpec, stl: Path, path: str, cache: SliceCache, outcome: KitSlice) -> None:
+def _one(spec: Part, stl: Path, path: str, cache: SliceCache, outcome: KitSlice) -> None:
     key = SliceCache.key(stl, outcome.settings, outcome.version)
     result = cache.get(key)
     if result is not None:
@@ -369,11 +369,11 @@ def _one(spec: PartSpec, stl: Path, path: str, cache: SliceCache, outcome: KitSl
         outcome.results[spec.name] = result
 
 
-def player_set(params: KitParams) -> dict[str, int]:
-    """One player's parts and how many of each: plane, altitude tokens, dial card, clips."""
+def player_set(params: KitParamsBase) -> dict[str, int]:
+    """One player's parts and how many of each (the kit's parts of the player group)."""
     return {
         spec.name: spec.count(params) // params.players
-        for spec in PARTS
+        for spec in kit_of(params).parts
         if spec.group == "player" and spec.count(params) > 0
     }
 
@@ -390,13 +390,14 @@ def _totals(results: dict[str, SliceResult], counts: dict[str, int]) -> dict[str
     }
 
 
-def slicer_summary(params: KitParams, kit: KitSlice) -> dict[str, Any]:
+def slicer_summary(params: KitParamsBase, kit: KitSlice) -> dict[str, Any]:
     """What the manifest records under "slicer"."""
     settings = asdict(kit.settings)
     settings["solid_infill_below_area_mm2"] = SOLID_INFILL_BELOW_AREA_MM2
     if kit.skipped:
         return {"skipped": kit.skipped, "settings": settings}
-    counts = {spec.name: spec.count(params) for spec in PARTS if spec.count(params) > 0}
+    parts = kit_of(params).parts
+    counts = {spec.name: spec.count(params) for spec in parts if spec.count(params) > 0}
     player = _totals(kit.results, player_set(params))
     budget = params.slicer.player_budget_mm
     player["budget_mm"] = budget
@@ -426,7 +427,7 @@ def format_duration(seconds: float) -> str:
     return f"{hours}h {minutes}m {secs}s" if hours else f"{minutes}m {secs}s"
 
 
-def slicer_findings(params: KitParams, kit: KitSlice) -> list[Finding]:
+def slicer_findings(params: KitParamsBase, kit: KitSlice) -> list[Finding]:
     """A part the slicer refused is an error; a set over the filament budget a warning."""
     findings = [
         Finding(name, "slices", "failed", "sliced by PrusaSlicer", "error", message)

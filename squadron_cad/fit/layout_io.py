@@ -6,15 +6,16 @@ stands centred on the tin floor, so the box frame (origin at the centre of the b
 underside) is the tin frame and the box's transform is the identity.
 
 Each transform maps a part's STL (as built, in print orientation) to where it lies in the
-packed tin. STL paths are relative to the output folder. Dice are bought, not printed:
-`write_layout` writes a plain cube for them at layout/die.stl, so an independent program
-can load every content. Every file is written atomically (a temporary file in the same
-folder, then one rename).
+packed tin. STL paths are relative to the output folder. A piece that is bought, not
+printed (a die: its part is none of the kit's), gets a plain block of its size at
+layout/<part>.stl, so an independent program can load every content. Every file is
+written atomically (a temporary file in the same folder, then one rename).
 """
 
 from __future__ import annotations
 
 import io
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -22,58 +23,68 @@ import numpy as np
 import trimesh
 
 from squadron_cad.fit import frames
-from squadron_cad.fit.blocks import octagon_points
-from squadron_cad.fit.items import DIE_PART
-from squadron_cad.fit.solver import Layout, Placement
-from squadron_cad.params import KitParams
+from squadron_cad.fit.layout import Layout, Placement, Pocket
+from squadron_cad.fit.units import octagon_points
+from squadron_cad.kit import kit_of
+from squadron_cad.params import KitParamsBase
 from squadron_cad.render.atomic import write_bytes, write_json
 
-DIE_STL = "layout/die.stl"
 LAYOUT_JSON = "layout.json"
 
 
-def part_stl(part: str) -> str:
-    return DIE_STL if part == DIE_PART else f"stl/{part}.stl"
+def bought_parts(layout: Layout, p: KitParamsBase) -> dict[str, Placement]:
+    """One placement of each stowed part the kit does not print (dice)."""
+    printed = set(kit_of(p).part_names)
+    return {q.part: q for q in layout.placements if q.part not in printed}
 
 
-def layout_json(layout: Layout, p: KitParams) -> dict[str, Any]:
+def part_stl(part: str, bought: Iterable[str] = ()) -> str:
+    return f"layout/{part}.stl" if part in bought else f"stl/{part}.stl"
+
+
+def layout_json(layout: Layout, p: KitParamsBase) -> dict[str, Any]:
     tin, box = p.tin, layout.box
+    bought = bought_parts(layout, p)
     lid = frames.translate(0, 0, box.lid_bottom)
+    lid_entry = {"stl": part_stl(layout.lid_part), "transform": frames.as_list(lid)}
     return {
         "tin": {
             "inner_length_mm": tin.inner_length_mm,
             "inner_width_mm": tin.inner_width_mm,
             "inner_depth_mm": tin.inner_depth_mm,
             "corner_radius_mm": tin.corner_radius_mm,
-            "clearance_mm": p.box.tin_clearance_mm,
+            "clearance_mm": round((tin.inner_length_mm - box.length) / 2, 6),
         },
-        "box": {"stl": part_stl("box"), "transform": frames.as_list(frames.identity())},
-        "lid": {"stl": part_stl("box_lid"), "transform": frames.as_list(lid)},
+        "box": {"stl": part_stl(layout.box_part), "transform": frames.as_list(frames.identity())},
+        "lid": lid_entry if layout.lid_part else None,
         "strategy": layout.strategy,
         "margins_mm": dict(layout.margins),
         "limited_by": layout.limited_by,
         "contents": [
             {
                 "name": placed.name,
-                "stl": part_stl(placed.part),
+                "stl": part_stl(placed.part, bought),
                 "transform": frames.as_list(placed.transform),
+                **({"on_top": True} if placed.on_top else {}),
             }
             for placed in layout.placements
         ],
     }
 
 
-def die_mesh(p: KitParams) -> trimesh.Trimesh:
-    """A die as its part frame has it: centred on x and y, standing on z = 0."""
-    side = p.dice.size_mm
-    return trimesh.creation.box(
-        extents=(side, side, side), transform=frames.translate(0, 0, side / 2)
-    )
+def bought_mesh(placed: Placement) -> trimesh.Trimesh:
+    """A bought piece as a block filling its bounds in its own (part) frame."""
+    inverse = np.linalg.inv(placed.transform)
+    low, high = frames.transform_bounds(inverse, placed.bounds)
+    centre = [(a + b) / 2 for a, b in zip(low, high, strict=True)]
+    extents = [b - a for a, b in zip(low, high, strict=True)]
+    return trimesh.creation.box(extents=extents, transform=frames.translate(*centre))
 
 
-def write_layout(layout: Layout, p: KitParams, out_dir: Path) -> Path:
-    """layout.json and the die's mesh into out_dir; returns the JSON's path."""
-    write_bytes(out_dir / DIE_STL, _stl_bytes(die_mesh(p)))
+def write_layout(layout: Layout, p: KitParamsBase, out_dir: Path) -> Path:
+    """layout.json and the bought pieces' meshes into out_dir; returns the JSON's path."""
+    for part, placed in bought_parts(layout, p).items():
+        write_bytes(out_dir / part_stl(part, [part]), _stl_bytes(bought_mesh(placed)))
     target = out_dir / LAYOUT_JSON
     write_json(target, layout_json(layout, p))
     return target
@@ -86,18 +97,21 @@ def _stl_bytes(mesh: trimesh.Trimesh) -> bytes:
 # ---- the packed box as one mesh ----
 
 
-def write_assembly(layout: Layout, out_dir: Path, path: Path, include_lid: bool = False) -> Path:
+def write_assembly(
+    layout: Layout, p: KitParamsBase, out_dir: Path, path: Path, include_lid: bool = False
+) -> Path:
     """Load the rendered STLs, place them as the layout says, export one STL or 3MF.
 
     The lid is left off by default, so the packing shows."""
     loaded: dict[str, trimesh.Trimesh] = {}
+    bought = bought_parts(layout, p)
     scene = trimesh.Scene()
-    scene.add_geometry(_load(out_dir, "box", loaded), node_name="box")
-    if include_lid:
+    scene.add_geometry(_load(out_dir, layout.box_part, loaded), node_name="box")
+    if include_lid and layout.lid_part:
         lid = frames.translate(0, 0, layout.box.lid_bottom)
-        scene.add_geometry(_load(out_dir, "box_lid", loaded), node_name="lid", transform=lid)
+        scene.add_geometry(_load(out_dir, layout.lid_part, loaded), node_name="lid", transform=lid)
     for placed in layout.placements:
-        mesh = _load(out_dir, placed.part, loaded)
+        mesh = _load(out_dir, placed.part, loaded, bought)
         scene.add_geometry(mesh, node_name=placed.name, transform=placed.transform)
     if path.suffix.lower() == ".3mf":
         data = scene.export(file_type="3mf")
@@ -107,9 +121,11 @@ def write_assembly(layout: Layout, out_dir: Path, path: Path, include_lid: bool 
     return path
 
 
-def _load(out_dir: Path, part: str, loaded: dict[str, trimesh.Trimesh]) -> trimesh.Trimesh:
+def _load(
+    out_dir: Path, part: str, loaded: dict[str, trimesh.Trimesh], bought: Iterable[str] = ()
+) -> trimesh.Trimesh:
     if part not in loaded:
-        mesh = trimesh.load_mesh(out_dir / part_stl(part), file_type="stl")
+        mesh = trimesh.load_mesh(out_dir / part_stl(part, bought), file_type="stl")
         loaded[part] = mesh
     return loaded[part]
 
@@ -117,7 +133,7 @@ def _load(out_dir: Path, part: str, loaded: dict[str, trimesh.Trimesh]) -> trime
 # ---- the picture ----
 
 
-def write_layout_png(layout: Layout, p: KitParams, path: Path) -> Path:
+def write_layout_png(layout: Layout, p: KitParamsBase, path: Path) -> Path:
     """Top-down: the tin, the box, its pockets and every piece, labelled, with margins."""
     import matplotlib
 
@@ -135,7 +151,7 @@ def write_layout_png(layout: Layout, p: KitParams, path: Path) -> Path:
     return path
 
 
-def _draw(axes: Any, layout: Layout, p: KitParams) -> None:
+def _draw(axes: Any, layout: Layout, p: KitParamsBase) -> None:
     tin, box = p.tin, layout.box
     _outline(
         axes,
@@ -149,7 +165,7 @@ def _draw(axes: Any, layout: Layout, p: KitParams) -> None:
     _outline(axes, box.length, box.width, box.radius, "#1f3b73", "box", "-")
     _outline(axes, box.inner_length, box.inner_width, box.inner_radius, "#1f3b73", None, ":")
     for pocket in layout.pockets:
-        on_top = pocket.kind == "outline" and layout.template_on_top
+        on_top = pocket.on_top
         polygon = np.vstack([pocket.points, pocket.points[:1]])
         if on_top:
             axes.plot(
@@ -158,7 +174,7 @@ def _draw(axes: Any, layout: Layout, p: KitParams) -> None:
                 color="#b35900",
                 linestyle="--",
                 linewidth=1.2,
-                label="move template (on top, under the lid)",
+                label=f"{pocket.name.replace('_', ' ')} (on top, under the lid)",
             )
         else:
             axes.fill(
@@ -167,11 +183,13 @@ def _draw(axes: Any, layout: Layout, p: KitParams) -> None:
     for index, notch in enumerate(layout.notches):
         label = "finger notch" if index == 0 else None
         axes.plot(*notch.centre, marker="o", color="#c0392b", markersize=4, label=label)
+    pockets = {pocket.name: pocket for pocket in layout.pockets}
+    bought = bought_parts(layout, p)
     for placed in layout.placements:
-        _piece(axes, placed)
+        _piece(axes, placed, pockets.get(placed.unit), placed.part in bought)
     names = [pocket.name for pocket in layout.pockets]
     for pocket in layout.pockets:
-        if pocket.kind == "outline" and layout.template_on_top:
+        if pocket.on_top:
             continue  # in the legend: a label would sit on the pockets below it
         x0, y0, x1, y1 = pocket.bounds_2d
         label = _pocket_label(pocket.name, names)
@@ -222,13 +240,13 @@ def rounded_rect_points(length: float, width: float, radius: float, steps: int =
     return np.array(points)
 
 
-def _piece(axes: Any, placed: Placement) -> None:
-    """A piece's footprint: octagons for tokens, the bounding rectangle for the rest."""
-    if placed.part == "template_all":
+def _piece(axes: Any, placed: Placement, pocket: Pocket | None, bought: bool) -> None:
+    """A piece's footprint: an octagon in an octagon pocket, else its bounding rectangle."""
+    if placed.on_top:
         return  # its recess is drawn already
     (x0, y0, _), (x1, y1, _) = placed.bounds
-    colour = "#c0392b" if placed.part == DIE_PART else "#2e7d32"
-    if placed.part in ("plane_token", "altitude_token"):
+    colour = "#c0392b" if bought else "#2e7d32"
+    if pocket is not None and pocket.kind == "octagon":
         centre = np.array([(x0 + x1) / 2, (y0 + y1) / 2])
         points = octagon_points(x1 - x0) + centre
     else:

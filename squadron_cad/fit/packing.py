@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from squadron_cad.fit.blocks import Variant
+from squadron_cad.fit.units import Variant
 
 FRONT_LIMIT = 24  # keep the smallest footprints if a front grows beyond this
 

@@ -157,19 +157,11 @@ def bom_lines(manifest: dict[str, Any]) -> list[Line]:
 
 
 def purchases(manifest: dict[str, Any]) -> list[Purchase]:
-    """Dice from params.dice, and the optional playmat."""
-    dice = manifest.get("params", {}).get("dice", {})
-    colours = {str(k): int(v) for k, v in dice.get("colours", {}).items() if int(v) > 0}
-    wanted: list[Purchase] = []
-    if colours:
-        mix = ", ".join(f"{n} {colour}" for colour, n in colours.items())
-        size = f"{dice.get('size_mm', '?'):g} mm" if _number(dice.get("size_mm")) else "any size"
-        detail = f"{size} d{dice.get('sides', 6)}: {mix}; the box has a pocket for them"
-        wanted.append(Purchase("dice", sum(colours.values()), detail))
-    wanted.append(
-        Purchase("playmat (optional)", None, "any mat or cloth to fly over; not needed to play")
-    )
-    return wanted
+    """What the kit says to buy rather than print, as its manifest records it."""
+    return [
+        Purchase(str(item["item"]), item.get("count"), str(item["detail"]))
+        for item in manifest.get("purchases", [])
+    ]
 
 
 # ---- formatting ----------------------------------------------------------------------

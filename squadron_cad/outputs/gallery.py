@@ -20,24 +20,19 @@ from pydantic.fields import FieldInfo
 from squadron_cad.emit import emit
 from squadron_cad.errors import InputError
 from squadron_cad.fit.layout_io import write_layout_png
-from squadron_cad.fit.solver import solve
+from squadron_cad.kit import kit_of
 from squadron_cad.outputs.previews import (
     BOX_VIEW,
     INDEX_NAME,
-    KIT_VIEW,
-    STACK_VIEW,
     PictureSettings,
     View,
     box_view,
-    kit_view,
     load_index,
     part_colour,
     part_view,
     render_views,
-    stack_view,
 )
-from squadron_cad.params import KitParams
-from squadron_cad.parts.registry import PARTS
+from squadron_cad.params import KitParamsBase
 from squadron_cad.render.atomic import write_json, write_text
 from squadron_cad.render.openscad import OpenScad
 from squadron_cad.resolve import resolve
@@ -45,27 +40,23 @@ from squadron_cad.resolve import resolve
 GALLERY_DIR = "gallery"
 GALLERY_MD = "gallery.md"
 PARAMETERS_MD = "parameters.md"
-SCENE_CAPTIONS = {
-    KIT_VIEW: "The kit on the table: a stack in the start notch, one at the end of a move",
-    STACK_VIEW: "One player's plane on its four altitude tokens, seated in the start notch",
-    BOX_VIEW: "The box packed: every piece in its pocket (lid and the template on top left off)",
-}
+BOX_CAPTION = "The box packed: every piece in its pocket (the lid and any piece on top left off)"
 
 
 # ---- sources: what the pictures depend on --------------------------------------------
 
 
-def source_hashes(params: KitParams) -> dict[str, str]:
+def source_hashes(params: KitParamsBase) -> dict[str, str]:
     """sha256 of every part's emitted OpenSCAD source: cheap, no rendering."""
+    kit = kit_of(params)
+    design = kit.design(params)
     return {
-        spec.name: hashlib.sha256(
-            emit(spec.name, spec.title, spec.builder, params).text.encode()
-        ).hexdigest()
-        for spec in PARTS
+        spec.name: hashlib.sha256(emit(spec, design, kit.credit).text.encode()).hexdigest()
+        for spec in kit.parts
     }
 
 
-def settings_hash(params: KitParams) -> str:
+def settings_hash(params: KitParamsBase) -> str:
     """The picture settings and colours the gallery was drawn with."""
     settings = PictureSettings(params.previews.width_px, params.previews.height_px)
     colours = [c.model_dump() for c in params.player_colours or ()]
@@ -76,27 +67,29 @@ def settings_hash(params: KitParams) -> str:
 # ---- pictures ------------------------------------------------------------------------
 
 
-def gallery_parts() -> list[str]:
+def gallery_parts(params: KitParamsBase) -> list[str]:
     """Every part a default kit prints (alternatives are shown by `make previews`)."""
-    return [spec.name for spec in PARTS if spec.alternative_to is None]
+    return [spec.name for spec in kit_of(params).parts if spec.alternative_to is None]
 
 
-def gallery_views(out_dir: Path, params: KitParams) -> list[View]:
+def gallery_views(out_dir: Path, params: KitParamsBase) -> list[View]:
     stl_dir = out_dir / "stl"
-    missing = [name for name in gallery_parts() if not (stl_dir / f"{name}.stl").is_file()]
+    names = gallery_parts(params)
+    missing = [name for name in names if not (stl_dir / f"{name}.stl").is_file()]
     if missing:
         raise InputError(f"gallery: build the default kit first; missing {', '.join(missing)}")
-    scenes = [kit_view(stl_dir, params, KIT_VIEW), stack_view(stl_dir, params)]
+    kit = kit_of(params)
+    scenes = kit.scenes(params, stl_dir) if kit.scenes else []
     scenes.append(box_view(out_dir, params))
     colour = part_colour(params)
-    parts = [part_view(stl_dir, name, colour, params) for name in gallery_parts()]
+    parts = [part_view(stl_dir, name, colour, params) for name in names]
     return [scene for scene in scenes if scene is not None] + parts
 
 
 def write_gallery(
     docs_dir: Path,
     out_dir: Path,
-    params: KitParams,
+    params: KitParamsBase,
     jobs: int = 2,
     *,
     tool: OpenScad | None = None,
@@ -105,7 +98,7 @@ def write_gallery(
 
     Returns the pictures, docs/gallery.md and docs/parameters.md.
     """
-    defaults = resolve()
+    defaults = resolve(kit=kit_of(params))
     if params != defaults:
         raise InputError("gallery: the README pictures show the default parameters; drop --set")
     folder = docs_dir / GALLERY_DIR
@@ -120,7 +113,7 @@ def write_gallery(
     index["images"] = [picture.path.name for picture in pictures]
     write_json(folder / INDEX_NAME, index)
     snippet = docs_dir / GALLERY_MD
-    write_text(snippet, gallery_markdown([view.name for view in views]))
+    write_text(snippet, gallery_markdown(views, params))
     table = docs_dir / PARAMETERS_MD
     write_text(table, parameters_markdown(defaults))
     return [picture.path for picture in pictures] + [plan, snippet, table]
@@ -129,9 +122,12 @@ def write_gallery(
 LAYOUT_PLAN = "layout.png"
 
 
-def _draw_layout_plan(params: KitParams, folder: Path) -> Path:
+def _draw_layout_plan(params: KitParamsBase, folder: Path) -> Path:
     """The top-down layout plan, shown in the README beside the packed box."""
-    return write_layout_png(solve(params), params, folder / LAYOUT_PLAN)
+    layout = kit_of(params).design(params).layout
+    if layout is None:
+        raise InputError("gallery: the kit has no box to draw")
+    return write_layout_png(layout, params, folder / LAYOUT_PLAN)
 
 
 def _prune(folder: Path, names: set[str]) -> None:
@@ -141,13 +137,15 @@ def _prune(folder: Path, names: set[str]) -> None:
             path.unlink()
 
 
-def _caption(name: str) -> str:
-    if name in SCENE_CAPTIONS:
-        return SCENE_CAPTIONS[name]
-    return next(spec.title for spec in PARTS if spec.name == name)
+def _caption(view: View, params: KitParamsBase) -> str:
+    if view.caption:
+        return view.caption
+    if view.name == BOX_VIEW:
+        return BOX_CAPTION
+    return kit_of(params).part(view.name).title
 
 
-def gallery_markdown(names: list[str]) -> str:
+def gallery_markdown(views: list[View], params: KitParamsBase) -> str:
     """Two pictures per row, each with its caption."""
     lines = [
         "<!-- Generated by `make docs` (squadron_cad.outputs.gallery); do not edit. -->",
@@ -155,23 +153,23 @@ def gallery_markdown(names: list[str]) -> str:
         "| | |",
         "|---|---|",
     ]
-    for start in range(0, len(names), 2):
-        pair = [*names[start : start + 2], None][:2]
-        lines.append(f"| {_cell(pair[0])} | {_cell(pair[1])} |")
+    for start in range(0, len(views), 2):
+        pair = [*views[start : start + 2], None][:2]
+        lines.append(f"| {_cell(pair[0], params)} | {_cell(pair[1], params)} |")
     return "\n".join(lines) + "\n"
 
 
-def _cell(name: str | None) -> str:
-    if name is None:
+def _cell(view: View | None, params: KitParamsBase) -> str:
+    if view is None:
         return ""
-    caption = _caption(name)
-    return f"![{caption}]({GALLERY_DIR}/{name}.png)<br>**{name}**: {caption}"
+    caption = _caption(view, params)
+    return f"![{caption}]({GALLERY_DIR}/{view.name}.png)<br>**{view.name}**: {caption}"
 
 
 # ---- staleness -----------------------------------------------------------------------
 
 
-def gallery_stale(docs_dir: Path, params: KitParams | None = None) -> list[str]:
+def gallery_stale(docs_dir: Path, params: KitParamsBase | None = None) -> list[str]:
     """Why the committed pictures no longer match the defaults (empty when they do)."""
     params = params or resolve()
     folder = docs_dir / GALLERY_DIR
@@ -204,7 +202,7 @@ def docs_stale(docs_dir: Path) -> list[str]:
 # ---- the parameter table -------------------------------------------------------------
 
 
-def parameters_markdown(defaults: KitParams) -> str:
+def parameters_markdown(defaults: KitParamsBase) -> str:
     """Every parameter: key, default, unit, range and description, section by section."""
     lines = [
         "# Parameters",
@@ -226,7 +224,7 @@ def parameters_markdown(defaults: KitParams) -> str:
     return "\n".join([*lines, *_derived_table(defaults)]) + "\n"
 
 
-def _derived_table(defaults: KitParams) -> list[str]:
+def _derived_table(defaults: KitParamsBase) -> list[str]:
     """Sizes the rules compute from the parameters: shown, never set."""
     rows = [
         "",

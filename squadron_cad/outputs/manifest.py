@@ -8,8 +8,9 @@ from typing import TYPE_CHECKING, Any
 
 from squadron_cad import __version__
 from squadron_cad.errors import InputError
+from squadron_cad.kit import Kit, default_kit, kit_of, load_kit
 from squadron_cad.outfolder import hash_files
-from squadron_cad.params import KitParams
+from squadron_cad.params import KitParamsBase
 from squadron_cad.render.atomic import write_json
 from squadron_cad.render.cache import file_sha256
 
@@ -46,14 +47,17 @@ def part_entry(result: PartResult, out_dir: Path) -> dict[str, Any]:
 
 def manifest_data(report: BuildReport) -> dict[str, Any]:
     params = report.params
+    kit = kit_of(params)
     return {
         "generator": f"squadron_cad {__version__}",
+        "kit": {"name": kit.name, "title": kit.title, "credit": kit.credit},
         "openscad": {"version": report.tool.version, "backend": report.tool.backend},
         "players": params.players,
         "build_seconds": round(report.seconds, 3),
         "parts": [part_entry(result, report.out_dir) for result in report.parts],
         "kit_checks": [f.as_dict() for f in report.kit_findings],
         "notices": report.notices,
+        "purchases": [purchase.as_dict() for purchase in kit.purchases(params)],
         **report.extras,
         "params": params.model_dump(mode="json"),
     }
@@ -76,9 +80,9 @@ def read_kit(folder: Path, *, strict: bool = False) -> dict[str, Any] | None:
         return None
     try:
         data = json.loads(path.read_text())
-        KitParams.model_validate(data["params"])
+        kit_params(data)
         valid = isinstance(data["parts"], list) and isinstance(data.get("files", {}), dict)
-    except (OSError, ValueError, KeyError, TypeError) as error:
+    except (OSError, ValueError, KeyError, TypeError, InputError) as error:
         if strict:
             raise InputError(f"{path}: not a squadron-cad manifest ({error})") from None
         return None
@@ -89,12 +93,18 @@ def read_kit(folder: Path, *, strict: bool = False) -> dict[str, Any] | None:
     return data
 
 
-def kit_params(data: dict[str, Any]) -> KitParams:
+def kit_of_manifest(data: dict[str, Any]) -> Kit:
+    """The kit a manifest names (one written before kits were named: the default kit)."""
+    named = data.get("kit")
+    return load_kit(str(named["name"])) if isinstance(named, dict) else default_kit()
+
+
+def kit_params(data: dict[str, Any]) -> KitParamsBase:
     """The parameters a kit was built with, as its manifest records them."""
-    return KitParams.model_validate(data["params"])
+    return kit_of_manifest(data).params_model.model_validate(data["params"])
 
 
-def params_difference(data: dict[str, Any], params: KitParams) -> str:
+def params_difference(data: dict[str, Any], params: KitParamsBase) -> str:
     """'' when params equal the kit's, else the first key that differs and both values."""
     old = _flatten(data["params"])
     new = _flatten(params.model_dump(mode="json"))

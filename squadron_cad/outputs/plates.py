@@ -23,9 +23,9 @@ import trimesh
 
 from squadron_cad import bed as bed_model
 from squadron_cad.errors import InputError
+from squadron_cad.kit import kit_of
 from squadron_cad.outputs.threemf import PlateObject, plate_bytes
-from squadron_cad.params import KitParams
-from squadron_cad.parts.registry import part
+from squadron_cad.params import KitParamsBase
 from squadron_cad.render.atomic import write_bytes
 
 SHARED_PLATE = "shared"
@@ -149,7 +149,7 @@ class Bed:
     spacing_mm: float
 
     @classmethod
-    def of(cls, params: KitParams) -> Bed:
+    def of(cls, params: KitParamsBase) -> Bed:
         printer, plates = params.printer, params.plates
         return cls(printer.bed_length_mm, printer.bed_width_mm, plates.margin_mm, plates.spacing_mm)
 
@@ -163,7 +163,7 @@ class Bed:
         return Plate(name, Skyline(length + self.spacing_mm, width + self.spacing_mm))
 
 
-def player_plate_name(index: int, params: KitParams) -> str:
+def player_plate_name(index: int, params: KitParamsBase) -> str:
     """player1_red: the player's number and colour name."""
     colours = params.player_colours
     if colours:
@@ -171,17 +171,18 @@ def player_plate_name(index: int, params: KitParams) -> str:
     return f"player{index + 1}"
 
 
-def plate_groups(params: KitParams, counts: dict[str, int]) -> dict[str, list[tuple[str, int]]]:
+def plate_groups(params: KitParamsBase, counts: dict[str, int]) -> dict[str, list[tuple[str, int]]]:
     """Which parts (and how many) go on each player's plate and on the shared plate."""
     players = params.players
     groups: dict[str, list[tuple[str, int]]] = {
         player_plate_name(i, params): [] for i in range(players)
     }
     shared: list[tuple[str, int]] = []
+    kit = kit_of(params)
     for name, count in counts.items():
         if count <= 0:
             continue  # alternatives and unused parts are not printed
-        if part(name).group == "player":
+        if kit.part(name).group == "player":
             share, extra = divmod(count, players)
             for i, plate in enumerate(groups):
                 if share + (i < extra):
@@ -202,7 +203,9 @@ def load_part(out_dir: Path, name: str) -> trimesh.Trimesh:
     return mesh
 
 
-def lay_on_bed(meshes: dict[str, trimesh.Trimesh], bed: Bed) -> dict[str, trimesh.Trimesh]:
+def lay_on_bed(
+    meshes: dict[str, trimesh.Trimesh], bed: Bed, optional: Iterable[str] = ()
+) -> dict[str, trimesh.Trimesh]:
     """Each part turned as the bed model lays it (a long part on the diagonal). An optional
     part that fits at no turn is left out (its mesh check warns and names what to print
     instead); a required one is refused, naming the parts and the bed keys."""
@@ -211,7 +214,7 @@ def lay_on_bed(meshes: dict[str, trimesh.Trimesh], bed: Bed) -> dict[str, trimes
     laid, too_big = {}, []
     for name, mesh in meshes.items():
         placed = bed_model.place_mesh(mesh, model)
-        if not placed.fits and part(name).replaces:
+        if not placed.fits and name in optional:
             continue
         if not placed.fits:
             w, h = (float(v) for v in mesh.extents[:2])
@@ -271,7 +274,7 @@ NEUTRAL = "#9e9e9e"  # shared parts: no player's colour
 PALETTE = ("#c0392b", "#2471a3", "#229954", "#d68910", "#7d3c98", "#17a589")
 
 
-def plate_material(plate: str, params: KitParams) -> tuple[str, str]:
+def plate_material(plate: str, params: KitParamsBase) -> tuple[str, str]:
     """The material name and display colour of the pieces on a plate."""
     for index in range(params.players):
         if plate.split("_")[0] == f"player{index + 1}":
@@ -282,7 +285,7 @@ def plate_material(plate: str, params: KitParams) -> tuple[str, str]:
     return "shared", NEUTRAL
 
 
-def write_plate(folder: Path, plate: Plate, bed: Bed, params: KitParams) -> list[Path]:
+def write_plate(folder: Path, plate: Plate, bed: Bed, params: KitParamsBase) -> list[Path]:
     meshes = plate_meshes(plate, bed)
     material, colour = plate_material(plate.name, params)
     objects = [PlateObject(label, mesh, material, colour) for label, mesh in meshes.items()]
@@ -293,12 +296,13 @@ def write_plate(folder: Path, plate: Plate, bed: Bed, params: KitParams) -> list
     return [three_mf, stl]
 
 
-def write_plates(out_dir: Path, params: KitParams, counts: dict[str, int]) -> list[Path]:
+def write_plates(out_dir: Path, params: KitParamsBase, counts: dict[str, int]) -> list[Path]:
     """out/plates/<plate>.3mf and .stl for every player and the shared parts."""
     bed = Bed.of(params)
     groups = plate_groups(params, counts)
     needed = sorted({name for wanted in groups.values() for name, _ in wanted})
-    meshes = lay_on_bed({name: load_part(out_dir, name) for name in needed}, bed)
+    optional = [part.name for part in kit_of(params).parts if part.replaces]
+    meshes = lay_on_bed({name: load_part(out_dir, name) for name in needed}, bed, optional)
     plates = [
         plate
         for name, wanted in groups.items()

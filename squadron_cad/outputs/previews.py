@@ -28,12 +28,11 @@ from typing import Any
 import numpy as np
 from PIL import Image, ImageChops
 
-from squadron_cad import constants as C
 from squadron_cad.checks import meshgeo
 from squadron_cad.checks.mesh import load_mesh
 from squadron_cad.errors import ToolError
-from squadron_cad.geometry import move_paths
-from squadron_cad.params import COLOUR_NAMES, KitParams
+from squadron_cad.kit import kit_of
+from squadron_cad.params import COLOUR_NAMES, KitParamsBase
 from squadron_cad.render import openscad
 from squadron_cad.render.atomic import write_bytes, write_json
 from squadron_cad.render.cache import file_sha256
@@ -41,13 +40,10 @@ from squadron_cad.render.display import display_environment
 
 PICTURE_VERSION = "7"  # bump when the picture pipeline changes: every preview is redrawn
 INDEX_NAME = "index.json"
-STACK_VIEW = "assembled_stack"
-KIT_VIEW = "kit"
 BOX_VIEW = "packed_box"
 SUPERSAMPLE = 2  # render 2x, downsample: anti-aliased edges (3x doubles OpenSCAD's memory)
 ACCENT_SHADE = 0.5  # a raised silhouette is drawn this much darker: flat shading hides it
 ACCENT_CUT_MM = 0.02
-ACCENTED_PARTS = ("plane_token",)  # parts whose raised top shows in a darker shade
 MARGIN = 0.05  # blank border around the cropped part, as a fraction of the frame
 CAMERA = "0,0,0,55,0,25,0"  # OpenSCAD's default angles: from the front, above, turned 25 deg
 COLOUR_SCHEME = "Tomorrow"  # light background; the part colours come from color()
@@ -77,6 +73,7 @@ class View:
 
     name: str
     items: tuple[Placed, ...]
+    caption: str = ""  # what the gallery says under it
 
 
 @dataclass(frozen=True)
@@ -102,7 +99,7 @@ class Picture:
 # ---- colours -------------------------------------------------------------------------
 
 
-def player_colours(params: KitParams) -> list[tuple[str, str]]:
+def player_colours(params: KitParamsBase) -> list[tuple[str, str]]:
     """(name, #rrggbb) for each player, from player_colours or a fixed palette."""
     if params.player_colours:
         chosen = [(c.name, c.hex) for c in params.player_colours]
@@ -111,7 +108,7 @@ def player_colours(params: KitParams) -> list[tuple[str, str]]:
     return [chosen[i % len(chosen)] for i in range(params.players)]
 
 
-def part_colour(params: KitParams) -> str:
+def part_colour(params: KitParamsBase) -> str:
     return _hex(params.previews.colour)
 
 
@@ -126,83 +123,21 @@ def translation(x: float, y: float, z: float) -> Matrix:
     return ((1.0, 0.0, 0.0, x), (0.0, 1.0, 0.0, y), (0.0, 0.0, 1.0, z), (0.0, 0.0, 0.0, 1.0))
 
 
-def accent_height(stl: Path, params: KitParams) -> float | None:
-    """Where a part's raised top begins (the plane silhouette), or None."""
-    return float(params.token.height_mm) if stl.stem in ACCENTED_PARTS else None
+def accent_height(stl: Path, params: KitParamsBase) -> float | None:
+    """Where a part's raised top begins (its `accent_from_mm`), or None."""
+    parts = {part.name: part for part in kit_of(params).parts}
+    part = parts.get(stl.stem)
+    if part is None or part.accent_from_mm is None:
+        return None
+    return float(part.accent_from_mm(params))
 
 
-def part_view(stl_dir: Path, name: str, colour: str, params: KitParams) -> View:
+def part_view(stl_dir: Path, name: str, colour: str, params: KitParamsBase) -> View:
     stl = stl_dir / f"{name}.stl"
     return View(name, (Placed(stl, colour, None, accent_height(stl, params)),))
 
 
-def stack_items(stl_dir: Path, params: KitParams, x: float, y: float, colour: str) -> list[Placed]:
-    """A plane on its altitude tokens, centred on (x, y): pegs seat, faces touch."""
-    height = params.token.height_mm
-    tokens = C.ALTITUDE_TOKENS_PER_STACK
-    altitude = stl_dir / "altitude_token.stl"
-    items = [Placed(altitude, colour, translation(x, y, level * height)) for level in range(tokens)]
-    plane = stl_dir / "plane_token.stl"
-    on_top = translation(x, y, tokens * height)
-    items.append(Placed(plane, colour, on_top, accent_height(plane, params)))
-    return items
-
-
-def seating_template(stl_dir: Path) -> Path | None:
-    """The template a stack is shown on: the all-in-one one, else the straight one."""
-    for name in ("template_all", "template_straight"):
-        if (stl_dir / f"{name}.stl").is_file():
-            return stl_dir / f"{name}.stl"
-    return None
-
-
-def stack_view(stl_dir: Path, params: KitParams) -> View | None:
-    """Player 1's stack seated in the template's start notch (tokens stand on the table)."""
-    template = seating_template(stl_dir)
-    needed = [stl_dir / "plane_token.stl", stl_dir / "altitude_token.stl"]
-    if template is None or not all(path.is_file() for path in needed):
-        return None
-    notch_x = -float(params.notch_offset_mm)
-    colour = player_colours(params)[0][1]
-    items = [Placed(template, NEUTRAL), *stack_items(stl_dir, params, notch_x, 0.0, colour)]
-    return View(STACK_VIEW, tuple(items))
-
-
-def kit_view(stl_dir: Path, params: KitParams, name: str = KIT_VIEW) -> View | None:
-    """The table: stacks in the start notch and at the move ends, dials, the joined ruler."""
-    template = stl_dir / "template_all.stl"
-    if stack_view(stl_dir, params) is None or not template.is_file():
-        return None
-    colours = [colour for _name, colour in player_colours(params)]
-    items = [Placed(template, NEUTRAL)]
-    ends = [path.beyond_end(params.notch_offset_mm) for path in move_paths.paths(params).values()]
-    spots = [(-float(params.notch_offset_mm), 0.0)] + [(float(e.x), float(e.y)) for e in ends]
-    for (x, y), colour in zip(spots, colours, strict=False):
-        items += stack_items(stl_dir, params, x, y, colour)
-    width = params.token.width_mm
-    card = stl_dir / "stat_dial_card.stl"
-    if card.is_file():  # a row of dials behind the template
-        items += [
-            Placed(card, colour, translation(-1.8 * width + i * 1.8 * width, 2 * width, 0.0))
-            for i, colour in enumerate(colours)
-        ]
-    return View(name, tuple(items + _joined_ruler(stl_dir, params)))
-
-
-def _joined_ruler(stl_dir: Path, params: KitParams) -> list[Placed]:
-    """The ruler sections end to end in front: each tab sits in the next one's slot."""
-    sections = [stl_dir / f"range_ruler_{i}.stl" for i in (1, 2, 3)]
-    if not all(path.is_file() for path in sections):
-        return []
-    length = float(params.template_length_mm)
-    start, y = -1.5 * params.token.width_mm, -1.2 * params.token.width_mm
-    return [
-        Placed(path, NEUTRAL, translation(start + i * length, y, 0.0))
-        for i, path in enumerate(sections)
-    ]
-
-
-def box_view(out_dir: Path, params: KitParams) -> View | None:
+def box_view(out_dir: Path, params: KitParamsBase) -> View | None:
     """out/layout.json drawn: every piece in its pocket; the lid and a template on top off."""
     layout_path = out_dir / "layout.json"
     if not layout_path.is_file():
@@ -217,7 +152,7 @@ def box_view(out_dir: Path, params: KitParams) -> View | None:
     return View(BOX_VIEW, tuple(items))
 
 
-def _content_items(out_dir: Path, contents: list[dict], params: KitParams) -> list[Placed]:
+def _content_items(out_dir: Path, contents: list[dict], params: KitParamsBase) -> list[Placed]:
     """Each piece in its player's or die's colour; a template lying on top is left off."""
     items = []
     for entry in contents:
@@ -225,23 +160,18 @@ def _content_items(out_dir: Path, contents: list[dict], params: KitParams) -> li
             continue  # a part built later has no mesh yet
         stl = out_dir / entry["stl"]
         transform = _matrix(entry.get("transform"))
-        if stl.stem == "template_all" and _above_the_rest(transform, contents):
-            continue  # it would hide every pocket
+        if entry.get("on_top"):
+            continue  # a piece lying over the pockets would hide them
         colour = _content_colour(str(entry.get("name", stl.stem)), stl.stem, params)
         items.append(Placed(stl, colour, transform, accent_height(stl, params)))
     return items
-
-
-def _above_the_rest(transform: Matrix | None, contents: list[dict]) -> bool:
-    lifts = [float(np.asarray(e["transform"])[2][3]) for e in contents if e.get("transform")]
-    return transform is not None and transform[2][3] >= max(lifts, default=0.0)
 
 
 _PLAYER = re.compile(r"^player(\d+)_")
 _DIE = re.compile(r"^die_([a-z]+)_\d+$")
 
 
-def _content_colour(name: str, part_name: str, params: KitParams) -> str:
+def _content_colour(name: str, part_name: str, params: KitParamsBase) -> str:
     """player<n>_... in player n's colour, die_<colour>_<k> in that colour, the rest neutral."""
     player = _PLAYER.match(name)
     if player:
@@ -250,7 +180,9 @@ def _content_colour(name: str, part_name: str, params: KitParams) -> str:
     die = _DIE.match(name)
     if die and die.group(1) in COLOUR_NAMES:
         return COLOUR_NAMES[die.group(1)]
-    return NEUTRAL if part_name in ("template_all", "box", "box_lid") else part_colour(params)
+    parts = {part.name: part for part in kit_of(params).parts}
+    neutral = part_name in parts and parts[part_name].colour == "neutral"
+    return NEUTRAL if neutral else part_colour(params)
 
 
 def _matrix(value: Any) -> Matrix | None:
@@ -482,7 +414,7 @@ def _save_index(folder: Path, index: dict[str, Any], pictures: Iterable[Picture]
 # ---- out/previews --------------------------------------------------------------------
 
 
-def preview_views(out_dir: Path, parts: Iterable[str], params: KitParams) -> list[View]:
+def preview_views(out_dir: Path, parts: Iterable[str], params: KitParamsBase) -> list[View]:
     """A view per part whose STL exists, the assembled stack, and the packed box."""
     stl_dir = out_dir / "stl"
     colour = part_colour(params)
@@ -491,14 +423,15 @@ def preview_views(out_dir: Path, parts: Iterable[str], params: KitParams) -> lis
         for name in parts
         if (stl_dir / f"{name}.stl").is_file()
     ]
-    scenes = [kit_view(stl_dir, params), stack_view(stl_dir, params), box_view(out_dir, params)]
-    return views + [scene for scene in scenes if scene is not None]
+    kit = kit_of(params)
+    scenes = kit.scenes(params, stl_dir) if kit.scenes else []
+    return views + [scene for scene in [*scenes, box_view(out_dir, params)] if scene is not None]
 
 
 def write_previews(
     out_dir: Path,
     parts: list[str],
-    params: KitParams,
+    params: KitParamsBase,
     jobs: int,
     *,
     tool: openscad.OpenScad | None = None,

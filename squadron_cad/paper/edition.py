@@ -55,6 +55,7 @@ class PaperReport:
     previews: int = 0
     figures: dict[str, Any] = field(default_factory=dict)
     notices: list[str] = field(default_factory=list)
+    summary: list[str] = field(default_factory=list)  # the figures in words, for people
 
 
 def frame_of(params: PaperParams) -> PageFrame:

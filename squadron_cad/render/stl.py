@@ -13,9 +13,7 @@ from squadron_cad.errors import ToolError
 _STL_HEADER_BYTES = 84
 _STL_TRIANGLE_BYTES = 50
 _STL_HEADER = b"squadron_cad binary STL (triangles in canonical order)".ljust(80, b" ")
-_STL_RECORD = np.dtype(
-    [("normal", "<f4", (3,)), ("vertices", "<f4", (3, 3)), ("attribute", "<u2")]
-)
+_STL_RECORD = np.dtype([("normal", "<f4", (3,)), ("vertices", "<f4", (3, 3)), ("attribute", "<u2")])
 # Edges shorter than this are collapsed when a Manifold mesh is cleaned: far below a
 # printer's resolution (and a float32 STL's at 100 mm is 1e-5 mm), far above zero.
 CLEAN_TOLERANCE_MM = 1e-4

@@ -18,16 +18,16 @@ import pytest
 import trimesh
 
 from squadron_cad.emit import emit
-from squadron_cad.fit import items
+from squadron_cad.kits.squadron_leader.stowing import items
 from squadron_cad.fit.layout_io import (
     layout_json,
     write_assembly,
     write_layout,
     write_layout_png,
 )
-from squadron_cad.fit.solver import Layout, solve
-from squadron_cad.params import KitParams
-from squadron_cad.parts.registry import part
+from squadron_cad.kits.squadron_leader.stowing.solver import Layout, solve
+from squadron_cad.kits.squadron_leader.params import KitParams
+from squadron_cad.kits.squadron_leader.parts.registry import part
 from squadron_cad.resolve import resolve
 
 pytestmark = [

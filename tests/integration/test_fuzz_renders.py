@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 
 from squadron_cad.build import BuildOptions, build
 from squadron_cad.errors import InputError
-from squadron_cad.params import KitParams
-from squadron_cad.parts.registry import PARTS
+from squadron_cad.kits.squadron_leader.params import KitParams
+from squadron_cad.kits.squadron_leader.parts.registry import PARTS
 from squadron_cad.resolve import resolve
 
 pytestmark = pytest.mark.integration

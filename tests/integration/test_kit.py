@@ -14,7 +14,7 @@ from shapely.geometry import Polygon
 from shapely.geometry import box as shapely_box
 from shapely.ops import unary_union
 
-from squadron_cad.parts.registry import PARTS
+from squadron_cad.kits.squadron_leader.parts.registry import PARTS
 
 pytestmark = pytest.mark.integration
 

@@ -22,10 +22,10 @@ from shapely.geometry.base import BaseGeometry
 from squadron_cad.build import emit_sources
 from squadron_cad.checks.mesh import load_mesh
 from squadron_cad.paper.measure import parse_path_data
-from squadron_cad.parts.registry import part
+from squadron_cad.kits.squadron_leader.parts.registry import part
 from squadron_cad.render import openscad
 from squadron_cad.resolve import resolve
-from squadron_cad.sheets.registry import write_paper
+from squadron_cad.kits.squadron_leader.sheets.registry import write_paper
 
 pytestmark = pytest.mark.integration
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from squadron_cad.checks import slicer
-from squadron_cad.checks.kit import kit_findings
+from squadron_cad.kits.squadron_leader.checks.kit import kit_findings
 
 pytestmark = pytest.mark.integration
 

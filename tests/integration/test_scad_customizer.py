@@ -19,8 +19,8 @@ import pytest
 import trimesh
 
 from squadron_cad.build import emit_sources
-from squadron_cad.params import KitParams
-from squadron_cad.parts.registry import PARTS
+from squadron_cad.kits.squadron_leader.params import KitParams
+from squadron_cad.kits.squadron_leader.parts.registry import PARTS
 from squadron_cad.render import openscad
 from squadron_cad.resolve import resolve
 

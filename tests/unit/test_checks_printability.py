@@ -10,7 +10,7 @@ import trimesh
 from squadron_cad.checks import printability as P
 from squadron_cad.checks.mesh import BedSize, mesh_findings
 from squadron_cad.checks.meshgeo import to_trimesh
-from squadron_cad.params import KitParams
+from squadron_cad.kits.squadron_leader.params import KitParams
 from squadron_cad.resolve import resolve
 
 BED = BedSize(250, 210, 220)

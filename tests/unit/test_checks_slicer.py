@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 import trimesh
 
-from squadron_cad import constants as C
+from squadron_cad.kits.squadron_leader import constants as C
 from squadron_cad.checks import slicer as S
-from squadron_cad.params import KitParams
+from squadron_cad.kits.squadron_leader.params import KitParams
 from squadron_cad.resolve import resolve
 
 GCODE_TAIL = """\

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from squadron_cad.build import emit_sources
-from squadron_cad.parts.registry import PARTS, part
+from squadron_cad.kits.squadron_leader.parts.registry import PARTS, part
 from squadron_cad.resolve import resolve
 
 

@@ -16,14 +16,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from shapely.geometry import Polygon
 
-from squadron_cad import constants as C
+from squadron_cad.kits.squadron_leader import constants as C
 from squadron_cad.emit import emit
 from squadron_cad.errors import InputError
-from squadron_cad.fit import items, notches, solver
+from squadron_cad.fit import notches
+from squadron_cad.kits.squadron_leader.stowing import items, solver
 from squadron_cad.fit.layout_io import layout_json, rounded_rect_points
-from squadron_cad.fit.solver import Layout, Placement, box_shape, solve
-from squadron_cad.params import KitParams
-from squadron_cad.parts import box, box_lid
+from squadron_cad.kits.squadron_leader.stowing.solver import Layout, Placement, box_shape, solve
+from squadron_cad.kits.squadron_leader.params import KitParams
+from squadron_cad.kits.squadron_leader.parts import box, box_lid
 from squadron_cad.resolve import available_tins, resolve
 
 EPS = 1e-6
@@ -176,11 +177,11 @@ def test_presets_say_where_their_numbers_come_from() -> None:
 
 def test_the_solver_is_fast_and_deterministic(default_kit: KitParams) -> None:
     # The uncached solver: solve() hands back the layout it found for equal parameters.
-    solver._solve(default_kit)
+    solver.solve(default_kit)
     started = time.perf_counter()
-    first = solver._solve(default_kit)
+    first = solver.solve(default_kit)
     elapsed = time.perf_counter() - started
-    second = solver._solve(default_kit)
+    second = solver.solve(default_kit)
     assert solve(default_kit) is solve(default_kit.model_copy())
     assert elapsed < 0.25  # about 40 ms on a laptop; generous for a loaded CI machine
     assert layout_json(first, default_kit) == layout_json(second, default_kit)

@@ -9,8 +9,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from squadron_cad.errors import InputError
-from squadron_cad.params import KitParams
-from squadron_cad.resolve import DEFAULTS_FILE, parse_yaml_mapping, resolve
+from squadron_cad.kits.squadron_leader.params import KitParams
+from squadron_cad.kits.squadron_leader import KIT
+from squadron_cad.resolve import parse_yaml_mapping, resolve
+
+DEFAULTS_FILE = KIT.defaults
 
 DEFAULTS = yaml.safe_load(DEFAULTS_FILE.read_text())
 

@@ -7,7 +7,7 @@ import re
 import pytest
 
 from squadron_cad.geometry.glyphs import DEFAULT_SPACING_EM, GLYPHS, Glyph, Stroke, layout_text
-from squadron_cad.geometry.icons import PLANE_SILHOUETTE, silhouette_union
+from squadron_cad.kits.squadron_leader.geometry.icons import PLANE_SILHOUETTE, silhouette_union
 
 REQUIRED_KEYS = set("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ") | set(" -./:+'")
 DIGITS = "0123456789"

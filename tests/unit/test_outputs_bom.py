@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from squadron_cad.outputs.bom import NOT_SLICED, csv_text, markdown, write_bom
-from squadron_cad.parts.registry import PARTS
+from squadron_cad.kits.squadron_leader.parts.registry import PARTS
 from squadron_cad.resolve import resolve
 
 

@@ -11,13 +11,13 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
-from squadron_cad.geometry import move_paths
+from squadron_cad.kits.squadron_leader.geometry import move_paths
 from squadron_cad.paper.measure import Path2D, svg_paths, tagged_pdf_paths
-from squadron_cad.params import KitParams
-from squadron_cad.parts.stat_dial import DialLayout
+from squadron_cad.kits.squadron_leader.params import KitParams
+from squadron_cad.kits.squadron_leader.parts.stat_dial import DialLayout
 from squadron_cad.resolve import resolve
-from squadron_cad.sheets.figures import across_flats, longest_side, turn_deg
-from squadron_cad.sheets.registry import write_paper
+from squadron_cad.kits.squadron_leader.sheets.figures import across_flats, longest_side, turn_deg
+from squadron_cad.kits.squadron_leader.sheets.registry import write_paper
 
 Point = tuple[float, float]
 SVG = "{http://www.w3.org/2000/svg}"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from squadron_cad.parts.registry import PARTS, part
+from squadron_cad.kits.squadron_leader.parts.registry import PARTS, part
 from squadron_cad.resolve import resolve
 
 INTERFACE_FILES = {

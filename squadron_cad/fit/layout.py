@@ -1,0 +1,134 @@
+"""A packed box: its shape, its pockets and where each piece lies (what any stower returns).
+
+Frames: the box frame has its origin at the centre of the box's underside; a pocket's
+`pose` maps its shape frame into it, a placement's `transform` maps a part's STL (as
+built, in print orientation) to where it lies. The engine writes, draws and checks a
+layout; a kit's stower (or `fit.simple`) makes one.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from squadron_cad.fit.frames import Bounds, Matrix
+from squadron_cad.fit.notches import Notch
+
+
+@dataclass(frozen=True)
+class BoxShape:
+    """The box's sizes, all in the box frame: origin at the centre of its underside."""
+
+    length: float
+    width: float
+    height: float
+    radius: float
+    wall: float
+    floor: float
+    lid_thickness: float
+    headroom: float
+
+    @property
+    def inner_length(self) -> float:
+        return self.length - 2 * self.wall
+
+    @property
+    def inner_width(self) -> float:
+        return self.width - 2 * self.wall
+
+    @property
+    def inner_radius(self) -> float:
+        return max(self.radius - self.wall, 0.0)
+
+    @property
+    def lid_bottom(self) -> float:
+        return self.height - self.lid_thickness
+
+    @property
+    def ceiling(self) -> float:
+        """Nothing stands higher: the lid's underside less the headroom."""
+        return self.lid_bottom - self.headroom
+
+    @property
+    def usable_depth(self) -> float:
+        return self.ceiling - self.floor
+
+    @property
+    def inner_height(self) -> float:
+        return self.lid_bottom - self.floor
+
+
+@dataclass(frozen=True, eq=False)
+class Pocket:
+    """A pocket in the box frame: its kind's shape placed by `pose`, cut from z_bottom up."""
+
+    name: str
+    kind: str  # octagon | rect | outline (see blocks.LocalPocket)
+    size: tuple[float, float]
+    pose: Matrix  # shape frame -> box frame
+    points: np.ndarray  # outline in the box frame, N x 2
+    z_bottom: float
+    z_top: float
+    item_top: float
+    on_top: bool = False  # a recess for a piece lying over the other pockets, under the lid
+
+    @property
+    def angle_deg(self) -> float:
+        return round(math.degrees(math.atan2(self.pose[1, 0], self.pose[0, 0])), 6) + 0.0
+
+    @property
+    def origin(self) -> tuple[float, float]:
+        return float(self.pose[0, 3]), float(self.pose[1, 3])
+
+    @property
+    def bounds_2d(self) -> tuple[float, float, float, float]:
+        low, high = self.points.min(axis=0), self.points.max(axis=0)
+        return float(low[0]), float(low[1]), float(high[0]), float(high[1])
+
+
+@dataclass(frozen=True, eq=False)
+class Placement:
+    """One physical piece in the box frame."""
+
+    name: str
+    part: str
+    transform: Matrix  # part frame -> box frame
+    bounds: Bounds  # in the box frame
+    unit: str  # what it is stowed with: a column of tokens, a dial and its clips, ...
+    unit_bounds: Bounds  # that unit's envelope in the box frame
+    on_top: bool = False  # lying flat over the pockets, under the lid
+
+
+@dataclass(frozen=True, eq=False)
+class Layout:
+    strategy: str
+    box: BoxShape
+    insert_top: float  # top of the dividers (outside the template's recess)
+    pockets: tuple[Pocket, ...]
+    placements: tuple[Placement, ...]
+    notches: tuple[Notch, ...]
+    margins: dict[str, float]  # x, y, z: spare mm; corner: clearance at the tightest corner
+    limited_by: str  # x | y | z | corner
+    box_part: str  # the part that is the box, and the lid's (None: no lid)
+    lid_part: str | None
+    arrangement: tuple[str, ...] = field(default=())  # each block's variant, for people
+
+    @property
+    def smallest_margin(self) -> float:
+        return score(self.margins)
+
+    @property
+    def on_top(self) -> Pocket | None:
+        """The pocket of a piece lying flat on top of the others, under the lid."""
+        return next((pocket for pocket in self.pockets if pocket.on_top), None)
+
+    def describe(self) -> str:
+        margins = ", ".join(f"{axis} {value:.1f}" for axis, value in self.margins.items())
+        return f"{self.strategy}; margins mm: {margins}; limited by {self.limited_by}"
+
+
+def score(margins: dict[str, float]) -> float:
+    """The smallest margin: spare length, width and depth, and twice the corner clearance."""
+    return min(margins["x"], margins["y"], margins["z"], 2 * margins["corner"])

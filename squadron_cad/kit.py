@@ -1,0 +1,214 @@
+"""What a kit declares, and how the engine finds the installed kits.
+
+The engine knows no game: it iterates over a kit's `Part`s and calls the functions the
+`Kit` gives it. A kit is a Python package that builds one `Kit` object and names it in
+the `squadron_cad.kits` entry-point group of its distribution (see docs/ARCHITECTURE.md,
+"Add a kit"); `register` adds one in-process (tests, notebooks).
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from importlib.metadata import entry_points
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal, Protocol
+
+from solid2.core.object_base import OpenSCADObject
+
+from squadron_cad.errors import InputError
+
+if TYPE_CHECKING:
+    import trimesh
+
+    from squadron_cad.checks.findings import Finding
+    from squadron_cad.fit.layout import Layout
+    from squadron_cad.paper.edition import PaperReport
+    from squadron_cad.params import KitParamsBase
+
+ENTRY_POINT_GROUP = "squadron_cad.kits"
+DEFAULT_GROUP = "squadron_cad.default_kit"  # one entry: the kit used when none is named
+Group = Literal["player", "shared", "box"]
+ColourRole = Literal["player", "neutral"]  # a player's colour, or the kit's neutral grey
+Meshes = Mapping[str, "trimesh.Trimesh"]
+
+
+class Design(Protocol):
+    """A kit's derived design: its parameters and every size derived from them, computed
+    once after resolving and passed to builders, checks and outputs."""
+
+    @property
+    def params(self) -> KitParamsBase: ...
+
+    @property
+    def layout(self) -> Layout | None:
+        """Where each piece lies in the box (None: the kit has no box)."""
+
+
+@dataclass(frozen=True)
+class PrintNotes:
+    """What the printability checks must know of a part besides its mesh."""
+
+    text_height_mm: float | None = None  # smallest engraved letter
+    engraving_depth_mm: float = 0.0  # deepest mark cut into the top
+    engraved_below_mm: float = 0.0  # marks cut into the face on the bed
+
+
+@dataclass(frozen=True)
+class Part:
+    """One printable part: its builder and everything the engine needs to know of it."""
+
+    name: str
+    title: str
+    builder: Callable[[Any], OpenSCADObject]  # the kit's design -> solidpython2 object
+    group: Group
+    per_player: int = 0
+    per_kit: int = 0
+    orientation: str = "flat, as modelled"
+    bodies: int = 1
+    alternative_to: str | None = None  # an optional variant of another part
+    also_replaces: tuple[str, ...] = ()  # further parts the alternative stands in for
+    count_rule: Callable[[Any], int] | None = None  # params -> how many (else the counts)
+    colour: ColourRole = "neutral"
+    accent_from_mm: Callable[[Any], float] | None = None  # params -> z of a darker raised top
+    print_notes: Callable[[Any], PrintNotes] = field(default=lambda _params: PrintNotes())
+    slow_render: bool = False  # rendered first, so parallel workers finish together
+    noun: str = ""  # one piece in words ("plane token"); default: the name
+
+    @property
+    def file_name(self) -> str:
+        return f"{self.name}.stl"
+
+    @property
+    def replaces(self) -> tuple[str, ...]:
+        """Every part an optional variant stands in for."""
+        return () if self.alternative_to is None else (self.alternative_to, *self.also_replaces)
+
+    @property
+    def words(self) -> str:
+        return self.noun or self.name.replace("_", " ")
+
+    def count(self, params: KitParamsBase) -> int:
+        """How many to print for the configured number of players."""
+        if self.count_rule is not None:
+            return self.count_rule(params)
+        return self.per_player * params.players + self.per_kit
+
+
+@dataclass(frozen=True)
+class Purchase:
+    """Something to buy rather than print (dice, a deck of cards), for the BOM."""
+
+    item: str
+    count: int | None
+    detail: str
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"item": self.item, "count": self.count, "detail": self.detail}
+
+
+def _no_purchases(_params: Any) -> list[Purchase]:
+    return []
+
+
+def _no_findings(_design: Any, _meshes: Meshes) -> list[Finding]:
+    return []
+
+
+def _no_invariants(_design: Any, _meshes: Meshes) -> list[dict[str, Any]]:
+    return []
+
+
+@dataclass(frozen=True)
+class Kit:
+    """A game's kit: its parameters, parts, checks and sheets. The engine reads only this."""
+
+    name: str  # what --kit takes
+    title: str
+    credit: str  # the game's credit and licence line
+    params_model: type[KitParamsBase]
+    defaults: Path  # the kit's default.yaml (inside the installed package)
+    parts: tuple[Part, ...]
+    design: Callable[[Any], Design]  # params -> the derived design, computed once
+    checks: Callable[[Any, Meshes], list[Finding]] = _no_findings  # between parts
+    invariants: Callable[[Any, Meshes], list[dict[str, Any]]] = _no_invariants  # the rules
+    fit_lines: Callable[[Any], list[str]] | None = None  # design -> the layout in words
+    scenes: Callable[[Any, Path], list[Any]] | None = None  # (params, stl folder) -> views
+    paper: Callable[[Any, Path, bool], PaperReport] | None = None  # (params, out, previews)
+    purchases: Callable[[Any], list[Purchase]] = _no_purchases  # params -> what to buy
+    presets: Path | None = None  # the kit's tin presets (--tin NAME reads NAME.yaml there)
+    notes: str = ""  # one line for `squadron-cad kits`
+
+    def __repr__(self) -> str:
+        return f"Kit({self.name!r}, {len(self.parts)} parts)"
+
+    def __post_init__(self) -> None:
+        names = [part.name for part in self.parts]
+        if len(set(names)) != len(names):
+            raise ValueError(f"kit {self.name}: two parts share a name")
+
+    @property
+    def part_names(self) -> tuple[str, ...]:
+        return tuple(part.name for part in self.parts)
+
+    def part(self, name: str) -> Part:
+        for part in self.parts:
+            if part.name == name:
+                return part
+        close = difflib.get_close_matches(name, self.part_names, n=1)
+        hint = f" (did you mean {close[0]}?)" if close else ""
+        raise InputError(f"{name}: no such part in the {self.name} kit{hint}")
+
+
+_REGISTERED: dict[str, Kit] = {}
+
+
+def register(kit: Kit) -> Kit:
+    """Make a kit known to this process (entry points are read as well)."""
+    _REGISTERED[kit.name] = kit
+    return kit
+
+
+@cache
+def _entry_point_kits() -> dict[str, Kit]:
+    kits = {}
+    for point in entry_points(group=ENTRY_POINT_GROUP):
+        loaded = point.load()
+        kit = loaded() if callable(loaded) and not isinstance(loaded, Kit) else loaded
+        if not isinstance(kit, Kit):
+            raise TypeError(f"entry point {point.name} ({point.value}) is not a squadron_cad Kit")
+        kits[kit.name] = kit
+    return kits
+
+
+def installed_kits() -> dict[str, Kit]:
+    """Every kit by name: those installed through entry points, then those registered."""
+    return dict(sorted({**_entry_point_kits(), **_REGISTERED}.items()))
+
+
+def load_kit(name: str) -> Kit:
+    kits = installed_kits()
+    if name in kits:
+        return kits[name]
+    close = difflib.get_close_matches(name, list(kits), n=1)
+    hint = f" (did you mean {close[0]}?)" if close else ""
+    known = ", ".join(kits) or "none"
+    raise InputError(f"--kit {name}: no such kit{hint}; installed kits: {known}")
+
+
+def default_kit() -> Kit:
+    """The kit named by the `squadron_cad.default_kit` entry point (set by this project)."""
+    points = list(entry_points(group=DEFAULT_GROUP))
+    if len(points) != 1:
+        raise InputError("no default kit is installed: name one with --kit")
+    return load_kit(points[0].name)
+
+
+def kit_of(params: KitParamsBase) -> Kit:
+    """The kit whose parameter model these parameters are."""
+    for kit in installed_kits().values():
+        if type(params) is kit.params_model:
+            return kit
+    raise InputError(f"no installed kit has the parameter model {type(params).__name__}")

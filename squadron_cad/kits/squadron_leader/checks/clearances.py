@@ -1,0 +1,556 @@
+"""Clearances between parts that meet, measured between their meshes placed together.
+
+- stacking: a token on an altitude token at every 45 degree turn: it seats flat (no
+  overlap at the pitch), the pegs clear the socket walls by the fit and the sockets are
+  deeper than the pegs stand;
+- ruler joint: sections butted shoulder to shoulder: no overlap, the tab clears the slot
+  by the joint clearance, and the dovetail's tip is wider than the slot's mouth;
+- stat dial: a clip on every row at every value: the only overlap is the detent bump in
+  its groove, as deep as the grip; the sliding gaps match the clearance; the window frames
+  the numeral;
+- box: every piece in its pocket and the lid in its rebate (poses from the tin-fit solver).
+
+A gap is measured in sections (mm per side); overlap is an exact boolean volume (mm3).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import manifold3d
+import numpy as np
+import shapely
+import trimesh
+from shapely import affinity
+from shapely.geometry import MultiPolygon, Polygon, box
+
+from squadron_cad.checks import meshgeo
+from squadron_cad.checks.findings import Finding, Severity, verdict
+from squadron_cad.fit.layout import Layout
+from squadron_cad.kits.squadron_leader.params import KitParams
+from squadron_cad.kits.squadron_leader.parts.stat_dial import DialLayout
+from squadron_cad.params import FitRange
+
+OVERLAP_EPS_MM3 = 1e-3  # booleans of touching faces leave slivers below this
+SEAT_PROBE_MM = 0.02  # lowered this much, a seated token must collide
+TURNS_DEG = tuple(range(0, 360, 45))
+GAP_LEVELS = 3  # sections through the pegs
+GRIP_STEPS = 10  # bisection steps when measuring the detent grip (0.001 mm)
+
+
+@dataclass(frozen=True)
+class StackMeasure:
+    """A token seated on an altitude token: what the invariants reuse."""
+
+    upper: str
+    pitch_mm: float  # height the upper token rests at
+    seats: dict[int, bool]  # per turn: no overlap at the pitch, contact just below
+    radial_gap_mm: float  # pegs to socket walls, per side, least over all turns
+    tip_gap_mm: float  # socket depth minus peg height
+
+
+# ---- shared measures ------------------------------------------------------------------------
+
+
+def top_face_z(mesh: trimesh.Trimesh) -> float:
+    """Height of the largest upward flat area (a token's top face)."""
+    up = mesh.face_normals[:, 2] > 0.999
+    z = np.round(mesh.triangles_center[up, 2], 3)
+    heights, index = np.unique(z, return_inverse=True)
+    return float(heights[int(np.argmax(np.bincount(index, weights=mesh.area_faces[up])))])
+
+
+def fit_finding(
+    name: str, check: str, gap: float, designed: float, fit: FitRange, key: str, tol: float
+) -> Finding:
+    """A measured gap against its parameter (within tolerance) and its fit range."""
+    expected = (
+        f"{designed:.3f} mm per side (+/- {tol:g}), within {fit.min_mm:g}-{fit.max_mm:g} "
+        f"(checks.{key})"
+    )
+    measured = round(gap, 4)
+    if gap <= 0:
+        return Finding(name, check, measured, expected, "error", f"no clearance: {gap:.3f} mm")
+    if abs(gap - designed) > tol:
+        message = f"measured {gap:.3f} mm where the parameters give {designed:.3f} mm"
+        return Finding(name, check, measured, expected, "error", message)
+    if not fit.min_mm - tol <= gap <= fit.max_mm + tol:
+        message = f"{gap:.3f} mm per side is outside checks.{key} ({fit.min_mm:g}-{fit.max_mm:g})"
+        return Finding(name, check, measured, expected, "warning", message)
+    return Finding(name, check, measured, expected, "ok")
+
+
+def overlap_finding(name: str, check: str, volume: float, what: str) -> Finding:
+    ok = volume <= OVERLAP_EPS_MM3
+    message = "" if ok else f"{what} overlap by {volume:.3f} mm3"
+    return Finding(name, check, round(volume, 4), "0 mm3 overlap", verdict(ok), message)
+
+
+# ---- stacking ----------------------------------------------------------------------------
+
+
+def _clear_at(lower: manifold3d.Manifold, upper: manifold3d.Manifold, z: float) -> bool:
+    at = meshgeo.placed(upper, meshgeo.translation(z=z))
+    return meshgeo.overlap_volume(lower, at) <= OVERLAP_EPS_MM3
+
+
+def _peg_gap(lower: trimesh.Trimesh, upper: trimesh.Trimesh, pitch: float, turn: int) -> float:
+    """Least horizontal gap between the pegs and the upper token's socket walls."""
+    peg_top = float(lower.bounds[1][2])
+    gaps = []
+    for i in range(GAP_LEVELS):
+        z = pitch + (peg_top - pitch) * (i + 0.5) / GAP_LEVELS
+        pegs = meshgeo.section(lower, z)  # above the top face only the pegs remain
+        walls = affinity.rotate(meshgeo.section(upper, z - pitch), turn, origin=(0, 0))
+        if pegs.is_empty or walls.is_empty:
+            continue
+        gaps.append(_signed_gap(pegs, walls))
+    return min(gaps) if gaps else math.nan
+
+
+def _signed_gap(a: MultiPolygon, b: MultiPolygon) -> float:
+    """Distance between two regions; negative (about the overlap's width) if they overlap."""
+    both = a.intersection(b)
+    if both.area > 1e-6:
+        return -2 * both.area / both.length
+    return float(a.distance(b))
+
+
+def _socket_depth(upper: trimesh.Trimesh, pegs: MultiPolygon) -> float:
+    """Depth of the sockets over the pegs: their highest ceiling above the pegs' footprint."""
+    down = (upper.face_normals[:, 2] < -0.999) & (upper.triangles_center[:, 2] > 1e-3)
+    centres = upper.triangles_center[down]
+    over = shapely.contains_xy(pegs.buffer(0.5), centres[:, 0], centres[:, 1])
+    return float(centres[over, 2].max()) if over.any() else 0.0
+
+
+def measure_stack(lower: trimesh.Trimesh, upper: trimesh.Trimesh, name: str) -> StackMeasure:
+    pitch = top_face_z(lower)
+    # Only the lower's top and the upper's underside can meet: smaller booleans.
+    low_solid = meshgeo.slab(meshgeo.solid_of(lower), pitch - 1.0, pitch + 10.0)
+    up_solid = meshgeo.slab(meshgeo.solid_of(upper), -1.0, float(lower.bounds[1][2]) - pitch + 1)
+    # Seated flat: it touches the face below (turning does not change that) ...
+    touches = not _clear_at(low_solid, up_solid, pitch - SEAT_PROBE_MM)
+    seats = {}
+    gaps = []
+    for turn in TURNS_DEG:
+        turned = meshgeo.placed(up_solid, meshgeo.rotation_z(turn))
+        seats[turn] = touches and _clear_at(low_solid, turned, pitch)  # ... and clears it
+        gaps.append(_peg_gap(lower, upper, pitch, turn))
+    peg_height = float(lower.bounds[1][2]) - pitch
+    pegs = meshgeo.section(lower, pitch + 0.05)  # at turn 0 the sockets sit over the pegs
+    return StackMeasure(name, pitch, seats, min(gaps), _socket_depth(upper, pegs) - peg_height)
+
+
+def stack_findings(params: KitParams, stack: StackMeasure) -> list[Finding]:
+    s, limits = params.stacking, params.checks
+    name = f"altitude_token+{stack.upper}"
+    unseated = [turn for turn, ok in stack.seats.items() if not ok]
+    seat = Finding(
+        name,
+        "stack_seats",
+        f"seats flat at {stack.pitch_mm:.3f} mm at {8 - len(unseated)} of 8 turns",
+        f"seats flat at {params.token.height_mm:g} mm at every 45 deg turn",
+        verdict(not unseated and abs(stack.pitch_mm - params.token.height_mm) < 1e-3),
+        "" if not unseated else f"does not seat flat when turned {unseated} deg",
+    )
+    designed_tip = s.socket_extra_depth_mm
+    tip = Finding(
+        name,
+        "stack_tip_gap",
+        round(stack.tip_gap_mm, 4),
+        f"{designed_tip:g} mm (stacking.socket_extra_depth_mm)",
+        verdict(stack.tip_gap_mm > 0 and abs(stack.tip_gap_mm - designed_tip) <= 0.01 + 1e-9),
+        "" if stack.tip_gap_mm > 0 else "the pegs bottom out in the sockets: faces cannot seat",
+    )
+    radial = fit_finding(
+        name,
+        "stack_peg_gap",
+        stack.radial_gap_mm,
+        s.peg_socket_clearance_mm / 2,
+        limits.stack_fit,
+        "stack_fit",
+        limits.fit_tolerance_mm,
+    )
+    return [seat, tip, radial]
+
+
+# ---- ruler joint -------------------------------------------------------------------------
+
+
+def body_end_x(mesh: trimesh.Trimesh, at_end: Callable[[np.ndarray], float]) -> float:
+    """Where a section's full-width body ends (its shoulder), not its tab."""
+    half = float(np.abs(mesh.vertices[:, 1]).max())
+    edge = mesh.vertices[np.abs(np.abs(mesh.vertices[:, 1]) - half) < 1e-3]
+    return at_end(edge[:, 0])
+
+
+def _mid_section(mesh: trimesh.Trimesh) -> MultiPolygon:
+    # Below the marks and numerals, so the outline is the joint's shape.
+    return meshgeo.section(mesh, float(mesh.bounds[0][2] + mesh.extents[2] * 0.3))
+
+
+@dataclass(frozen=True)
+class JointMeasure:
+    offset_mm: float  # where the second section sits when its shoulder meets the first's
+    overlap_mm3: float
+    gap_mm: float  # tab to slot, per side
+    tip_width_mm: float
+    mouth_width_mm: float
+
+
+def measure_joint(first: trimesh.Trimesh, second: trimesh.Trimesh) -> JointMeasure:
+    shoulder = body_end_x(first, np.max)
+    offset = shoulder - body_end_x(second, np.min)
+    moved = meshgeo.placed(meshgeo.solid_of(second), meshgeo.translation(x=offset))
+    overlap = meshgeo.overlap_volume(meshgeo.solid_of(first), moved)
+    tab_region = _mid_section(first).intersection(box(shoulder + 0.01, -1e3, 1e4, 1e3))
+    slot_side = affinity.translate(_mid_section(second), xoff=offset)
+    gap = tab_region.distance(slot_side) if not tab_region.is_empty else math.nan
+    return JointMeasure(
+        offset, overlap, gap, _width_at(tab_region, np.max), _mouth(slot_side, shoulder)
+    )
+
+
+def _width_at(tab: MultiPolygon | Polygon, pick: Callable[[np.ndarray], float]) -> float:
+    """The tab's width just short of its tip."""
+    if tab.is_empty:
+        return math.nan
+    x = pick(shapely.get_coordinates(tab)[:, 0]) - 0.05
+    cut = tab.intersection(box(x - 0.01, -1e3, x + 0.01, 1e3))
+    return cut.bounds[3] - cut.bounds[1] if not cut.is_empty else math.nan
+
+
+def _mouth(slot_side: MultiPolygon, shoulder: float) -> float:
+    """Opening of the slot at the shoulder: the gap between its two cheeks."""
+    line = shapely.LineString([(shoulder + 0.05, -1e3), (shoulder + 0.05, 1e3)])
+    cheeks = sorted(meshgeo.polygons(slot_side.intersection(line).buffer(1e-4)), key=_miny)
+    if len(cheeks) < 2:
+        return math.nan
+    return _miny(cheeks[1]) - cheeks[0].bounds[3]
+
+
+def _miny(geometry: Polygon) -> float:
+    return geometry.bounds[1]
+
+
+def joint_findings(params: KitParams, joint: JointMeasure, name: str) -> list[Finding]:
+    limits = params.checks
+    holds = joint.tip_width_mm > joint.mouth_width_mm
+    return [
+        overlap_finding(name, "joint_overlap", joint.overlap_mm3, "tab and slot"),
+        fit_finding(
+            name,
+            "joint_gap",
+            joint.gap_mm,
+            params.ruler.joint_clearance_mm,
+            limits.ruler_joint_fit,
+            "ruler_joint_fit",
+            limits.fit_tolerance_mm,
+        ),
+        Finding(
+            name,
+            "joint_holds",
+            f"tab tip {joint.tip_width_mm:.2f} mm, slot mouth {joint.mouth_width_mm:.2f} mm",
+            "the tab's tip wider than the slot's mouth (the joint cannot pull apart)",
+            verdict(holds),
+            "" if holds else "the tab is no wider than the slot's mouth: it pulls straight out",
+        ),
+    ]
+
+
+# ---- stat dial ---------------------------------------------------------------------------
+
+
+def clip_on_card(layout: DialLayout, row: int, value: int) -> np.ndarray:
+    """Clip frame (u across the finger, w through the card, along the row) -> card frame."""
+    d = layout.p.stat_dial
+    matrix = np.zeros((4, 4))
+    matrix[0, 2] = matrix[1, 0] = matrix[2, 1] = matrix[3, 3] = 1.0
+    matrix[0, 3] = float(layout.value_x(value)) - d.clip_width_mm / 2
+    matrix[1, 3] = float(layout.row_bottom(row))
+    return matrix
+
+
+def bump_box(layout: DialLayout, row: int, value: int) -> manifold3d.Manifold:
+    """Where the detent may overlap the card: around the bump, through the card's bottom."""
+    d = layout.p.stat_dial
+    u0, u1 = (float(u) for u in layout.bump_u)
+    x = float(layout.value_x(value))
+    y = float(layout.row_bottom(row))
+    reach = float(layout.bump_height) + 0.5
+    size = [reach * 2 + 1.0, u1 - u0 + 1.0, reach + 0.5]
+    corner = [x - size[0] / 2, y + u0 - 0.5, -float(d.clip_clearance_mm) - 0.25]
+    return manifold3d.Manifold.cube(size).translate(corner)
+
+
+@dataclass(frozen=True)
+class DialMeasure:
+    placements: int
+    stray_overlap_mm3: float  # overlap outside the detent bumps, worst placement
+    no_grip: list[tuple[int, int]]  # (row, value) where the bump does not bite
+    grip_mm: float
+    below_gap_mm: float
+    edge_gap_mm: float
+    top_gap_mm: float
+    window_margin_mm: float  # least margin of a numeral inside the clip's window
+
+
+def _grip(card: manifold3d.Manifold, clip: manifold3d.Manifold, thickness: float) -> float:
+    """How far the clip's lower jaw must drop before its bump leaves the groove."""
+    lower_jaw = meshgeo.slab(clip, -10.0, thickness / 2)  # the top jaw rests on the card
+    low, high = 0.0, 1.0
+    for _ in range(GRIP_STEPS):
+        mid = (low + high) / 2
+        dropped = meshgeo.placed(lower_jaw, meshgeo.translation(z=-mid))
+        if meshgeo.overlap_volume(card, dropped) > OVERLAP_EPS_MM3 * 1e-2:
+            low = mid
+        else:
+            high = mid
+    return high
+
+
+def _cross_section(solid: manifold3d.Manifold, x: float) -> MultiPolygon:
+    """The section at x, as polygons in (y, z)."""
+    turn = np.array([[0.0, 1, 0, 0], [0, 0, 1, 0], [1, 0, 0, 0], [0, 0, 0, 1]])  # x -> z
+    return meshgeo.section(meshgeo.placed(solid, turn), x)
+
+
+def _sliding_gaps(
+    card: manifold3d.Manifold, clip: manifold3d.Manifold, layout: DialLayout, row: int, x: float
+) -> tuple[float, float, float]:
+    """Gaps below the card, beside the finger's edge, and above (the top jaw's contact)."""
+    finger = _cross_section(card, x)
+    c_shape = _cross_section(clip, x)
+    edge_y = float(layout.row_bottom(row))
+    thickness = float(layout.p.stat_dial.card_thickness_mm)
+    below = c_shape.intersection(box(-1e3, -1e3, 1e3, -0.01))
+    beside = c_shape.intersection(box(-1e3, -1e3, edge_y - 0.01, thickness - 0.01))
+    above = c_shape.intersection(box(-1e3, thickness - 0.01, 1e3, 1e3))
+    return finger.distance(below), finger.distance(beside), finger.distance(above)
+
+
+def _window_margin(
+    engraved: MultiPolygon, clip: manifold3d.Manifold, layout: DialLayout, row: int, value: int
+) -> float:
+    """How far inside the clip's window the numeral's ink stays (negative: covered)."""
+    d = layout.p.stat_dial
+    jaw = meshgeo.section(clip, float(d.card_thickness_mm) + float(d.clip_jaw_thickness_mm) / 2)
+    windows = [Polygon(ring) for p in meshgeo.polygons(jaw) for ring in p.interiors]
+    ink = _numeral(engraved, layout, row, value)
+    if not windows or ink.is_empty:
+        return -math.inf
+    window = max(windows, key=lambda w: w.intersection(ink).area)
+    if not ink.within(window):
+        return -float(ink.difference(window).area)
+    return float(window.exterior.distance(ink))
+
+
+def _numeral(engraved: MultiPolygon, layout: DialLayout, row: int, value: int) -> MultiPolygon:
+    """The numeral's ink: what the engraving removed around the value's position."""
+    d = layout.p.stat_dial
+    x = float(layout.value_x(value))
+    y = float(layout.row_bottom(row))
+    cell = box(x - float(d.clip_width_mm) / 2, y, x + float(d.clip_width_mm) / 2,
+               y + float(d.row_width_mm))  # fmt: skip
+    ink = cell.buffer(-0.01).difference(engraved)
+    return MultiPolygon([g for g in meshgeo.polygons(ink) if g.area > 1e-3])  # drop slivers
+
+
+def measure_dial(params: KitParams, card: trimesh.Trimesh, clip: trimesh.Trimesh) -> DialMeasure:
+    layout = DialLayout(params)
+    card_solid, clip_solid = meshgeo.solid_of(card), meshgeo.solid_of(clip)
+    stray, no_grip, margins = 0.0, [], []
+    thickness = float(params.stat_dial.card_thickness_mm)
+    engraved = meshgeo.section(card, thickness - float(params.text.depth_mm) / 2)
+    first = None
+    for row in range(layout.rows):
+        for value in layout.values:
+            placed = meshgeo.placed(clip_solid, clip_on_card(layout, row, value))
+            first = first or (row, value, placed)
+            both = meshgeo.overlap(card_solid, placed)
+            stray = max(stray, float((both - bump_box(layout, row, value)).volume()))
+            if both.volume() <= OVERLAP_EPS_MM3 * 1e-2:
+                no_grip.append((row, value))
+            margins.append(_window_margin(engraved, placed, layout, row, value))
+    row, value, placed = first
+    side_x = float(layout.value_x(value)) + float(params.stat_dial.clip_width_mm) / 2 - 0.3
+    below, edge, top = _sliding_gaps(card_solid, placed, layout, row, side_x)
+    return DialMeasure(
+        layout.rows * len(layout.values),
+        stray,
+        no_grip,
+        _grip(card_solid, placed, float(params.stat_dial.card_thickness_mm)),
+        below,
+        edge,
+        top,
+        min(margins),
+    )
+
+
+def dial_findings(params: KitParams, dial: DialMeasure) -> list[Finding]:
+    d, limits = params.stat_dial, params.checks
+    name = "stat_dial_card+stat_dial_clip"
+    tol = limits.fit_tolerance_mm
+    stray = "clip and card (besides the detent)"
+    return [
+        overlap_finding(name, "clip_rubs", dial.stray_overlap_mm3, stray),
+        _grip_finding(params, dial, name),
+        fit_finding(
+            name, "clip_gap_below", dial.below_gap_mm, d.clip_clearance_mm, limits.clip_fit,
+            "clip_fit", tol,
+        ),
+        fit_finding(
+            name, "clip_gap_edge", dial.edge_gap_mm, d.clip_clearance_mm, limits.clip_fit,
+            "clip_fit", tol,
+        ),
+        Finding(
+            name, "clip_top_contact", round(dial.top_gap_mm, 4),
+            "0 mm (the top jaw rests on the card)", verdict(dial.top_gap_mm <= tol),
+        ),
+        _window_finding(dial, name),
+    ]  # fmt: skip
+
+
+def _grip_finding(params: KitParams, dial: DialMeasure, name: str) -> Finding:
+    grip = params.stat_dial.grip_mm
+    ok = not dial.no_grip and abs(dial.grip_mm - grip) <= params.checks.fit_tolerance_mm
+    message = "" if ok else f"the detent bites {dial.grip_mm:.3f} mm"
+    if dial.no_grip:
+        message += f"; no grip at (row, value) {dial.no_grip}"
+    expected = f"{grip:g} mm (stat_dial.grip_mm) at all {dial.placements} positions"
+    return Finding(name, "detent_grip", round(dial.grip_mm, 3), expected, verdict(ok), message)
+
+
+def _window_finding(dial: DialMeasure, name: str) -> Finding:
+    ok = dial.window_margin_mm >= 0
+    return Finding(
+        name,
+        "window_frames_numeral",
+        round(dial.window_margin_mm, 3),
+        ">= 0 mm: every numeral inside the clip's window",
+        verdict(ok),
+        "" if ok else "the clip's window hides part of a numeral",
+    )
+
+
+# ---- box -------------------------------------------------------------------------------------
+
+
+def box_findings(
+    params: KitParams, meshes: dict[str, trimesh.Trimesh], layout: Layout | None
+) -> list[Finding]:
+    """Pieces in their pockets and the lid in its rebate, posed by the tin-fit solver."""
+    if "box" not in meshes:
+        return []
+    if layout is None:
+        return [_not_checked("the tin-fit solver found no layout")]
+    box_solid = meshgeo.solid_of(meshes["box"])
+    pieces = [p for p in layout.placements if p.part in meshes and p.part not in ("box", "box_lid")]
+    findings = [_group_finding(params, box_solid, group, meshes) for group in _stowed(pieces)]
+    lid = _lid_finding(params, layout, box_solid, meshes)
+    return findings + ([lid] if lid else [])
+
+
+def _not_checked(reason: str) -> Finding:
+    return Finding("box", "box_fits", "not checked", "pieces clear their pockets", "info", reason)
+
+
+def _stowed(pieces: list[Any]) -> list[list[Any]]:
+    """Pieces that touch (a stack, a dial with its clips) are stowed and checked together."""
+    groups: list[list[Any]] = []
+    for piece in pieces:
+        touching = [g for g in groups if any(_touch(piece.bounds, o.bounds) for o in g)]
+        merged = [piece] + [o for g in touching for o in g]
+        groups = [g for g in groups if g not in touching] + [merged]
+    return groups
+
+
+def _touch(a: Any, b: Any, slack: float = 0.01) -> bool:
+    low_a, high_a = np.asarray(a[0], dtype=float), np.asarray(a[1], dtype=float)
+    low_b, high_b = np.asarray(b[0], dtype=float), np.asarray(b[1], dtype=float)
+    return bool(np.all(low_a <= high_b + slack) and np.all(low_b <= high_a + slack))
+
+
+def _group_finding(
+    params: KitParams, box_solid: manifold3d.Manifold, group: list[Any], meshes: dict
+) -> Finding:
+    solids = [
+        meshgeo.placed(meshgeo.solid_of(meshes[p.part]), np.asarray(p.transform, dtype=float))
+        for p in group
+    ]
+    items = manifold3d.Manifold.batch_boolean(solids, manifold3d.OpType.Add)
+    name = "box+" + _group_name(group)
+    volume = meshgeo.overlap_volume(box_solid, items)
+    if volume > OVERLAP_EPS_MM3:
+        return overlap_finding(name, "in_pocket", volume, "the pieces and the box")
+    gap = _side_gap(box_solid, items)
+    fit, tol = params.checks.pocket_fit, params.checks.fit_tolerance_mm
+    severity: Severity = "ok"
+    if gap < fit.min_mm - tol:
+        severity = "error"
+    elif gap > fit.max_mm + tol:
+        severity = "warning"  # loose, not broken: the pieces rattle
+    message = "" if severity == "ok" else f"{gap:.3f} mm beside them in their pocket"
+    expected = f"{fit.min_mm:g}-{fit.max_mm:g} mm per side (checks.pocket_fit)"
+    return Finding(name, "pocket_gap", round(gap, 4), expected, severity, message)
+
+
+def _group_name(group: list[Any]) -> str:
+    names = sorted(p.name for p in group)
+    return names[0] if len(names) == 1 else f"{names[0]} and {len(names) - 1} more"
+
+
+def _side_gap(outer: manifold3d.Manifold, item: manifold3d.Manifold) -> float:
+    """Least horizontal gap between the items and the walls around them, at three heights."""
+    low, high = meshgeo.bounds_of(item)
+    gaps = []
+    for share in (0.25, 0.5, 0.75):
+        z = float(low[2] + (high[2] - low[2]) * share)
+        gaps.append(_signed_gap(meshgeo.section(item, z), meshgeo.section(outer, z)))
+    return min(gaps)
+
+
+def _lid_finding(
+    params: KitParams, layout: object, box_solid: manifold3d.Manifold, meshes: dict
+) -> Finding | None:
+    if "box_lid" not in meshes:
+        return None
+    lid_bottom = float(layout.box.lid_bottom)
+    lid = meshgeo.placed(meshgeo.solid_of(meshes["box_lid"]), meshgeo.translation(z=lid_bottom))
+    volume = meshgeo.overlap_volume(box_solid, lid)
+    if volume > OVERLAP_EPS_MM3:
+        return overlap_finding("box+box_lid", "lid_overlap", volume, "the lid and the box")
+    limits = params.checks
+    return fit_finding(
+        "box+box_lid",
+        "lid_gap",
+        _side_gap(box_solid, lid),
+        params.box.lid_clearance_mm,
+        limits.lid_fit,
+        "lid_fit",
+        limits.fit_tolerance_mm,
+    )
+
+
+def all_findings(
+    params: KitParams,
+    meshes: dict[str, trimesh.Trimesh],
+    stacks: Iterable[StackMeasure],
+    layout: Layout | None,
+) -> list[Finding]:
+    """Every clearance finding the meshes allow (missing parts are skipped)."""
+    findings: list[Finding] = []
+    for stack in stacks:
+        findings += stack_findings(params, stack)
+    for first, second in (("range_ruler_1", "range_ruler_2"), ("range_ruler_2", "range_ruler_3")):
+        if first in meshes and second in meshes:
+            joint = measure_joint(meshes[first], meshes[second])
+            findings += joint_findings(params, joint, f"{first}+{second}")
+    if "stat_dial_card" in meshes and "stat_dial_clip" in meshes:
+        dial = measure_dial(params, meshes["stat_dial_card"], meshes["stat_dial_clip"])
+        findings += dial_findings(params, dial)
+    return findings + box_findings(params, meshes, layout)

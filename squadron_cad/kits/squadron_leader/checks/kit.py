@@ -1,0 +1,81 @@
+"""The kit's own checks: clearances between parts and the rules' invariants.
+
+Both take the design and the rendered meshes by part name (missing parts are skipped, so
+`--only` builds still check what they have). They share the measured stacks, so calling
+both costs little more than one.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+import trimesh
+
+from squadron_cad.checks import meshgeo
+from squadron_cad.checks.findings import Finding
+from squadron_cad.errors import SquadronError
+from squadron_cad.kits.squadron_leader.checks import clearances
+from squadron_cad.kits.squadron_leader.checks import invariants as rules
+from squadron_cad.kits.squadron_leader.checks.clearances import StackMeasure
+
+if TYPE_CHECKING:
+    from squadron_cad.kits.squadron_leader.design import SquadronDesign
+
+UPPERS = ("altitude_token", "plane_token")  # what stands on an altitude token
+
+_STACKS: weakref.WeakKeyDictionary[trimesh.Trimesh, dict[int, StackMeasure]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _solid(meshes: Mapping[str, trimesh.Trimesh], name: str) -> bool:
+    """Present and a valid closed solid (mesh.py reports the others)."""
+    mesh = meshes.get(name)
+    return mesh is not None and meshgeo.is_valid_solid(meshgeo.solid_of(mesh))
+
+
+def stacks(meshes: Mapping[str, trimesh.Trimesh]) -> list[StackMeasure]:
+    """Each upper token seated on an altitude token, measured once per pair of meshes."""
+    if not _solid(meshes, "altitude_token"):
+        return []
+    lower = meshes["altitude_token"]
+    known = _STACKS.setdefault(lower, {})
+    measured = []
+    for upper in UPPERS:
+        if not _solid(meshes, upper):
+            continue
+        key = id(meshes[upper])
+        if key not in known:
+            known[key] = clearances.measure_stack(lower, meshes[upper], upper)
+        measured.append(known[key])
+    return measured
+
+
+def _valid_meshes(meshes: Mapping[str, trimesh.Trimesh]) -> dict[str, trimesh.Trimesh]:
+    return {name: mesh for name, mesh in meshes.items() if _solid(meshes, name)}
+
+
+def clearance_findings(
+    design: SquadronDesign, meshes: Mapping[str, trimesh.Trimesh]
+) -> list[Finding]:
+    """The clearances between parts that meet: stacks, ruler joints, clips, the box."""
+    valid = _valid_meshes(meshes)
+    try:
+        layout = design.layout if "box" in valid else None
+    except SquadronError:  # the solver refuses a tin too small; the build reported it
+        layout = None
+    return clearances.all_findings(design.params, valid, stacks(valid), layout)
+
+
+def invariants(design: SquadronDesign, meshes: Mapping[str, trimesh.Trimesh]) -> list[dict]:
+    """The rules' invariants measured on the meshes: {name, expected, measured, tolerance,
+    ok} each."""
+    valid = _valid_meshes(meshes)
+    # A broken mesh cannot be measured: say so rather than leave its invariants out.
+    unmeasured = [
+        rules.invariant(f"{name}: a closed solid to measure", 1, 0, 0)
+        for name in sorted(set(meshes) - set(valid))
+    ]
+    return unmeasured + rules.all_invariants(design.params, valid, stacks(valid))

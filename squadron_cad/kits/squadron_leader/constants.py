@@ -1,0 +1,31 @@
+"""Squadron Leader's fixed facts: the game's geometry and the ratios its rules fix.
+
+Each says where it comes from (reference-parts.md is the reference design's description).
+Tunable defaults live in this kit's default.yaml.
+"""
+
+from __future__ import annotations
+
+from squadron_cad.constants import NORMS, OCTAGON_CORNER_OFFSET_DEG, OCTAGON_SIDES
+
+__all__ = ["NORMS", "OCTAGON_CORNER_OFFSET_DEG", "OCTAGON_SIDES"]  # used with the game's
+
+GAME_CREDIT = "Squadron Leader by Tim Smith (Wollivan), CC BY-SA 4.0"
+
+# The token is the engine's regular octagon, flats facing +x, +y and the diagonals
+# (reference-parts.md, "Core dimensions").
+
+# Ratios the game's rules fix (reference-parts.md): a straight template is three tokens
+# long, a seated token's centre sits a sixth of a token beyond a template end, the ruler
+# is three templates long and a quarter token wide, the forward guides are an eighth of a
+# token off the centre line, and the peg/socket circle has radius sqrt(2) * width / 4.
+TEMPLATE_LENGTH_TOKENS = 3
+NOTCH_OFFSET_DIVISOR = 6
+RULER_LENGTH_TEMPLATES = 3
+RULER_WIDTH_DIVISOR = 4
+GUIDE_OFFSET_DIVISOR = 8
+BANK_INNER_RADIUS_TOKENS = 3
+TURN_INNER_RADIUS_TOKENS = 1
+MOVE_COSTS = {"straight": 1, "bank": 2, "turn": 3}
+ALTITUDE_TOKENS_PER_STACK = 4
+STAT_NAMES = ("Health", "Defense", "Attack", "Speed")

@@ -1,0 +1,36 @@
+"""Squadron Leader's derived design: computed once from the resolved parameters.
+
+Builders, checks and outputs all read the same object; the box layout (the tin-fit
+solver's answer, the slowest derivation) is solved at most once per design.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+from squadron_cad.fit.layout import Layout
+from squadron_cad.kits.squadron_leader.params import KitParams
+from squadron_cad.kits.squadron_leader.parts import box_lid
+from squadron_cad.kits.squadron_leader.parts.stat_dial import DialLayout
+from squadron_cad.kits.squadron_leader.stowing.solver import solve
+
+
+@dataclass(frozen=True, eq=False)
+class SquadronDesign:
+    params: KitParams
+
+    @cached_property
+    def layout(self) -> Layout:
+        """Every piece in its pocket; refuses (InputError) a tin too small or a long title."""
+        layout = solve(self.params)
+        box_lid.check_title(self.params)  # after the fit: a tin too small says so first
+        return layout
+
+    @cached_property
+    def dial(self) -> DialLayout:
+        return DialLayout(self.params)
+
+
+def design(params: KitParams) -> SquadronDesign:
+    return SquadronDesign(params)

@@ -1,0 +1,568 @@
+"""Squadron Leader's parameter model: the game's sections on top of the engine's.
+
+Values come from this kit's default.yaml, then a tin preset, any --params files, then --set
+overrides (see `squadron_cad.resolve`). Derived sizes are properties computed from the
+rules' ratios in `constants`, never typed twice. Cross-field rules raise messages that name
+every key involved, because a maker reads them at a terminal.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Annotated, Literal
+
+from pydantic import Field, model_validator
+
+from squadron_cad.geometry.expr import Number, cos_deg, sqrt
+from squadron_cad.kits.squadron_leader import constants as C
+from squadron_cad.params import (
+    LENGTH_EPSILON_MM,
+    ChecksParams,
+    Deg,
+    DiceParams,
+    FitRange,
+    KitParamsBase,
+    Mm,
+    Section,
+    check_font,
+    deg,
+    mm,
+    ratio,
+)
+
+
+class TokenParams(Section):
+    width_mm: Annotated[Mm, mm("Octagon width across the corners", 12, 120)]
+    height_mm: Annotated[Mm, mm("Thickness of every token", 1.5, 20)]
+    bottom_chamfer_mm: Annotated[
+        Mm, mm("Chamfer on the bottom edge against elephant's foot", 0, 1.5, allow_zero=True)
+    ]
+
+    @property
+    def radius_mm(self) -> Number:
+        return self.width_mm / 2
+
+    @property
+    def across_flats_mm(self) -> Number:
+        return self.width_mm * cos_deg(C.OCTAGON_CORNER_OFFSET_DEG)
+
+    @model_validator(mode="after")
+    def _chamfer_fits(self) -> TokenParams:
+        if self.bottom_chamfer_mm > self.height_mm / 4:
+            raise ValueError(
+                f"token.bottom_chamfer_mm ({self.bottom_chamfer_mm}) must be at most a quarter "
+                f"of token.height_mm ({self.height_mm})"
+            )
+        return self
+
+
+class PlaneParams(Section):
+    silhouette_length_mm: Annotated[Mm, mm("Plane silhouette length, nose to tail", 3, 120)]
+    silhouette_span_mm: Annotated[Mm, mm("Plane silhouette wingspan", 3, 120)]
+    silhouette_height_mm: Annotated[Mm, mm("How far the silhouette stands proud", 0.2, 5)]
+    groove_width_mm: Annotated[Mm, mm("Width of the firing-arc and guide grooves", 0.4, 5)]
+    groove_depth_mm: Annotated[Mm, mm("Depth of the firing-arc and guide grooves", 0.2, 5)]
+    guide_start_mm: Annotated[
+        Mm, mm("Forward guides start this far ahead of the centre", 0, 60, allow_zero=True)
+    ]
+    hollow_depth_mm: Annotated[
+        Mm,
+        mm(
+            "Depth of the hidden recess under the token centre (saves filament; 0 = solid)",
+            0,
+            20,
+            allow_zero=True,
+        ),
+    ]
+
+
+class StackingParams(Section):
+    peg_diameter_mm: Annotated[Mm, mm("Peg diameter at its base", 0.8, 20)]
+    peg_height_mm: Annotated[Mm, mm("How far a peg stands proud", 0.3, 10)]
+    peg_tip_diameter_mm: Annotated[Mm, mm("Flat tip of the tapered peg", 0, 20, allow_zero=True)]
+    peg_socket_clearance_mm: Annotated[
+        Mm, mm("Socket minus peg, on the diameter", 0, 2, allow_zero=True)
+    ]
+    socket_extra_depth_mm: Annotated[
+        Mm, mm("Socket deeper than the peg is tall, so faces seat flat", 0, 3, allow_zero=True)
+    ]
+    socket_chamfer_mm: Annotated[
+        Mm, mm("Chamfer at the socket mouth against elephant's foot", 0, 1, allow_zero=True)
+    ]
+    facets: Annotated[int, Field(ge=6, le=64, description="Facets around a peg or socket")]
+
+    @property
+    def socket_diameter_mm(self) -> Number:
+        return self.peg_diameter_mm + self.peg_socket_clearance_mm
+
+    @property
+    def socket_depth_mm(self) -> Number:
+        return self.peg_height_mm + self.socket_extra_depth_mm
+
+    @property
+    def peg_taper_mm(self) -> Number:
+        """Radius lost per mm of height along the peg's side."""
+        return (self.peg_diameter_mm - self.peg_tip_diameter_mm) / 2 / self.peg_height_mm
+
+    @property
+    def socket_tip_diameter_mm(self) -> Number:
+        return self.socket_diameter_mm - 2 * self.peg_taper_mm * self.socket_depth_mm
+
+    @model_validator(mode="after")
+    def _peg_shape(self) -> StackingParams:
+        if self.peg_tip_diameter_mm >= self.peg_diameter_mm:
+            raise ValueError(
+                f"stacking.peg_tip_diameter_mm ({self.peg_tip_diameter_mm}) must be smaller "
+                f"than stacking.peg_diameter_mm ({self.peg_diameter_mm})"
+            )
+        if self.socket_tip_diameter_mm < 0:
+            raise ValueError(
+                "stacking.socket_extra_depth_mm is too deep for the peg's taper: the socket "
+                "would close before its bottom; lower it or raise stacking.peg_tip_diameter_mm"
+            )
+        side_angle = math.degrees(math.atan(self.peg_taper_mm))
+        if side_angle > 60:
+            raise ValueError(
+                f"the peg's side leans {side_angle:.0f} deg: stacking.peg_height_mm "
+                f"({self.peg_height_mm}) is too low for stacking.peg_diameter_mm "
+                f"({self.peg_diameter_mm}) minus stacking.peg_tip_diameter_mm; a peg that flat "
+                "does not locate"
+            )
+        return self
+
+
+class AltitudeParams(Section):
+    hole_scale: Annotated[float, ratio("Centre hole as a fraction of the octagon", 0, 0.9)]
+
+
+class TemplateParams(Section):
+    thickness_mm: Annotated[Mm, mm("Thickness of the move templates", 1, 20)]
+    notch_clearance_mm: Annotated[
+        Mm, mm("Notch larger than the token, per side", 0, 2, allow_zero=True)
+    ]
+    bank_angle_deg: Annotated[Deg, deg("Heading change of a bank", 0, 90)]
+    turn_angle_deg: Annotated[Deg, deg("Heading change of a turn", 0, 180)]
+    chevron_width_mm: Annotated[Mm, mm("Chevron width across the template", 1, 60)]
+    chevron_length_mm: Annotated[Mm, mm("Chevron depth along the travel", 0.5, 40)]
+    chevron_stroke_mm: Annotated[Mm, mm("Chevron arm width", 0.4, 10)]
+    chevron_pitch_mm: Annotated[Mm, mm("Spacing of the cost chevrons", 0.5, 40)]
+    guide_groove_width_mm: Annotated[Mm, mm("Edge grooves on the all-in-one template", 0.2, 5)]
+    guide_groove_depth_mm: Annotated[Mm, mm("Depth of those grooves, on each face", 0.2, 5)]
+
+    @model_validator(mode="after")
+    def _chevrons_fit(self) -> TemplateParams:
+        if self.chevron_stroke_mm * 2 > self.chevron_width_mm:
+            raise ValueError(
+                f"templates.chevron_stroke_mm ({self.chevron_stroke_mm}) must be at most half "
+                f"of templates.chevron_width_mm ({self.chevron_width_mm})"
+            )
+        if self.chevron_stroke_mm > self.chevron_length_mm:
+            raise ValueError(
+                f"templates.chevron_stroke_mm ({self.chevron_stroke_mm}) must be at most "
+                f"templates.chevron_length_mm ({self.chevron_length_mm})"
+            )
+        if self.guide_groove_depth_mm * 2 >= self.thickness_mm:
+            raise ValueError(
+                f"templates.guide_groove_depth_mm ({self.guide_groove_depth_mm}) is cut from "
+                f"both faces, so it must be under half of templates.thickness_mm "
+                f"({self.thickness_mm})"
+            )
+        return self
+
+
+class RulerParams(Section):
+    thickness_mm: Annotated[Mm, mm("Thickness of the range ruler", 1, 20)]
+    mark_width_mm: Annotated[Mm, mm("Width of the range marks", 0.3, 5)]
+    mark_depth_mm: Annotated[Mm, mm("Depth of the range marks", 0.2, 5)]
+    numeral_height_mm: Annotated[Mm, mm("Height of the range numerals", 1, 30)]
+    tab_width_mm: Annotated[Mm, mm("Joint tab width at its root", 0.8, 30)]
+    tab_length_mm: Annotated[Mm, mm("Joint tab length", 0.8, 30)]
+    tab_flare_mm: Annotated[
+        Mm, mm("Dovetail: tab wider at its tip, per side", 0, 5, allow_zero=True)
+    ]
+    joint_clearance_mm: Annotated[
+        Mm, mm("Gap between tab and slot, per side", 0, 1, allow_zero=True)
+    ]
+
+    @property
+    def tab_tip_width_mm(self) -> Number:
+        return self.tab_width_mm + 2 * self.tab_flare_mm
+
+
+class StatDialParams(Section):
+    labels: Annotated[
+        tuple[str, ...],
+        Field(min_length=1, max_length=8, strict=False, description="Stat labels, one row each"),
+    ]
+    min_value: Annotated[
+        int, Field(ge=0, le=9, description="Lowest settable value (0 if a stat can reach zero)")
+    ]
+    max_value: Annotated[int, Field(ge=1, le=9, description="Highest settable value")]
+    card_thickness_mm: Annotated[Mm, mm("Thickness of the stat card", 0.8, 5)]
+    row_width_mm: Annotated[Mm, mm("Height of one stat row (a card finger)", 3, 40)]
+    label_width_mm: Annotated[Mm, mm("Width of the label column", 2, 40)]
+    numeral_height_mm: Annotated[Mm, mm("Height of the numerals on the card", 1, 30)]
+    clip_width_mm: Annotated[Mm, mm("Width of a clip along the row", 2, 30)]
+    clip_spacing_mm: Annotated[Mm, mm("Gap between neighbouring clip positions", 0, 10)]
+    clip_jaw_thickness_mm: Annotated[Mm, mm("Thickness of a clip jaw", 0.4, 5)]
+    clip_spine_thickness_mm: Annotated[Mm, mm("Thickness of the clip's back", 0.4, 5)]
+    clip_clearance_mm: Annotated[
+        Mm, mm("Gap between the clip and the card where they must not rub", 0, 1)
+    ]
+    detent_depth_mm: Annotated[Mm, mm("Depth of the detent grooves under the card", 0.1, 2)]
+    grip_mm: Annotated[Mm, mm("Interference that keeps a seated clip tight", 0, 1, allow_zero=True)]
+
+    @property
+    def clip_pitch_mm(self) -> Number:
+        return self.clip_width_mm + self.clip_spacing_mm
+
+    @property
+    def slot_width_mm(self) -> Number:
+        """Gap between rows: room for a clip's back plus clearance on both sides."""
+        return self.clip_spine_thickness_mm + 3 * self.clip_clearance_mm
+
+    @model_validator(mode="after")
+    def _labels_known(self) -> StatDialParams:
+        if self.min_value > self.max_value:
+            raise ValueError(
+                f"stat_dial.min_value ({self.min_value}) must not exceed stat_dial.max_value "
+                f"({self.max_value})"
+            )
+        for label in self.labels:
+            check_font("stat_dial.labels", label)
+            if not 1 <= len(label) <= 2:
+                raise ValueError(
+                    f"stat_dial.labels: {label!r} must be 1 or 2 characters (e.g. H, D, A, S)"
+                )
+        if self.numeral_height_mm > self.row_width_mm - 1:
+            raise ValueError(
+                f"stat_dial.numeral_height_mm ({self.numeral_height_mm}) must be at least "
+                f"1 mm less than stat_dial.row_width_mm ({self.row_width_mm})"
+            )
+        return self
+
+
+class BoxParams(Section):
+    tin_clearance_mm: Annotated[
+        Mm, mm("Gap between box and tin on every side and at the top", 0, 10, allow_zero=True)
+    ]
+    wall_mm: Annotated[Mm, mm("Box wall thickness", 0.8, 10)]
+    floor_mm: Annotated[Mm, mm("Box floor thickness", 0.4, 10)]
+    lid_thickness_mm: Annotated[Mm, mm("Lid thickness", 0.6, 10)]
+    lid_clearance_mm: Annotated[
+        Mm, mm("Gap around the lid in its rebate, per side", 0, 1, allow_zero=True)
+    ]
+    rim_mm: Annotated[Mm, mm("Wall left beside the lid rebate", 0.4, 10)]
+    pocket_clearance_mm: Annotated[
+        Mm, mm("Gap around each item in its pocket, per side", 0, 3, allow_zero=True)
+    ]
+    divider_mm: Annotated[Mm, mm("Thickness of pocket walls", 0.4, 10)]
+    divider_height_mm: Annotated[Mm, mm("Height of pocket walls above the floor", 0.5, 100)]
+    headroom_mm: Annotated[
+        Mm, mm("Gap between the tallest item and the lid", 0, 10, allow_zero=True)
+    ]
+    title: Annotated[str, Field(max_length=40, description="Text engraved on the lid")]
+    title_height_mm: Annotated[Mm, mm("Height of the lid title letters", 2, 40)]
+    leave_out: Annotated[
+        tuple[Literal["template", "dice", "ruler", "dials"], ...],
+        Field(
+            strict=False,
+            max_length=4,
+            description="Pieces carried outside the box, for a tin too small to hold them",
+        ),
+    ]
+
+    @model_validator(mode="after")
+    def _rim_fits(self) -> BoxParams:
+        check_font("box.title", self.title)
+        if self.rim_mm + self.lid_clearance_mm >= self.wall_mm:
+            raise ValueError(
+                f"box.rim_mm ({self.rim_mm}) plus box.lid_clearance_mm "
+                f"({self.lid_clearance_mm}) must be less than box.wall_mm ({self.wall_mm}): "
+                "the lid rests on the rest of the wall"
+            )
+        return self
+
+
+class SquadronChecksParams(ChecksParams):
+    """The engine's check limits plus the clearance range of each of this kit's fits."""
+
+    stack_fit: FitRange
+    ruler_joint_fit: FitRange
+    clip_fit: FitRange
+    lid_fit: FitRange
+    pocket_fit: FitRange
+
+
+PICK_ROOM_MM = 1.0  # least room left on each side of a counter in its hex, to pick it up
+
+
+class KitParams(KitParamsBase):
+    """Everything a Squadron Leader build needs. Sections mirror the kit's default.yaml."""
+
+    token: TokenParams
+    plane: PlaneParams
+    stacking: StackingParams
+    altitude: AltitudeParams
+    templates: TemplateParams
+    ruler: RulerParams
+    stat_dial: StatDialParams
+    dice: DiceParams
+    box: BoxParams
+    checks: SquadronChecksParams
+
+    # Sizes the rules derive from the token width (constants names the ratios).
+    @property
+    def template_length_mm(self) -> Number:
+        return self.token.width_mm * C.TEMPLATE_LENGTH_TOKENS
+
+    @property
+    def notch_offset_mm(self) -> Number:
+        return self.token.width_mm / C.NOTCH_OFFSET_DIVISOR
+
+    @property
+    def straight_move_mm(self) -> Number:
+        return self.template_length_mm + 2 * self.notch_offset_mm
+
+    @property
+    def ruler_length_mm(self) -> Number:
+        return self.template_length_mm * C.RULER_LENGTH_TEMPLATES
+
+    @property
+    def ruler_width_mm(self) -> Number:
+        return self.token.width_mm / C.RULER_WIDTH_DIVISOR
+
+    @property
+    def guide_offset_mm(self) -> Number:
+        return self.token.width_mm / C.GUIDE_OFFSET_DIVISOR
+
+    @property
+    def peg_circle_radius_mm(self) -> Number:
+        return sqrt(2) * self.token.width_mm / 4
+
+    @property
+    def bank_inner_radius_mm(self) -> Number:
+        return self.token.width_mm * C.BANK_INNER_RADIUS_TOKENS
+
+    @property
+    def turn_inner_radius_mm(self) -> Number:
+        return self.token.width_mm * C.TURN_INNER_RADIUS_TOKENS
+
+    @property
+    def stack_height_mm(self) -> Number:
+        """A plane on its altitude tokens, pegs seated, silhouette included."""
+        tokens = C.ALTITUDE_TOKENS_PER_STACK + 1
+        return tokens * self.token.height_mm + self.plane.silhouette_height_mm
+
+    @model_validator(mode="after")
+    def _cross_section_rules(self) -> KitParams:
+        for rule in _CROSS_RULES:
+            rule(self)
+        return self
+
+
+def _sockets_fit_token(kit: KitParams) -> None:
+    socket_r = kit.stacking.socket_diameter_mm / 2 + kit.stacking.socket_chamfer_mm
+    outer_wall = kit.token.across_flats_mm / 2 - (kit.peg_circle_radius_mm + socket_r)
+    if outer_wall < 0.8:
+        raise ValueError(
+            f"stacking.peg_diameter_mm ({kit.stacking.peg_diameter_mm}) with its clearance and "
+            f"chamfer leaves {outer_wall:.2f} mm of wall to the token edge at token.width_mm "
+            f"({kit.token.width_mm}); at least 0.8 mm is needed"
+        )
+    if kit.stacking.socket_depth_mm > kit.token.height_mm - 0.8:
+        raise ValueError(
+            f"stacking.peg_height_mm + stacking.socket_extra_depth_mm "
+            f"({float(kit.stacking.socket_depth_mm):g}) must leave 0.8 mm under a socket in "
+            f"token.height_mm ({kit.token.height_mm})"
+        )
+
+
+def _hole_clears_sockets(kit: KitParams) -> None:
+    hole_half = kit.token.across_flats_mm * kit.altitude.hole_scale / 2
+    socket_r = kit.stacking.socket_diameter_mm / 2
+    wall = kit.peg_circle_radius_mm - socket_r - hole_half
+    mouth_wall = wall - kit.stacking.socket_chamfer_mm
+    if wall < 0.8 or mouth_wall < 0.4:
+        raise ValueError(
+            f"altitude.hole_scale ({kit.altitude.hole_scale}) leaves {wall:.2f} mm between the "
+            f"centre hole and the sockets ({mouth_wall:.2f} mm at the chamfered mouth, "
+            f"stacking.socket_chamfer_mm {kit.stacking.socket_chamfer_mm}); at least 0.8 mm "
+            "(0.4 mm at the mouth) is needed"
+        )
+
+
+def _silhouette_fits(kit: KitParams) -> None:
+    flats = kit.token.across_flats_mm
+    for key, value in (
+        ("plane.silhouette_length_mm", kit.plane.silhouette_length_mm),
+        ("plane.silhouette_span_mm", kit.plane.silhouette_span_mm),
+    ):
+        if value > flats:
+            raise ValueError(
+                f"{key} ({value}) must fit on the token: at most its width across the flats "
+                f"({float(flats):.2f} at token.width_mm {kit.token.width_mm})"
+            )
+    if kit.plane.groove_depth_mm > kit.token.height_mm - 1:
+        raise ValueError(
+            f"plane.groove_depth_mm ({kit.plane.groove_depth_mm}) must leave 1 mm of "
+            f"token.height_mm ({kit.token.height_mm})"
+        )
+    if kit.plane.hollow_depth_mm and (
+        kit.plane.hollow_depth_mm + kit.plane.groove_depth_mm > kit.token.height_mm - 0.8
+    ):
+        raise ValueError(
+            f"plane.hollow_depth_mm ({kit.plane.hollow_depth_mm}) plus plane.groove_depth_mm "
+            f"({kit.plane.groove_depth_mm}) must leave 0.8 mm of token.height_mm "
+            f"({kit.token.height_mm})"
+        )
+    if kit.plane.guide_start_mm >= flats / 2:
+        raise ValueError(
+            f"plane.guide_start_mm ({kit.plane.guide_start_mm}) must be inside the token "
+            f"(under {float(flats) / 2:.2f} mm from the centre)"
+        )
+
+
+def _ruler_joint_fits(kit: KitParams) -> None:
+    ruler = kit.ruler
+    side_wall = (kit.ruler_width_mm - ruler.tab_tip_width_mm - 2 * ruler.joint_clearance_mm) / 2
+    if side_wall < 0.8:
+        raise ValueError(
+            f"ruler.tab_width_mm ({ruler.tab_width_mm}) + 2 x ruler.tab_flare_mm "
+            f"({ruler.tab_flare_mm}) + 2 x ruler.joint_clearance_mm "
+            f"({ruler.joint_clearance_mm}) leaves {side_wall:.2f} mm of slot wall in a "
+            f"{float(kit.ruler_width_mm):.2f} mm ruler (token.width_mm / 4); 0.8 mm is needed"
+        )
+    if ruler.tab_length_mm >= kit.template_length_mm / 2:
+        raise ValueError(
+            f"ruler.tab_length_mm ({ruler.tab_length_mm}) must be under half a ruler part"
+        )
+    if ruler.mark_depth_mm > ruler.thickness_mm - 1:
+        raise ValueError(
+            f"ruler.mark_depth_mm ({ruler.mark_depth_mm}) must leave 1 mm of "
+            f"ruler.thickness_mm ({ruler.thickness_mm})"
+        )
+    if ruler.numeral_height_mm > kit.ruler_width_mm - 1:
+        raise ValueError(
+            f"ruler.numeral_height_mm ({ruler.numeral_height_mm}) must be at least 1 mm less "
+            f"than the ruler width ({float(kit.ruler_width_mm):.2f} = token.width_mm / 4)"
+        )
+
+
+def _text_depths_fit(kit: KitParams) -> None:
+    thinnest = min(
+        ("ruler.thickness_mm", kit.ruler.thickness_mm),
+        ("stat_dial.card_thickness_mm", kit.stat_dial.card_thickness_mm),
+        ("box.lid_thickness_mm", kit.box.lid_thickness_mm),
+        key=lambda item: item[1],
+    )
+    if kit.text.depth_mm > thinnest[1] - 0.6 + LENGTH_EPSILON_MM:
+        raise ValueError(
+            f"text.depth_mm ({kit.text.depth_mm}) must leave 0.6 mm under the engraving in "
+            f"{thinnest[0]} ({thinnest[1]})"
+        )
+    dial = kit.stat_dial
+    if kit.text.depth_mm + dial.detent_depth_mm > dial.card_thickness_mm - 0.6 + LENGTH_EPSILON_MM:
+        raise ValueError(
+            f"text.depth_mm ({kit.text.depth_mm}) + stat_dial.detent_depth_mm "
+            f"({dial.detent_depth_mm}) must leave 0.6 mm of stat_dial.card_thickness_mm "
+            f"({dial.card_thickness_mm})"
+        )
+
+
+def _template_features_fit(kit: KitParams) -> None:
+    templates = kit.templates
+    if templates.chevron_width_mm > kit.token.width_mm - 2:
+        raise ValueError(
+            f"templates.chevron_width_mm ({templates.chevron_width_mm}) must leave 1 mm each "
+            f"side on a template token.width_mm ({kit.token.width_mm}) wide"
+        )
+    room = kit.template_length_mm - 2 * (kit.token.across_flats_mm / 2 - kit.notch_offset_mm)
+    needed = templates.chevron_length_mm + 2 * templates.chevron_pitch_mm
+    if needed > room:
+        raise ValueError(
+            f"three chevrons (templates.chevron_length_mm {templates.chevron_length_mm} + "
+            f"2 x templates.chevron_pitch_mm {templates.chevron_pitch_mm}) need {needed:g} mm "
+            f"but only {float(room):.1f} mm lie between the notches"
+        )
+
+
+def _box_fits_tin(kit: KitParams) -> None:
+    box, tin = kit.box, kit.tin
+    smallest = min(tin.inner_length_mm, tin.inner_width_mm) - 2 * box.tin_clearance_mm
+    if smallest < kit.token.width_mm + 2 * box.wall_mm:
+        raise ValueError(
+            f"the tin (tin.inner_length_mm {tin.inner_length_mm} x tin.inner_width_mm "
+            f"{tin.inner_width_mm}) minus box.tin_clearance_mm is smaller than one token "
+            f"(token.width_mm {kit.token.width_mm}) in its box walls"
+        )
+    if kit.dice.size_mm > tin.inner_depth_mm - box.floor_mm - box.lid_thickness_mm:
+        raise ValueError(
+            f"dice.size_mm ({kit.dice.size_mm}) is deeper than the box can hold in "
+            f"tin.inner_depth_mm ({tin.inner_depth_mm}) after box.floor_mm and "
+            f"box.lid_thickness_mm"
+        )
+
+
+def _clearances_reach_their_fits(kit: KitParams) -> None:
+    """A clearance under its fit's least value prints tight or fused: refused, not warned."""
+    clearances = (  # key, value, sides it is shared between, fit
+        ("stacking.peg_socket_clearance_mm", kit.stacking.peg_socket_clearance_mm, 2, "stack_fit"),
+        ("ruler.joint_clearance_mm", kit.ruler.joint_clearance_mm, 1, "ruler_joint_fit"),
+        ("stat_dial.clip_clearance_mm", kit.stat_dial.clip_clearance_mm, 1, "clip_fit"),
+        ("box.lid_clearance_mm", kit.box.lid_clearance_mm, 1, "lid_fit"),
+        ("box.pocket_clearance_mm", kit.box.pocket_clearance_mm, 1, "pocket_fit"),
+    )
+    for key, value, sides, fit_key in clearances:
+        least = getattr(kit.checks, fit_key).min_mm
+        if value <= 0 or value / sides < least - LENGTH_EPSILON_MM:
+            on_diameter = " on the diameter" if sides == 2 else ""
+            raise ValueError(
+                f"{key} ({float(value):g}{on_diameter}) is under checks.{fit_key}.min_mm "
+                f"({least:g} per side): the parts would print fused or too tight; "
+                f"give at least {max(least * sides, 0.01):g}"
+            )
+
+
+def _text_meets_the_norms(kit: KitParams) -> None:
+    """Engraving below the checks' limits would fail every build: refused up front."""
+    checks = kit.checks
+    texts = (
+        ("text.depth_mm", kit.text.depth_mm, "min_text_depth_mm"),
+        ("text.stroke_mm", kit.text.stroke_mm, "min_text_stroke_mm"),
+        ("ruler.numeral_height_mm", kit.ruler.numeral_height_mm, "min_text_height_mm"),
+        ("stat_dial.numeral_height_mm", kit.stat_dial.numeral_height_mm, "min_text_height_mm"),
+        ("box.title_height_mm", kit.box.title_height_mm, "min_text_height_mm"),
+    )
+    for key, value, limit in texts:
+        least = getattr(checks, limit)
+        if value < least - LENGTH_EPSILON_MM:
+            raise ValueError(
+                f"{key} ({value:g}) is under checks.{limit} ({least:g}): engraving that small "
+                f"does not print legibly; give at least {least:g}"
+            )
+
+
+def _hex_holds_the_counter(kit: KitParams) -> None:
+    """A plane counter, or the printed token at any turn, must fit its hex with room."""
+    least = kit.token.width_mm + 2 * PICK_ROOM_MM
+    if kit.paper.hex_across_flats_mm < least - LENGTH_EPSILON_MM:
+        raise ValueError(
+            f"paper.hex_across_flats_mm ({kit.paper.hex_across_flats_mm:g}) is smaller than "
+            f"the plane counter: it must be at least token.width_mm ({kit.token.width_mm:g}) "
+            f"+ {2 * PICK_ROOM_MM:g} mm ({least:g}) so a counter fits with room to pick it up"
+        )
+
+
+_CROSS_RULES = (
+    _clearances_reach_their_fits,
+    _text_meets_the_norms,
+    _sockets_fit_token,
+    _hole_clears_sockets,
+    _silhouette_fits,
+    _ruler_joint_fits,
+    _text_depths_fit,
+    _template_features_fit,
+    _box_fits_tin,
+    _hex_holds_the_counter,
+)

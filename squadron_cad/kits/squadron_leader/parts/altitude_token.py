@@ -1,0 +1,42 @@
+"""The altitude token: an octagon ring with 4 pegs on top and the 8 shared sockets below."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from solid2 import difference, linear_extrude, rotate, translate, union
+from solid2.core.object_base import OpenSCADObject
+
+from squadron_cad.geometry.shapes import EPSILON_MM, chamfered_prism, octagon, tapered_peg
+from squadron_cad.kits.squadron_leader.params import KitParams
+
+if TYPE_CHECKING:
+    from squadron_cad.kits.squadron_leader.design import SquadronDesign
+from squadron_cad.kits.squadron_leader.parts.plane_token import sockets
+
+# Pegs on the diagonals; sockets every 45 degrees, so any 45 degree turn still seats.
+PEG_ANGLES_DEG = (45, 135, 225, 315)
+
+
+def pegs(p: KitParams) -> list[OpenSCADObject]:
+    s = p.stacking
+    return [
+        rotate(angle)(
+            translate([p.peg_circle_radius_mm, 0, p.token.height_mm])(
+                tapered_peg(s.peg_diameter_mm, s.peg_tip_diameter_mm, s.peg_height_mm, s.facets)
+            )
+        )
+        for angle in PEG_ANGLES_DEG
+    ]
+
+
+def build(design: SquadronDesign) -> OpenSCADObject:
+    p = design.params
+    token = p.token
+    body = chamfered_prism(token.height_mm, token.bottom_chamfer_mm, octagon(token.width_mm))
+    hole = translate([0, 0, -EPSILON_MM])(
+        linear_extrude(height=token.height_mm + 2 * EPSILON_MM)(
+            octagon(token.width_mm * p.altitude.hole_scale)
+        )
+    )
+    return difference()(union()(body, *pegs(p)), hole, *sockets(p))

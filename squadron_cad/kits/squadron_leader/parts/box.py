@@ -1,0 +1,232 @@
+"""The box: a rounded tray sized to the tin, with a pocket for every piece.
+
+The tin-fit solver (fit/solver.py) decides the box's size and where each pocket goes;
+this module only cuts them. Everything is a 2D shape extruded straight up, so the box
+renders in seconds and prints floor down without supports: pockets, finger notches and
+the lid rebate all open upwards.
+
+- Outside: the tin's inside less `box.tin_clearance_mm` per side and at the top.
+- Lid rebate: the top `box.lid_thickness_mm` of the wall keeps only its outer
+  `box.rim_mm`; the lid rests on the rest of the wall, flush with the top.
+- Pockets: an octagon (oriented as the token) for each column of tokens, a rectangle for
+  the dice, the stat dials and the ruler sections, and the template's own outline.
+- With the template on top, the dividers rise to carry it and a template-shaped recess
+  keeps it from sliding; otherwise they rise `box.divider_height_mm` above the floor.
+- Finger notches: U-shaped dips through the dividers beside low-lying items.
+- Hollows: floor space no pocket needs is emptied to the floor, leaving divider-thick
+  walls around the pockets (and the template's recess): a tray, not a solid block.
+- At the recess's height, a divider tip its edge cuts thinner than a printable wall is
+  cut away with it (the edge crosses dividers at a slant).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from solid2 import (
+    circle,
+    difference,
+    intersection,
+    linear_extrude,
+    offset,
+    rotate,
+    square,
+    translate,
+    union,
+)
+from solid2.core.object_base import OpenSCADObject
+
+from squadron_cad.fit.layout import Layout, Pocket
+from squadron_cad.fit.notches import Notch
+from squadron_cad.geometry.expr import Number, smax, smin
+from squadron_cad.geometry.shapes import EPSILON_MM, octagon_across_flats, rounded_rectangle
+from squadron_cad.kits.squadron_leader.geometry import move_paths
+from squadron_cad.kits.squadron_leader.params import KitParams
+
+if TYPE_CHECKING:
+    from squadron_cad.kits.squadron_leader.design import SquadronDesign
+from squadron_cad.kits.squadron_leader.parts.box_lid import box_outer
+
+NOTCH_FACETS = 24  # the round bottom of a finger notch; coarse is fine and renders fast
+Z_TOLERANCE_MM = 1e-6
+HOLLOW_MIN_MM = 3.0  # spare floor narrower than this stays solid (a sliver prints badly)
+
+
+def _heights(p: KitParams) -> dict[str, Number]:
+    """The box's levels as expressions of the parameters (the solver's numbers, named)."""
+    box = p.box
+    height = p.tin.inner_depth_mm - box.tin_clearance_mm
+    lid_bottom = height - box.lid_thickness_mm
+    ceiling = lid_bottom - box.headroom_mm
+    return {
+        "height": height,
+        "lid_bottom": lid_bottom,
+        "ceiling": ceiling,
+        "floor": box.floor_mm,
+        "dividers": smin(box.floor_mm + box.divider_height_mm, ceiling),
+        "template": ceiling - p.templates.thickness_mm,
+    }
+
+
+def _named(value: float, levels: dict[str, Number]) -> Number:
+    """A level from the layout, written as its parameter expression when it is one."""
+    for level in levels.values():
+        if abs(float(level) - value) < Z_TOLERANCE_MM:
+            return level
+    return value
+
+
+def body(p: KitParams) -> OpenSCADObject:
+    length, width, radius = box_outer(p)
+    return linear_extrude(height=_heights(p)["height"])(rounded_rectangle(length, width, radius))
+
+
+def rebate(p: KitParams) -> OpenSCADObject:
+    length, width, radius = box_outer(p)
+    rim = p.box.rim_mm
+    levels = _heights(p)
+    return translate([0, 0, levels["lid_bottom"]])(
+        linear_extrude(height=p.box.lid_thickness_mm + EPSILON_MM)(
+            rounded_rectangle(length - 2 * rim, width - 2 * rim, radius - rim)
+        )
+    )
+
+
+def open_space(p: KitParams, layout: Layout) -> OpenSCADObject | None:
+    """The cavity above the dividers, up to the lid."""
+    levels = _heights(p)
+    if layout.insert_top >= layout.box.lid_bottom - Z_TOLERANCE_MM:
+        return None
+    length, width, radius = box_outer(p)
+    wall = p.box.wall_mm
+    bottom = _named(layout.insert_top, levels)
+    return translate([0, 0, bottom])(
+        linear_extrude(height=levels["lid_bottom"] - bottom + EPSILON_MM)(
+            rounded_rectangle(length - 2 * wall, width - 2 * wall, smax(radius - wall, 0))
+        )
+    )
+
+
+def pocket_shape(p: KitParams, pocket: Pocket) -> OpenSCADObject:
+    x, y = pocket.origin
+    clearance = p.box.pocket_clearance_mm
+    if pocket.kind == "octagon":
+        shape = octagon_across_flats(p.token.across_flats_mm + 2 * clearance)
+    elif pocket.kind == "rect":
+        shape = square([round(pocket.size[0], 4), round(pocket.size[1], 4)], center=True)
+    else:  # the template's outline, grown by the clearance
+        outlines = [path.outline() for path in move_paths.paths(p).values()]
+        shape = offset(delta=clearance)(union()(*outlines))
+    if pocket.angle_deg:
+        shape = rotate(pocket.angle_deg)(shape)
+    return translate([round(x, 4), round(y, 4)])(shape)
+
+
+def pockets(p: KitParams, layout: Layout) -> list[OpenSCADObject]:
+    """Pockets grouped by depth: one extrusion per group keeps the booleans few."""
+    levels = _heights(p)
+    groups: dict[tuple[float, float], list[Pocket]] = {}
+    for pocket in layout.pockets:
+        groups.setdefault((round(pocket.z_bottom, 6), round(pocket.z_top, 6)), []).append(pocket)
+    cuts = []
+    for (z_bottom, z_top), members in groups.items():
+        bottom, top = _named(z_bottom, levels), _named(z_top, levels)
+        cuts.append(
+            translate([0, 0, bottom])(
+                linear_extrude(height=top - bottom + EPSILON_MM)(
+                    union()(*(pocket_shape(p, pocket) for pocket in members))
+                )
+            )
+        )
+    return cuts
+
+
+def hollows(p: KitParams, layout: Layout) -> OpenSCADObject:
+    """Floor space no pocket needs, emptied down to the floor to save filament and time.
+
+    What stays: a divider's thickness around every pocket, and a ring as thick around the
+    template's recess, so it cannot slide; slivers too narrow to print are left solid."""
+    d = p.box.divider_mm
+    inner = _inner_outline(p)
+    standing = [pocket for pocket in layout.pockets if pocket.kind != "outline"]
+    walls = offset(delta=d)(union()(*(pocket_shape(p, pocket) for pocket in standing)))
+    keep = [walls]
+    for pocket in layout.pockets:
+        if pocket.kind == "outline":
+            recess = pocket_shape(p, pocket)
+            keep.append(difference()(offset(delta=d)(recess), recess))
+    spare = difference()(inner, *keep)
+    # Opening by delta offsets turns a curve's facets into chords that can bite outside the
+    # spare area (into a wall left around a pocket): clip it back to the spare area.
+    opened = intersection()(
+        spare, offset(delta=HOLLOW_MIN_MM / 2)(offset(delta=-HOLLOW_MIN_MM / 2)(spare))
+    )
+    levels = _heights(p)
+    top = _named(layout.insert_top, levels)
+    return translate([0, 0, levels["floor"]])(
+        linear_extrude(height=top - levels["floor"] + EPSILON_MM)(opened)
+    )
+
+
+def _inner_outline(p: KitParams) -> OpenSCADObject:
+    length, width, radius = box_outer(p)
+    wall = p.box.wall_mm
+    return rounded_rectangle(length - 2 * wall, width - 2 * wall, smax(radius - wall, 0))
+
+
+def recess_slivers(p: KitParams, layout: Layout) -> OpenSCADObject | None:
+    """Cut, at the template recess's height, what is left too thin to print between cuts."""
+    recess = layout.on_top
+    if recess is None:
+        return None
+    band = recess.z_bottom
+    open_there = [pocket_shape(p, q) for q in layout.pockets if q.z_top > band]
+    open_there += [notch_footprint(n) for n in layout.notches if n.z_top > band]
+    inner = _inner_outline(p)
+    material = difference()(inner, *open_there)
+    thinnest = p.checks.min_wall_mm  # a thinner divider tip is cut away
+    printable = offset(delta=thinnest / 2)(offset(delta=-thinnest / 2)(material))
+    levels = _heights(p)
+    bottom, top = _named(band, levels), _named(recess.z_top, levels)
+    return translate([0, 0, bottom])(
+        linear_extrude(height=top - bottom + EPSILON_MM)(difference()(inner, printable))
+    )
+
+
+def notch_footprint(notch: Notch) -> OpenSCADObject:
+    """A finger notch seen from above, where it is full width."""
+    across, along = round(notch.length, 4), round(2 * notch.radius, 4)
+    size = [across, along] if notch.axis == "x" else [along, across]
+    x, y = (round(v, 4) for v in notch.centre)
+    return translate([x, y])(square(size, center=True))
+
+
+def finger_notch(notch: Notch) -> OpenSCADObject:
+    """A U in a vertical plane, pushed through the divider along the notch's axis."""
+    r = round(notch.radius, 4)
+    centre_z = round(notch.z_bottom + notch.radius, 4)
+    rise = round(notch.z_top - notch.z_bottom - notch.radius, 4) + EPSILON_MM
+    profile = union()(
+        translate([0, centre_z])(circle(r=r, _fn=NOTCH_FACETS)),
+        translate([-r, centre_z])(square([2 * r, max(rise, EPSILON_MM)])),
+    )
+    turn = [90, 0, 90] if notch.axis == "x" else [90, 0, 0]
+    x, y = (round(v, 4) for v in notch.centre)
+    return translate([x, y, 0])(
+        rotate(turn)(linear_extrude(height=round(notch.length, 4), center=True)(profile))
+    )
+
+
+def build(design: SquadronDesign) -> OpenSCADObject:
+    p = design.params
+    layout = design.layout
+    cuts = [
+        rebate(p),
+        *pockets(p, layout),
+        hollows(p, layout),
+        *(finger_notch(n) for n in layout.notches),
+    ]
+    for extra in (open_space(p, layout), recess_slivers(p, layout)):
+        if extra is not None:
+            cuts.append(extra)
+    return difference()(body(p), *cuts)

@@ -1,0 +1,104 @@
+"""The plane token: octagon, raised silhouette, firing arc and forward guides, 8 sockets."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from solid2 import difference, hull, linear_extrude, polygon, rotate, scale, translate, union
+from solid2.core.object_base import OpenSCADObject
+
+from squadron_cad.geometry.expr import Number
+from squadron_cad.geometry.shapes import (
+    EPSILON_MM,
+    chamfered_prism,
+    octagon,
+    octagon_across_flats,
+    socket,
+)
+from squadron_cad.kits.squadron_leader.geometry.icons import PLANE_SILHOUETTE
+from squadron_cad.kits.squadron_leader.params import KitParams
+
+if TYPE_CHECKING:
+    from squadron_cad.kits.squadron_leader.design import SquadronDesign
+
+FIRING_ARC_HALF_ANGLE_DEG = 45  # the rules' 90 degree V, symmetric about forward
+SOCKET_ANGLES_DEG = tuple(range(0, 360, 45))
+
+
+def silhouette(p: KitParams) -> OpenSCADObject:
+    """Our own plane outline, scaled to the silhouette length and span."""
+    outline = union()(*(polygon([list(pt) for pt in part]) for part in PLANE_SILHOUETTE))
+    return scale([p.plane.silhouette_length_mm, p.plane.silhouette_span_mm])(outline)
+
+
+def _band(start_x: Number, end_x: Number, width: Number) -> OpenSCADObject:
+    """A groove-wide band along +x from start_x to end_x."""
+    return polygon(
+        [[start_x, -width / 2], [end_x, -width / 2], [end_x, width / 2], [start_x, width / 2]]
+    )
+
+
+def marks(p: KitParams) -> OpenSCADObject:
+    """Firing-arc lines and forward guides in 2D, kept off the raised silhouette."""
+    reach = p.token.radius_mm + 1  # run out past the edge so each groove opens at the rim
+    arc_lines = [
+        rotate(angle)(_band(0, reach, p.plane.groove_width_mm))
+        for angle in (FIRING_ARC_HALF_ANGLE_DEG, -FIRING_ARC_HALF_ANGLE_DEG)
+    ]
+    guides = [
+        translate([0, side * p.guide_offset_mm])(
+            _band(p.plane.guide_start_mm, reach, p.plane.groove_width_mm)
+        )
+        for side in (1, -1)
+    ]
+    return difference()(union()(*arc_lines, *guides), silhouette(p))
+
+
+def underside_hollow(p: KitParams) -> OpenSCADObject:
+    """A hidden recess inside the socket ring; 45 degree walls so its roof needs no bridge."""
+    socket_reach = p.stacking.socket_diameter_mm / 2 + p.stacking.socket_chamfer_mm
+    across_flats = 2 * (p.peg_circle_radius_mm - socket_reach - 0.8)
+    depth = p.plane.hollow_depth_mm
+    return hull()(
+        translate([0, 0, -EPSILON_MM])(
+            linear_extrude(height=EPSILON_MM)(octagon_across_flats(across_flats))
+        ),
+        translate([0, 0, depth - EPSILON_MM])(
+            linear_extrude(height=EPSILON_MM)(octagon_across_flats(across_flats - 2 * depth))
+        ),
+    )
+
+
+def sockets(p: KitParams) -> list[OpenSCADObject]:
+    """The 8 sockets under every token, on the peg circle, one per 45 degrees."""
+    s = p.stacking
+    return [
+        rotate(angle)(
+            translate([p.peg_circle_radius_mm, 0, 0])(
+                socket(
+                    s.socket_diameter_mm,
+                    s.socket_tip_diameter_mm,
+                    s.socket_depth_mm,
+                    s.socket_chamfer_mm,
+                    s.facets,
+                )
+            )
+        )
+        for angle in SOCKET_ANGLES_DEG
+    ]
+
+
+def build(design: SquadronDesign) -> OpenSCADObject:
+    p = design.params
+    token = p.token
+    body = chamfered_prism(token.height_mm, token.bottom_chamfer_mm, octagon(token.width_mm))
+    raised = translate([0, 0, token.height_mm - EPSILON_MM])(
+        linear_extrude(height=p.plane.silhouette_height_mm + EPSILON_MM)(silhouette(p))
+    )
+    grooves = translate([0, 0, token.height_mm - p.plane.groove_depth_mm])(
+        linear_extrude(height=p.plane.groove_depth_mm + EPSILON_MM)(marks(p))
+    )
+    cuts = [grooves, *sockets(p)]
+    if p.plane.hollow_depth_mm > 0:
+        cuts.append(underside_hollow(p))
+    return difference()(union()(body, raised), *cuts)

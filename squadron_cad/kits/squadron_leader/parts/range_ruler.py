@@ -1,0 +1,117 @@
+"""The range ruler: one piece, or three sections joined by dovetails to fit the box.
+
+Three straight template lengths long; the thirds are ranges 1, 2 and 3 from the firing
+plane (at x = 0). A section joint sits exactly on a range boundary, so the seam is the mark.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from solid2 import difference, linear_extrude, offset, polygon, square, translate, union
+from solid2.core.object_base import OpenSCADObject
+
+from squadron_cad.geometry.expr import Number
+from squadron_cad.geometry.shapes import EPSILON_MM, centred_text
+from squadron_cad.kits.squadron_leader import constants as C
+from squadron_cad.kits.squadron_leader.params import KitParams
+
+if TYPE_CHECKING:
+    from squadron_cad.kits.squadron_leader.design import SquadronDesign
+
+SECTIONS = C.RULER_LENGTH_TEMPLATES
+
+
+def _strip(length: Number, width: Number) -> OpenSCADObject:
+    return translate([0, -width / 2])(square([length, width]))
+
+
+def _mark(x: Number, p: KitParams) -> OpenSCADObject:
+    """A range mark across the ruler, centred on x."""
+    width = p.ruler_width_mm + 2
+    return translate([x - p.ruler.mark_width_mm / 2, -width / 2])(
+        square([p.ruler.mark_width_mm, width])
+    )
+
+
+def _numeral(index: int, centre_x: Number, p: KitParams) -> OpenSCADObject:
+    return translate([centre_x, 0])(
+        centred_text(str(index), p.ruler.numeral_height_mm, p.text.stroke_mm)
+    )
+
+
+def _engrave(body: OpenSCADObject, marks: list, numerals: list, p: KitParams) -> OpenSCADObject:
+    top = p.ruler.thickness_mm
+    cuts = []
+    if marks:
+        cuts.append(
+            translate([0, 0, top - p.ruler.mark_depth_mm])(
+                linear_extrude(height=p.ruler.mark_depth_mm + EPSILON_MM)(union()(*marks))
+            )
+        )
+    cuts.append(
+        translate([0, 0, top - p.text.depth_mm])(
+            linear_extrude(height=p.text.depth_mm + EPSILON_MM)(union()(*numerals))
+        )
+    )
+    return difference()(body, *cuts)
+
+
+def build_one_piece(design: SquadronDesign) -> OpenSCADObject:
+    p = design.params
+    third = p.template_length_mm
+    body = linear_extrude(height=p.ruler.thickness_mm)(_strip(p.ruler_length_mm, p.ruler_width_mm))
+    marks = [_mark(third * i, p) for i in range(1, SECTIONS)]
+    numerals = [_numeral(i + 1, third * (i + 0.5), p) for i in range(SECTIONS)]
+    return _engrave(body, marks, numerals, p)
+
+
+def tab_points(p: KitParams, root_x: Number) -> list[list[Number]]:
+    """Dovetail tab from root_x forward: wider at its tip, so the joint cannot pull apart.
+    (It starts EPSILON behind root_x so its union with the body is clean.)"""
+    r = p.ruler
+    root, tip = r.tab_width_mm / 2, r.tab_tip_width_mm / 2
+    end = root_x + r.tab_length_mm
+    start = root_x - EPSILON_MM
+    return [[start, -root], [end, -tip], [end, tip], [start, root]]
+
+
+def tab_outline(p: KitParams, root_x: Number) -> OpenSCADObject:
+    return polygon(tab_points(p, root_x))
+
+
+def section_joints(index: int) -> tuple[bool, bool]:
+    """Does section `index` (1..3) carry a tab at its far end, a slot at its near end?"""
+    return index < SECTIONS, index > 1
+
+
+def build_section(p: KitParams, index: int) -> OpenSCADObject:
+    """Section 1, 2 or 3 in its own frame, x from 0 to one template length."""
+    length = p.template_length_mm
+    outline = _strip(length, p.ruler_width_mm)
+    marks = []
+    has_tab, has_slot = section_joints(index)
+    if has_tab:
+        outline = union()(outline, tab_outline(p, length))
+        marks.append(_mark(length, p))
+    if has_slot:
+        slot = offset(delta=p.ruler.joint_clearance_mm)(tab_outline(p, 0))
+        outline = difference()(outline, slot)
+        marks.append(_mark(0, p))
+    body = linear_extrude(height=p.ruler.thickness_mm)(outline)
+    return _engrave(body, marks, [_numeral(index, length / 2, p)], p)
+
+
+def build_section_1(design: SquadronDesign) -> OpenSCADObject:
+    p = design.params
+    return build_section(p, 1)
+
+
+def build_section_2(design: SquadronDesign) -> OpenSCADObject:
+    p = design.params
+    return build_section(p, 2)
+
+
+def build_section_3(design: SquadronDesign) -> OpenSCADObject:
+    p = design.params
+    return build_section(p, 3)

@@ -1,0 +1,126 @@
+"""One-line refusals: which piece does not fit, by how many mm, and what to try instead."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from squadron_cad.kits.squadron_leader.params import KitParams
+
+EPS = 1e-6
+
+
+@dataclass(frozen=True)
+class Shortfall:
+    """How much bigger the box's inside would have to be (mm; corner: per corner)."""
+
+    x: float = 0.0
+    y: float = 0.0
+    z: float = 0.0
+    corner: float = 0.0
+
+    @property
+    def cost(self) -> float:
+        # A corner short by c needs about 2c more length and width to clear.
+        return self.x + self.y + self.z if self.x + self.y + self.z > EPS else 2 * self.corner
+
+    def text(self, p: KitParams) -> str:
+        tin = p.tin
+        wanted = [
+            (self.x, "length", "tin.inner_length_mm", tin.inner_length_mm),
+            (self.y, "width", "tin.inner_width_mm", tin.inner_width_mm),
+            (self.z, "depth", "tin.inner_depth_mm", tin.inner_depth_mm),
+        ]
+        parts = [
+            (f"{_up(amount)} mm more {word}", f"{key} {value:g}")
+            for amount, word, key, value in wanted
+            if amount > EPS
+        ]
+        if not parts:
+            parts = [
+                (
+                    f"{_up(self.corner)} mm more room in the rounded corners",
+                    f"tin.corner_radius_mm {tin.corner_radius_mm:g}",
+                )
+            ]
+        needs = " and ".join(need for need, _ in parts)
+        keys = ", ".join(key for _, key in parts)
+        return f"{needs} ({keys})"
+
+
+def _up(amount: float) -> str:
+    """Round a shortfall up to 0.1 mm, so 0.02 short never reads as 0.0."""
+    return f"{math.ceil(amount * 10 - 1e-6) / 10:.1f}"
+
+
+def from_margins(margins: dict[str, float]) -> Shortfall:
+    over_x, over_y = max(-margins["x"], 0.0), max(-margins["y"], 0.0)
+    over_z = max(-margins["z"], 0.0)
+    if over_x + over_y + over_z > EPS:
+        return Shortfall(x=over_x, y=over_y, z=over_z)
+    return Shortfall(corner=max(-margins["corner"], 0.0))
+
+
+def alone(
+    fx: float, fy: float, fz: float, length: float, width: float, depth: float
+) -> Shortfall | None:
+    """How much an fx x fy x fz piece misses the inside by on its own (best way round)."""
+    if fz > depth + EPS:
+        return Shortfall(z=fz - depth)
+    options = []
+    for a, b in ((fx, fy), (fy, fx)):
+        over_x, over_y = max(a - length, 0.0), max(b - width, 0.0)
+        if over_x <= EPS and over_y <= EPS:
+            return None
+        options.append(Shortfall(x=over_x, y=over_y))
+    return min(options, key=lambda s: s.cost)
+
+
+def piece_name(p: KitParams, kind: str) -> str:
+    """The pieces of one kind, as the subject of 'need(s) ...'."""
+    players, dice = p.players, p.dice.count
+    names = {
+        "stacks": f"the {players} plane stacks need" if players > 1 else "the plane stack needs",
+        "dials": f"the {players} stat dials need" if players > 1 else "the stat dial needs",
+        "dice": f"the {dice} dice need" if dice > 1 else "the die needs",
+        "ruler": "the range ruler sections need",
+        "template": "the move template needs",
+    }
+    return names[kind]
+
+
+def hints(p: KitParams, kind: str, shortfall: Shortfall, single: bool = False) -> str:
+    """What to try; fewer players cannot help a piece that misses on its own (single)."""
+    tries = []
+    if p.players > 1 and not single:
+        tries.append(f"players: {p.players - 1}")
+    if kind != "stacks":
+        carried = sorted({*p.box.leave_out, kind})
+        tries.append(f"box.leave_out: [{', '.join(carried)}]")
+    if shortfall.z > EPS:
+        tries.append("a deeper tin")
+    elif shortfall.corner > EPS and shortfall.cost == 2 * shortfall.corner:
+        tries.append("a tin with tighter corners")
+    else:
+        tries.append("a bigger tin")
+    return ", or ".join(tries)
+
+
+def message(p: KitParams, kind: str, shortfall: Shortfall, single: bool = False) -> str:
+    subject = single_piece_name(kind) if single else piece_name(p, kind)
+    return (
+        f"the tin is too small: {subject} {shortfall.text(p)}; "
+        f"try {hints(p, kind, shortfall, single)}"
+    )
+
+
+def single_piece_name(kind: str) -> str:
+    """One piece of a kind, alone in the box, as the subject of 'needs ...'."""
+    names = {
+        "stacks": "even a single token needs",
+        "dials": "a stat dial needs",
+        "dice": "a die needs",
+        "ruler": "a range ruler section needs",
+        "template": "the move template needs",
+    }
+    return names[kind]

@@ -1,0 +1,552 @@
+"""The tin-fit solver: size the box from the tin, then pack every piece into pockets.
+
+Box: outside = the tin's inside minus `box.tin_clearance_mm` on each side and at the top;
+corner radius = the tin's minus the clearance, at least the wall. Inside: the floor, the
+walls, and a lid lying in a rebate at the top of the wall. Usable depth = box height -
+floor - lid - headroom.
+
+Strategies (every one is tried; the best that fits wins):
+- the template lies flat on top of the pockets, under the lid (as the reference v2 box
+  does; the dividers rise to carry it and a template-shaped recess keeps it from
+  sliding), or it has its own template-shaped pocket;
+- each player's stack stands whole, or split into the fewest shorter columns that fit
+  under the template or the lid (plane + 2 altitude tokens, then 2 altitude tokens ...),
+  or one column more;
+- the stack columns in one grid, or in two;
+- and, inside the packer: every grid shape for the stacks and the dice, dice in layers,
+  the stat dials in one or more flat piles, the ruler sections flat (stacked or side by
+  side) or on edge, every block either way round.
+
+Score: the smallest margin, where the margins are the spare length (x), spare width (y)
+and spare depth (z) after the pockets, and twice the clearance at the tightest rounded
+corner (a per-side figure, like half the spare length). Margins beyond COMFORT_MM make
+no layout better: among layouts that comfortable, the simpler strategy wins (whole
+stacks, one group, the template on top), then the bigger margin.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from squadron_cad.errors import InputError
+from squadron_cad.fit import frames, notches
+from squadron_cad.fit.frames import Matrix
+from squadron_cad.fit.layout import BoxShape, Layout, Placement, Pocket, score
+from squadron_cad.fit.packing import FRONT_LIMIT, Packed, pack
+from squadron_cad.fit.units import LocalPocket, Unit, Variant, both_turns
+from squadron_cad.kits.squadron_leader.params import KitParams
+from squadron_cad.kits.squadron_leader.stowing import blocks, items, refusals
+
+EPS = 1e-6
+# How far past the box a refusal looks for the nearest fit, and how many arrangements it
+# keeps per step: near misses are searched as thoroughly as fits, far ones coarsely.
+SHORTFALL_SEARCH = ((5.0, 64), (20.0, 24), (math.inf, 8))
+COMFORT_MM = 3.0  # margins beyond this do not make a layout better; simpler layouts win
+OFFSET_STEPS = 7  # positions tried per axis when sliding blocks away from a tight corner
+KINDS = ("stacks", "dials", "dice", "ruler", "template")
+
+
+def box_shape(p: KitParams) -> BoxShape:
+    tin, box = p.tin, p.box
+    clearance = box.tin_clearance_mm
+    length = tin.inner_length_mm - 2 * clearance
+    width = tin.inner_width_mm - 2 * clearance
+    radius = min(max(tin.corner_radius_mm - clearance, box.wall_mm), min(length, width) / 2)
+    return BoxShape(
+        length=length,
+        width=width,
+        height=tin.inner_depth_mm - clearance,
+        radius=radius,
+        wall=box.wall_mm,
+        floor=box.floor_mm,
+        lid_thickness=box.lid_thickness_mm,
+        headroom=box.headroom_mm,
+    )
+
+
+@dataclass(frozen=True)
+class Strategy:
+    template_on_top: bool
+    split: tuple[int, ...]
+    stack_groups: int
+    leave_out: frozenset[str] = frozenset()
+
+    @property
+    def name(self) -> str:
+        where = "template on top" if self.template_on_top else "template in a pocket"
+        if "template" in self.leave_out:
+            where = "no template"
+        stacks = (
+            "stacks whole"
+            if len(self.split) == 1
+            else "stacks split " + "+".join(map(str, self.split))
+        )
+        groups = "" if self.stack_groups == 1 else f" in {self.stack_groups} groups"
+        return f"{where}, {stacks}{groups}"
+
+
+@dataclass(frozen=True, eq=False)
+class _Candidate:
+    strategy: Strategy
+    packed: Packed
+    pockets: list[Pocket]
+    margins: dict[str, float]
+    template: tuple[LocalPocket, Matrix] | None  # the template on top: its recess and pose
+    offset: tuple[float, float]  # the blocks slid off centre to clear a rounded corner
+
+    @property
+    def score(self) -> float:
+        return score(self.margins)
+
+
+@dataclass(frozen=True, eq=False)
+class _Contents:
+    """Everything to stow, as units, for one kit."""
+
+    dials: list[Unit]
+    dice: list[Unit]
+    ruler_flat: list[Unit]
+    ruler_edge: list[Unit]
+    template: Unit
+    template_pocket: Variant  # its own outline pocket, computed once (shapely is slow-ish)
+    variants: dict[Strategy, list[list[Variant]]] = field(default_factory=dict)  # a cache
+
+
+def solve(p: KitParams) -> Layout:
+    """The best layout for the tin, or an InputError naming what does not fit and by how much."""
+    shape = box_shape(p)
+    leave_out = frozenset(p.box.leave_out)
+    _check_box(p, shape)
+    contents = _contents(p)
+    _check_each_item(p, shape, contents, leave_out)
+    best = _search(p, shape, contents, leave_out)
+    if best is None:
+        raise InputError(_no_fit_message(p, shape, contents, leave_out))
+    return _layout(p, shape, best)
+
+
+# ---- contents and strategies ----
+
+
+def _contents(p: KitParams) -> _Contents:
+    template = items.template(p)
+    return _Contents(
+        dials=[items.dial(p, n) for n in range(1, p.players + 1)],
+        dice=items.dice(p),
+        ruler_flat=[items.ruler_section(p, i, on_edge=False) for i in (1, 2, 3)],
+        ruler_edge=[items.ruler_section(p, i, on_edge=True) for i in (1, 2, 3)],
+        template=template,
+        template_pocket=blocks.template_pocket(p, template),
+    )
+
+
+def _strategies(p: KitParams, shape: BoxShape, leave_out: frozenset[str]) -> list[Strategy]:
+    thickness = p.templates.thickness_mm
+    modes = [False] if "template" in leave_out else [True, False]
+    strategies = []
+    for on_top in modes:
+        room = shape.usable_depth - (thickness if on_top else 0.0)
+        if room <= 0:
+            continue
+        for split in items.stack_splits(p, room)[:2]:
+            columns = p.players * len(split)
+            for groups in (1, 2) if columns > 1 else (1,):
+                strategies.append(Strategy(on_top, split, groups, leave_out))
+    return strategies
+
+
+def _search(
+    p: KitParams, shape: BoxShape, contents: _Contents, leave_out: frozenset[str]
+) -> _Candidate | None:
+    best: _Candidate | None = None
+    for strategy in sorted(_strategies(p, shape, leave_out), key=_simplicity, reverse=True):
+        if best is not None and _rank(best)[:4] > (COMFORT_MM, *_simplicity(strategy)):
+            break  # comfortable already, and every strategy left is less simple
+        for packing in _packings(p, shape, contents, strategy, (0.0, FRONT_LIMIT)):
+            # The corner check is the costly part: skip it when the rest cannot win.
+            bound = round(_straight_score(shape, packing), 3)  # corners only lower it
+            ceiling = (min(bound, COMFORT_MM), *_simplicity(strategy), bound)
+            if best is not None and _rank(best) >= ceiling:
+                continue
+            candidate = _candidate(p, shape, packing)
+            if _fits(candidate) and (best is None or _rank(candidate) > _rank(best)):
+                best = candidate
+    return best
+
+
+def _rank(candidate: _Candidate) -> tuple[float, int, int, int, float]:
+    """Better is bigger: margins up to a comfortable size, then the simpler strategy, then
+    the bigger margins (rounded, so float noise never decides)."""
+    score = round(candidate.score, 3)
+    return (min(score, COMFORT_MM), *_simplicity(candidate.strategy), score)
+
+
+def _simplicity(strategy: Strategy) -> tuple[int, int, int]:
+    """Whole stacks before split ones, one group before two, the template on top (as the
+    reference box has it) before its own pocket; negated, so bigger is simpler."""
+    return -len(strategy.split), -strategy.stack_groups, int(strategy.template_on_top)
+
+
+def _fits(candidate: _Candidate) -> bool:
+    return min(candidate.margins.values()) >= -EPS
+
+
+def _room(p: KitParams, shape: BoxShape, strategy: Strategy) -> float:
+    top = p.templates.thickness_mm if strategy.template_on_top else 0.0
+    return shape.usable_depth - top
+
+
+def _block_variants(
+    p: KitParams, contents: _Contents, strategy: Strategy, room: float
+) -> list[list[Variant]]:
+    out = _stack_blocks(p, strategy)
+    skip = strategy.leave_out
+    if "dials" not in skip and contents.dials:
+        out.append(both_turns(blocks.dial_blocks(p, contents.dials, room)))
+    if "dice" not in skip and contents.dice:
+        out.append(blocks.dice_blocks(p, contents.dice, room))
+    if "ruler" not in skip:
+        out.append(
+            both_turns(blocks.ruler_blocks(p, contents.ruler_flat, contents.ruler_edge, room))
+        )
+    if "template" not in skip and not strategy.template_on_top:
+        out.append(both_turns([contents.template_pocket]))
+    return out
+
+
+def _stack_blocks(p: KitParams, strategy: Strategy) -> list[list[Variant]]:
+    if "stacks" in strategy.leave_out:
+        return []
+    columns = [
+        unit for n in range(1, p.players + 1) for unit in items.stack_columns(p, n, strategy.split)
+    ]
+    groups = _halves(columns) if strategy.stack_groups == 2 else [columns]
+    return [blocks.stack_grids(p, group, f"stacks_{i + 1}") for i, group in enumerate(groups)]
+
+
+def _halves(columns: list[Unit]) -> list[list[Unit]]:
+    middle = math.ceil(len(columns) / 2)
+    return [columns[:middle], columns[middle:]]
+
+
+@dataclass(frozen=True, eq=False)
+class _Packing:
+    strategy: Strategy
+    packed: Packed
+    room: float  # depth the blocks may use
+    template: tuple[LocalPocket, Matrix] | None  # the template on top: its recess and pose
+
+
+def _packings(
+    p: KitParams,
+    shape: BoxShape,
+    contents: _Contents,
+    strategy: Strategy,
+    reach: tuple[float, int],
+) -> Iterable[_Packing]:
+    """The strategy's arrangements up to `reach[0]` mm beyond the box, `reach[1]` per step."""
+    room = _room(p, shape, strategy)
+    if strategy not in contents.variants:
+        contents.variants[strategy] = [
+            [v for v in group if v.z <= room + EPS]
+            for group in _block_variants(p, contents, strategy, room)
+        ]
+    variants = contents.variants[strategy]
+    extra, front = reach
+    max_w, max_h = shape.inner_length + extra, shape.inner_width + extra
+    template = _template_on_top(p, shape, contents) if strategy.template_on_top else None
+    if strategy.template_on_top and template is None:
+        return
+    for packed in pack(variants, p.box.divider_mm, max_w, max_h, front):
+        yield _Packing(strategy, packed, room, template)
+
+
+def _straight_margins(shape: BoxShape, packing: _Packing) -> dict[str, float]:
+    """Spare length, width and depth: cheap, before the corners are looked at."""
+    packed = packing.packed
+    x_spare = shape.inner_length - packed.w
+    y_spare = shape.inner_width - packed.h
+    if packing.template is not None:
+        x0, y0, x1, y1 = _bounds_2d(packing.template[0].points)
+        x_spare = min(x_spare, shape.inner_length - (x1 - x0))
+        y_spare = min(y_spare, shape.inner_width - (y1 - y0))
+    return {"x": x_spare, "y": y_spare, "z": packing.room - packed.z}
+
+
+def _straight_score(shape: BoxShape, packing: _Packing) -> float:
+    return min(_straight_margins(shape, packing).values())
+
+
+def _candidate(p: KitParams, shape: BoxShape, packing: _Packing) -> _Candidate:
+    strategy, packed = packing.strategy, packing.packed
+    top = shape.ceiling if strategy.template_on_top else _insert_top(p, shape)
+    fixed = [packing.template[0].points] if packing.template is not None else []
+    centred = _place_pockets(shape, packed, top, (0.0, 0.0))
+    margins = _straight_margins(shape, packing)
+    offset, margins["corner"] = _best_offset(shape, packed, [q.points for q in centred], fixed)
+    pockets = centred if offset == (0.0, 0.0) else _place_pockets(shape, packed, top, offset)
+    return _Candidate(strategy, packed, pockets, margins, packing.template, offset)
+
+
+def _best_offset(
+    shape: BoxShape, packed: Packed, outlines: list[np.ndarray], fixed: list[np.ndarray]
+) -> tuple[tuple[float, float], float]:
+    """Centred, unless sliding the blocks within their spare room clears a rounded corner
+    better (an L-shaped arrangement often sits better off centre)."""
+    points = np.vstack(outlines)
+    still = np.vstack(fixed) if fixed else np.empty((0, 2))
+    centred = min(_wall_clearance(shape, points), _wall_clearance(shape, still))
+    slack_x = max(shape.inner_length - packed.w, 0.0) / 2
+    slack_y = max(shape.inner_width - packed.h, 0.0) / 2
+    if 2 * centred >= min(2 * slack_x, 2 * slack_y) - EPS:
+        return (0.0, 0.0), centred  # the straight walls limit it already: nothing to gain
+    steps = np.linspace(-1, 1, OFFSET_STEPS)
+    offsets = np.array([(fx * slack_x, fy * slack_y) for fx in steps for fy in steps])
+    moved = points[None, :, :] + offsets[:, None, :]
+    clearances = np.minimum(_wall_clearance(shape, moved), _wall_clearance(shape, still))
+    best = int(np.argmax(clearances))
+    if clearances[best] <= centred + EPS:
+        return (0.0, 0.0), centred
+    return (float(offsets[best, 0]), float(offsets[best, 1])), float(clearances[best])
+
+
+def _insert_top(p: KitParams, shape: BoxShape) -> float:
+    """Without a template on top, the dividers rise box.divider_height_mm (below the lid)."""
+    return min(shape.floor + p.box.divider_height_mm, shape.ceiling)
+
+
+def _place_pockets(
+    shape: BoxShape, packed: Packed, top: float, offset: tuple[float, float]
+) -> list[Pocket]:
+    pockets = []
+    for variant, x, y in packed.leaves():
+        matrix = _leaf_matrix(shape, packed, x + offset[0], y + offset[1])
+        for local in variant.pockets:
+            moved = local.moved(matrix)
+            pockets.append(
+                Pocket(
+                    moved.name,
+                    moved.kind,
+                    moved.size,
+                    moved.pose,
+                    moved.points,
+                    shape.floor,
+                    top,
+                    shape.floor + local.item_top,
+                )
+            )
+    return pockets
+
+
+def _leaf_matrix(shape: BoxShape, packed: Packed, x: float, y: float) -> Matrix:
+    """Variant frame -> box frame: the arrangement centred in the box (then slid by the
+    candidate's offset), on the floor."""
+    return frames.translate(x - packed.w / 2, y - packed.h / 2, shape.floor)
+
+
+def _template_on_top(
+    p: KitParams, shape: BoxShape, contents: _Contents
+) -> tuple[LocalPocket, Matrix] | None:
+    """The template's recess under the lid: the quarter turn that clears the corners best."""
+    base = contents.template_pocket
+    variant, best, best_clearance = base, None, -math.inf
+    for _turn in range(4):
+        if variant.w <= shape.inner_length + EPS and variant.h <= shape.inner_width + EPS:
+            z = shape.ceiling - p.templates.thickness_mm
+            matrix = frames.translate(-variant.w / 2, -variant.h / 2, z)
+            recess = variant.pockets[0].moved(matrix)
+            clearance = _wall_clearance(shape, recess.points)
+            if clearance > best_clearance + EPS:
+                _, pose = variant.units[0]
+                best, best_clearance = (recess, frames.compose(matrix, pose)), clearance
+        variant = variant.turned()
+    return best
+
+
+# ---- margins ----
+
+
+def _wall_clearance(shape: BoxShape, points: np.ndarray) -> np.ndarray | float:
+    """Smallest distance from any point to the inner wall, rounded corners included
+    (negative outside); over the last axis but one, so a stack of point sets gives one
+    figure per set. The inner outline is convex, so a pocket (convex or not) is inside it
+    exactly when its vertices are."""
+    if points.size == 0:
+        return math.inf
+    radius = shape.inner_radius
+    qx = np.abs(points[..., 0]) - (shape.inner_length / 2 - radius)
+    qy = np.abs(points[..., 1]) - (shape.inner_width / 2 - radius)
+    outside = np.hypot(np.maximum(qx, 0), np.maximum(qy, 0)) + np.minimum(np.maximum(qx, qy), 0)
+    clearance = np.min(radius - outside, axis=-1)
+    return float(clearance) if np.ndim(clearance) == 0 else clearance
+
+
+def _limited_by(margins: dict[str, float]) -> str:
+    straight = {axis: margins[axis] for axis in ("x", "y", "z")}
+    tightest = min(straight, key=lambda axis: straight[axis])
+    if 2 * margins["corner"] < min(margins["x"], margins["y"]) - 0.05:
+        return "corner" if 2 * margins["corner"] < straight[tightest] else tightest
+    return tightest
+
+
+def _bounds_2d(points: np.ndarray) -> tuple[float, float, float, float]:
+    low, high = points.min(axis=0), points.max(axis=0)
+    return float(low[0]), float(low[1]), float(high[0]), float(high[1])
+
+
+# ---- the chosen layout ----
+
+
+def _layout(p: KitParams, shape: BoxShape, best: _Candidate) -> Layout:
+    strategy = best.strategy
+    placements: list[Placement] = []
+    arrangement = []
+    dx, dy = best.offset
+    for variant, x, y in best.packed.leaves():
+        matrix = _leaf_matrix(shape, best.packed, x + dx, y + dy)
+        arrangement.append(f"{variant.block}: {variant.label}")
+        for unit, pose in variant.units:
+            placements += _placed(unit, frames.compose(matrix, pose))
+    pockets = list(best.pockets)
+    insert_top = shape.ceiling if strategy.template_on_top else _insert_top(p, shape)
+    if best.template is not None:
+        recess, pose = best.template
+        pockets.append(
+            Pocket(
+                "template_all",
+                "outline",
+                recess.size,
+                recess.pose,
+                recess.points,
+                shape.ceiling - p.templates.thickness_mm,
+                shape.ceiling,
+                shape.ceiling,
+                on_top=True,
+            )
+        )
+        placements += _placed(items.template(p), pose, on_top=True)
+        arrangement.append("template: flat on top, under the lid")
+    cut = notches.finger_notches(pockets, p.box.divider_mm, shape.floor)
+    rounded = {axis: round(value, 3) for axis, value in best.margins.items()}
+    return Layout(
+        strategy=strategy.name,
+        box=shape,
+        insert_top=insert_top,
+        pockets=tuple(pockets),
+        placements=tuple(placements),
+        notches=tuple(cut),
+        margins=rounded,
+        limited_by=_limited_by(best.margins),
+        box_part="box",
+        lid_part="box_lid",
+        arrangement=tuple(arrangement),
+    )
+
+
+def _placed(unit: Unit, matrix: Matrix, on_top: bool = False) -> list[Placement]:
+    envelope = frames.transform_bounds(matrix, ((0.0, 0.0, 0.0), unit.size))
+    return [
+        Placement(
+            piece.name,
+            piece.part,
+            piece.transform,
+            frames.transform_bounds(piece.transform, piece.bounds),
+            unit.name,
+            envelope,
+            on_top,
+        )
+        for piece in unit.moved(matrix)
+    ]
+
+
+# ---- refusals ----
+
+
+def _check_box(p: KitParams, shape: BoxShape) -> None:
+    if shape.usable_depth <= 0:
+        need = -shape.usable_depth
+        raise InputError(
+            f"the tin is too shallow: box.floor_mm + box.lid_thickness_mm + box.headroom_mm "
+            f"need {need:.1f} mm more depth (tin.inner_depth_mm {p.tin.inner_depth_mm:g}); "
+            "try a deeper tin"
+        )
+
+
+def _check_each_item(
+    p: KitParams, shape: BoxShape, contents: _Contents, leave_out: frozenset[str]
+) -> None:
+    """Refuse a piece that cannot fit even alone, naming it."""
+    c = 2 * p.box.pocket_clearance_mm
+    flats = 2 * items.token_half(p)
+    lowest_column = min(items.column_height(p, 1, True), items.column_height(p, 1, False))
+    sizes: dict[str, tuple[float, float, float]] = {"stacks": (flats + c, flats + c, lowest_column)}
+    if contents.dice:
+        side = p.dice.size_mm
+        sizes["dice"] = (side + c, side + c, side)
+    sx, sy, sz = contents.dials[0].size
+    sizes["dials"] = (sx + c, sy + c, sz)
+    length, width, thick = contents.ruler_flat[0].size
+    sizes["ruler"] = (length + c, min(width, thick) + c, min(width, thick))
+    variant = contents.template_pocket
+    sizes["template"] = (variant.w, variant.h, variant.z)
+    for kind, (fx, fy, fz) in sizes.items():
+        if kind in leave_out:
+            continue
+        missing = refusals.alone(
+            fx, fy, fz, shape.inner_length, shape.inner_width, shape.usable_depth
+        )
+        if missing is not None:
+            raise InputError(refusals.message(p, kind, missing, single=True))
+
+
+def _no_fit_message(
+    p: KitParams, shape: BoxShape, contents: _Contents, leave_out: frozenset[str]
+) -> str:
+    shortfall = _best_shortfall(p, shape, contents, leave_out)
+    return refusals.message(p, _culprit(p, shape, contents, leave_out), shortfall)
+
+
+def _best_shortfall(
+    p: KitParams, shape: BoxShape, contents: _Contents, leave_out: frozenset[str]
+) -> refusals.Shortfall:
+    """The smallest enlargement any strategy needs (looked for a little beyond the box first)."""
+    for reach, front in SHORTFALL_SEARCH:
+        best: refusals.Shortfall | None = None
+        for strategy in _strategies(p, shape, leave_out):
+            for packing in _packings(p, shape, contents, strategy, (reach, front)):
+                margins = _straight_margins(shape, packing)
+                if min(margins.values()) >= -EPS:  # only then do the corners decide
+                    margins = _candidate(p, shape, packing).margins
+                else:
+                    margins["corner"] = 0.0
+                need = refusals.from_margins(margins)
+                if best is None or need.cost < best.cost:
+                    best = need
+        if best is not None:
+            return best
+    return refusals.Shortfall(x=math.inf)
+
+
+def _culprit(p: KitParams, shape: BoxShape, contents: _Contents, leave_out: frozenset[str]) -> str:
+    """The smallest kind of piece whose absence lets the rest fit (the stacks if none)."""
+    for kind in sorted(set(KINDS) - leave_out - {"stacks"}, key=lambda k: _area(contents, k)):
+        if _search(p, shape, contents, leave_out | {kind}) is not None:
+            return kind
+    return "stacks"
+
+
+def _area(contents: _Contents, kind: str) -> float:
+    def footprint(units: Sequence[Unit]) -> float:
+        return sum(unit.size[0] * unit.size[1] for unit in units)
+
+    areas = {
+        "dials": footprint(contents.dials),
+        "dice": footprint(contents.dice),
+        "ruler": footprint(contents.ruler_flat),
+        "template": footprint([contents.template]),
+    }
+    return areas[kind]
