@@ -155,8 +155,9 @@ def select_parts(kit: Kit, only: Iterable[str]) -> list[Part]:
     return [spec for spec in kit.parts if not wanted or spec.name in wanted]
 
 
-def emit_sources(kit: Kit, design: Design, specs: list[Part]) -> dict[str, ScadSource]:
-    return {spec.name: emit(spec, design, kit.credit) for spec in specs}
+def emit_sources(design: Design, specs: list[Part]) -> dict[str, ScadSource]:
+    credit = kit_of(design.params).credit
+    return {spec.name: emit(spec, design, credit) for spec in specs}
 
 
 def bed_of(params: KitParamsBase) -> BedSize:
@@ -212,7 +213,7 @@ class Builder:
         started = time.perf_counter()
         fresh = [spec for spec in specs if spec.name not in kept]
         self.progress("scad", "running")
-        sources = emit_sources(self.kit, self.design, fresh)
+        sources = emit_sources(self.design, fresh)
         for folder in (self.stl_dir, self.scad_dir):
             folder.mkdir(parents=True, exist_ok=True)
         for name, source in sources.items():

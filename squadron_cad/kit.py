@@ -11,17 +11,16 @@ from __future__ import annotations
 import difflib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 from importlib.metadata import entry_points
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol
-
-from solid2.core.object_base import OpenSCADObject
 
 from squadron_cad.errors import InputError
 
 if TYPE_CHECKING:
     import trimesh
+    from solid2.core.object_base import OpenSCADObject
 
     from squadron_cad.checks.findings import Finding
     from squadron_cad.fit.layout import Layout
@@ -122,14 +121,10 @@ def _no_invariants(_design: Any, _meshes: Meshes) -> list[dict[str, Any]]:
 
 
 @dataclass(frozen=True)
-class Kit:
-    """A game's kit: its parameters, parts, checks and sheets. The engine reads only this."""
+class KitContents:
+    """What a kit builds and checks; loaded on first use, so listing kits and resolving
+    parameters stay quick (builders pull in solidpython2, checks pull in trimesh)."""
 
-    name: str  # what --kit takes
-    title: str
-    credit: str  # the game's credit and licence line
-    params_model: type[KitParamsBase]
-    defaults: Path  # the kit's default.yaml (inside the installed package)
     parts: tuple[Part, ...]
     design: Callable[[Any], Design]  # params -> the derived design, computed once
     checks: Callable[[Any, Meshes], list[Finding]] = _no_findings  # between parts
@@ -138,16 +133,61 @@ class Kit:
     scenes: Callable[[Any, Path], list[Any]] | None = None  # (params, stl folder) -> views
     paper: Callable[[Any, Path, bool], PaperReport] | None = None  # (params, out, previews)
     purchases: Callable[[Any], list[Purchase]] = _no_purchases  # params -> what to buy
-    presets: Path | None = None  # the kit's tin presets (--tin NAME reads NAME.yaml there)
-    notes: str = ""  # one line for `squadron-cad kits`
-
-    def __repr__(self) -> str:
-        return f"Kit({self.name!r}, {len(self.parts)} parts)"
 
     def __post_init__(self) -> None:
         names = [part.name for part in self.parts]
         if len(set(names)) != len(names):
-            raise ValueError(f"kit {self.name}: two parts share a name")
+            raise ValueError("two parts of a kit share a name")
+
+
+@dataclass(frozen=True)
+class Kit:
+    """A game's kit: its parameters, parts, checks and sheets. The engine reads only this."""
+
+    name: str  # what --kit takes
+    title: str
+    credit: str  # the game's credit and licence line
+    params_model: type[KitParamsBase]
+    defaults: Path  # the kit's default.yaml (inside the installed package)
+    contents: KitContents | Callable[[], KitContents]
+    presets: Path | None = None  # the kit's tin presets (--tin NAME reads NAME.yaml there)
+    notes: str = ""  # one line for `squadron-cad kits`
+
+    def __repr__(self) -> str:
+        return f"Kit({self.name!r})"
+
+    @cached_property
+    def loaded(self) -> KitContents:
+        contents = self.contents
+        return contents if isinstance(contents, KitContents) else contents()
+
+    @property
+    def parts(self) -> tuple[Part, ...]:
+        return self.loaded.parts
+
+    def design(self, params: KitParamsBase) -> Design:
+        return self.loaded.design(params)
+
+    def checks(self, design: Design, meshes: Meshes) -> list[Finding]:
+        return self.loaded.checks(design, meshes)
+
+    def invariants(self, design: Design, meshes: Meshes) -> list[dict[str, Any]]:
+        return self.loaded.invariants(design, meshes)
+
+    def purchases(self, params: KitParamsBase) -> list[Purchase]:
+        return self.loaded.purchases(params)
+
+    @property
+    def fit_lines(self) -> Callable[[Any], list[str]] | None:
+        return self.loaded.fit_lines
+
+    @property
+    def scenes(self) -> Callable[[Any, Path], list[Any]] | None:
+        return self.loaded.scenes
+
+    @property
+    def paper(self) -> Callable[[Any, Path, bool], PaperReport] | None:
+        return self.loaded.paper
 
     @property
     def part_names(self) -> tuple[str, ...]:
@@ -212,3 +252,8 @@ def kit_of(params: KitParamsBase) -> Kit:
         if type(params) is kit.params_model:
             return kit
     raise InputError(f"no installed kit has the parameter model {type(params).__name__}")
+
+
+def design_of(params: KitParamsBase) -> Design:
+    """The derived design of these parameters, by their kit."""
+    return kit_of(params).design(params)

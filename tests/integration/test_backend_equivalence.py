@@ -14,9 +14,10 @@ import numpy as np
 import pytest
 import trimesh
 
-from squadron_cad.kits.squadron_leader.checks.kit import invariants
+from squadron_cad.build import emit_sources
 from squadron_cad.checks.mesh import BedSize, judge_solid, load_mesh, mesh_findings
-from squadron_cad.emit import emit
+from squadron_cad.kit import design_of
+from squadron_cad.kits.squadron_leader.checks.kit import invariants
 from squadron_cad.kits.squadron_leader.params import KitParams
 from squadron_cad.kits.squadron_leader.parts.registry import PARTS
 from squadron_cad.render import manifold_batch
@@ -57,7 +58,7 @@ def _manifold_backend() -> Backend:
 def _render(backend: Backend, overrides: list[str], folder: Path) -> Rendered:
     params = resolve(overrides=overrides)
     jobs = [
-        RenderJob(spec.name, emit(spec.name, spec.title, spec.builder, params).text,
+        RenderJob(spec.name, emit_sources(design_of(params), [spec])[spec.name].text,
                   folder / f"{spec.name}.stl")
         for spec in PARTS
     ]  # fmt: skip

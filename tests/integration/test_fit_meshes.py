@@ -17,17 +17,18 @@ import numpy as np
 import pytest
 import trimesh
 
-from squadron_cad.emit import emit
-from squadron_cad.kits.squadron_leader.stowing import items
+from squadron_cad.build import emit_sources
 from squadron_cad.fit.layout_io import (
     layout_json,
     write_assembly,
     write_layout,
     write_layout_png,
 )
-from squadron_cad.kits.squadron_leader.stowing.solver import Layout, solve
+from squadron_cad.kit import design_of
 from squadron_cad.kits.squadron_leader.params import KitParams
 from squadron_cad.kits.squadron_leader.parts.registry import part
+from squadron_cad.kits.squadron_leader.stowing import items
+from squadron_cad.kits.squadron_leader.stowing.solver import Layout, solve
 from squadron_cad.resolve import resolve
 
 pytestmark = [
@@ -79,7 +80,7 @@ def render(name: str, params: KitParams, folder: Path) -> Path:
     spec = part(name)
     scad = folder / f"{name}.scad"
     stl = folder / f"{name}.stl"
-    scad.write_text(emit(name, spec.title, spec.builder, params).text, encoding="utf-8")
+    scad.write_text(emit_sources(design_of(params), [spec])[name].text, encoding="utf-8")
     done = subprocess.run(
         ["openscad", "-o", str(stl), "--export-format", "binstl", str(scad)],
         capture_output=True,

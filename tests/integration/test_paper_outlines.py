@@ -21,11 +21,12 @@ from shapely.geometry.base import BaseGeometry
 
 from squadron_cad.build import emit_sources
 from squadron_cad.checks.mesh import load_mesh
-from squadron_cad.paper.measure import parse_path_data
+from squadron_cad.kit import design_of
 from squadron_cad.kits.squadron_leader.parts.registry import part
+from squadron_cad.kits.squadron_leader.sheets.registry import write_paper
+from squadron_cad.paper.measure import parse_path_data
 from squadron_cad.render import openscad
 from squadron_cad.resolve import resolve
-from squadron_cad.kits.squadron_leader.sheets.registry import write_paper
 
 pytestmark = pytest.mark.integration
 
@@ -46,7 +47,7 @@ PARTS = {
 @pytest.fixture(scope="module")
 def meshes(tmp_path_factory) -> dict[str, trimesh.Trimesh]:
     params = resolve()
-    sources = emit_sources(params, [part(name) for name in PARTS])
+    sources = emit_sources(design_of(params), [part(name) for name in PARTS])
     tool = openscad.locate()
     folder = tmp_path_factory.mktemp("stl")
     found = {}

@@ -19,6 +19,7 @@ import pytest
 import trimesh
 
 from squadron_cad.build import emit_sources
+from squadron_cad.kit import design_of
 from squadron_cad.kits.squadron_leader.params import KitParams
 from squadron_cad.kits.squadron_leader.parts.registry import PARTS
 from squadron_cad.render import openscad
@@ -42,7 +43,7 @@ def params() -> KitParams:
 def scad_dir(tmp_path_factory, params: KitParams) -> Path:
     """Every part's emitted source, as build writes it to out/scad."""
     folder = tmp_path_factory.mktemp("scad")
-    for name, source in emit_sources(params, list(PARTS)).items():
+    for name, source in emit_sources(design_of(params), list(PARTS)).items():
         (folder / f"{name}.scad").write_text(source.text, encoding="utf-8")
     return folder
 

@@ -9,10 +9,10 @@ import pytest
 import trimesh
 from shapely.geometry import Polygon, box
 
-from squadron_cad.kits.squadron_leader.checks import clearances as C
 from squadron_cad.checks.meshgeo import to_trimesh
-from squadron_cad.params import FitRange
+from squadron_cad.kits.squadron_leader.checks import clearances as C
 from squadron_cad.kits.squadron_leader.params import KitParams
+from squadron_cad.params import FitRange
 from squadron_cad.resolve import resolve
 
 M = manifold3d.Manifold

@@ -11,8 +11,8 @@ from shapely import affinity
 from shapely.geometry import LineString, Polygon, box
 from shapely.ops import unary_union
 
-from squadron_cad.kits.squadron_leader.checks import invariants as I
 from squadron_cad.checks import meshgeo
+from squadron_cad.kits.squadron_leader.checks import invariants as I
 from squadron_cad.kits.squadron_leader.geometry import move_paths
 from squadron_cad.kits.squadron_leader.params import KitParams
 from squadron_cad.resolve import resolve

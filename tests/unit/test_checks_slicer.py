@@ -7,8 +7,9 @@ from pathlib import Path
 import pytest
 import trimesh
 
-from squadron_cad.kits.squadron_leader import constants as C
 from squadron_cad.checks import slicer as S
+from squadron_cad.constants import PLA_DENSITY_G_CM3
+from squadron_cad.kits.squadron_leader import constants as C
 from squadron_cad.kits.squadron_leader.params import KitParams
 from squadron_cad.resolve import resolve
 
@@ -40,7 +41,7 @@ def test_defaults_come_from_the_norms(params: KitParams) -> None:
     assert params.checks.min_text_depth_mm == C.NORMS["min_text_depth"].value
     assert params.checks.min_text_height_mm == C.NORMS["min_text_height"].value
     assert params.checks.clip_fit.min_mm == C.NORMS["sliding_fit_min"].value
-    assert params.slicer.filament_density_g_cm3 == C.PLA_DENSITY_G_CM3
+    assert params.slicer.filament_density_g_cm3 == PLA_DENSITY_G_CM3
 
 
 def test_the_arguments_carry_every_setting(settings: S.SliceSettings) -> None:

@@ -8,13 +8,14 @@ import re
 import pytest
 
 from squadron_cad.build import emit_sources
+from squadron_cad.kit import design_of
 from squadron_cad.kits.squadron_leader.parts.registry import PARTS, part
 from squadron_cad.resolve import resolve
 
 
 @pytest.fixture(scope="module")
 def sources():
-    return emit_sources(resolve(), list(PARTS))
+    return emit_sources(design_of(resolve()), list(PARTS))
 
 
 def _assignments(text: str) -> dict[str, str]:
@@ -61,12 +62,12 @@ def test_the_body_uses_names_not_numbers(sources) -> None:
     ],
 )
 def test_a_change_touches_only_the_parts_that_use_it(sources, override, changed) -> None:
-    after = emit_sources(resolve(overrides=[override]), list(PARTS))
+    after = emit_sources(design_of(resolve(overrides=[override])), list(PARTS))
     differ = {name for name in sources if sources[name].text != after[name].text}
     assert differ == changed
 
 
 def test_quality_sets_the_facet_size(sources) -> None:
-    draft = emit_sources(resolve(overrides=["quality=draft"]), [part("plane_token")])
+    draft = emit_sources(design_of(resolve(overrides=["quality=draft"])), [part("plane_token")])
     assert "$fs = 0.3;" in sources["plane_token"].text
     assert "$fs = 1.0;" in draft["plane_token"].text

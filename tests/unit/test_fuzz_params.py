@@ -9,8 +9,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from squadron_cad.errors import InputError
-from squadron_cad.kits.squadron_leader.params import KitParams
 from squadron_cad.kits.squadron_leader import KIT
+from squadron_cad.kits.squadron_leader.params import KitParams
 from squadron_cad.resolve import parse_yaml_mapping, resolve
 
 DEFAULTS_FILE = KIT.defaults

@@ -9,8 +9,9 @@ from typing import Any
 
 import pytest
 
-from squadron_cad.outputs.bom import NOT_SLICED, csv_text, markdown, write_bom
+from squadron_cad.kit import kit_of
 from squadron_cad.kits.squadron_leader.parts.registry import PARTS
+from squadron_cad.outputs.bom import NOT_SLICED, csv_text, markdown, write_bom
 from squadron_cad.resolve import resolve
 
 
@@ -31,6 +32,7 @@ def manifest(players: int = 2, slicer: Any = None) -> dict[str, Any]:
             for spec in PARTS
         ],
         "params": params.model_dump(mode="json"),
+        "purchases": [item.as_dict() for item in kit_of(params).purchases(params)],
     }
     if slicer is not None:
         data["slicer"] = slicer

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from pydantic import BaseModel
 
-from squadron_cad.outputs import gallery
 from squadron_cad.kits.squadron_leader.params import KitParams
+from squadron_cad.outputs import gallery
 from squadron_cad.resolve import resolve
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"

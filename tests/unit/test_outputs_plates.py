@@ -12,9 +12,9 @@ import pytest
 import trimesh
 
 from squadron_cad.errors import InputError
+from squadron_cad.kits.squadron_leader.parts.registry import PARTS
 from squadron_cad.outputs.plates import Skyline, plate_groups, plate_material, write_plates
 from squadron_cad.outputs.threemf import read_objects, read_strict
-from squadron_cad.kits.squadron_leader.parts.registry import PARTS
 from squadron_cad.resolve import resolve
 
 # Stand-in footprints (x, y, z) close to the real parts', so packing is realistic.

@@ -13,6 +13,7 @@ import trimesh
 from PIL import Image
 
 from squadron_cad.errors import ToolError
+from squadron_cad.kits.squadron_leader import scenes
 from squadron_cad.outputs import previews
 from squadron_cad.outputs.previews import PictureSettings, Placed, View
 from squadron_cad.render import display
@@ -59,7 +60,7 @@ def test_stack_sits_in_the_start_notch_with_tokens_stacked(tmp_path: Path) -> No
     params = resolve()
     for name in ("plane_token", "altitude_token", "template_all"):
         stl(tmp_path, name)
-    view = previews.stack_view(tmp_path, params)
+    view = scenes.stack_view(tmp_path, params)
     assert view is not None
     template, *stack = view.items
     assert template.stl.name == "template_all.stl"
@@ -87,7 +88,8 @@ def test_packed_box_colours_each_players_pieces(tmp_path: Path) -> None:
 
     def entry(name: str, part: str, z: float = 0.0) -> dict:
         folder = "layout" if part == "die" else "stl"
-        return {"name": name, "stl": f"{folder}/{part}.stl", "transform": translation(z)}
+        on_top = {"on_top": True} if z else {}
+        return {"name": name, "stl": f"{folder}/{part}.stl", "transform": translation(z), **on_top}
 
     contents = [entry(f"player{n}_plane_token", "plane_token") for n in (2, 1)]
     contents += [entry(f"player{n}_altitude_token_{k}", "altitude_token") for n in (1, 2)
@@ -100,7 +102,7 @@ def test_packed_box_colours_each_players_pieces(tmp_path: Path) -> None:
     colours = [item.colour for item in view.items]
     red, blue = (c.hex for c in params.player_colours[:2])
     green = previews.COLOUR_NAMES["green"]
-    # The template lies on top of everything: left off so the pockets show.
+    # The template lies on top (layout.json says so): left off so the pockets show.
     assert colours == [previews.NEUTRAL, blue, red, red, red, blue, blue, green]
     assert [item.accent_from_z_mm for item in view.items[1:3]] == [4.0, 4.0]
 

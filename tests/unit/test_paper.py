@@ -15,10 +15,10 @@ from lxml import etree
 from pypdf import PdfReader
 
 from squadron_cad.errors import InputError
+from squadron_cad.kits.squadron_leader.sheets.registry import write_paper
 from squadron_cad.paper.edition import MeasuredPage, PaperReport, frame_of
 from squadron_cad.paper.measure import Path2D, svg_paths, tagged_pdf_paths
 from squadron_cad.resolve import resolve
-from squadron_cad.kits.squadron_leader.sheets.registry import write_paper
 
 PT = 72 / 25.4
 SVG = "{http://www.w3.org/2000/svg}"

@@ -12,12 +12,12 @@ import pytest
 from lxml import etree
 
 from squadron_cad.kits.squadron_leader.geometry import move_paths
-from squadron_cad.paper.measure import Path2D, svg_paths, tagged_pdf_paths
 from squadron_cad.kits.squadron_leader.params import KitParams
 from squadron_cad.kits.squadron_leader.parts.stat_dial import DialLayout
-from squadron_cad.resolve import resolve
 from squadron_cad.kits.squadron_leader.sheets.figures import across_flats, longest_side, turn_deg
 from squadron_cad.kits.squadron_leader.sheets.registry import write_paper
+from squadron_cad.paper.measure import Path2D, svg_paths, tagged_pdf_paths
+from squadron_cad.resolve import resolve
 
 Point = tuple[float, float]
 SVG = "{http://www.w3.org/2000/svg}"

@@ -1,0 +1,101 @@
+"""A stower for any kit: each unit in a rectangular pocket, packed on the box floor.
+
+A kit that needs no cleverer strategy (stacks split to fit under a lid, a piece lying on
+top) declares its units (a stack of tiles, a die, a gauge) and calls `stow`; the box part
+then cuts the pockets of the layout it is given. Each unit tries both quarter turns; the
+engine's guillotine packer (fit.packing) keeps the arrangements that fit, and the one with
+the largest smallest margin wins. A box too small is refused naming the shortfall.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from squadron_cad.errors import InputError
+from squadron_cad.fit import frames
+from squadron_cad.fit.layout import BoxShape, Layout, Placement, Pocket, score
+from squadron_cad.fit.packing import Packed, pack
+from squadron_cad.fit.units import Unit, Variant, both_turns, rect_pocket
+
+
+def unit_block(unit: Unit, clearance: float) -> Variant:
+    """One unit in its own pocket, `clearance` on every side."""
+    w, h, z = (unit.size[0] + 2 * clearance, unit.size[1] + 2 * clearance, unit.size[2])
+    pocket = rect_pocket(unit.name, 0, 0, w, h, z)
+    inside = frames.translate(clearance, clearance, 0)
+    return Variant(unit.name, "a pocket of its own", w, h, z, (pocket,), ((unit, inside),))
+
+
+def stow(
+    box: BoxShape,
+    units: Sequence[Unit],
+    *,
+    clearance: float,
+    divider: float,
+    box_part: str,
+    lid_part: str | None,
+) -> Layout:
+    """The best layout of `units` in `box`, or an InputError naming what does not fit."""
+    if not units:
+        raise InputError("nothing to stow: the kit declares no units for its box")
+    blocks = [both_turns([unit_block(unit, clearance)]) for unit in units]
+    tallest = max(unit.size[2] for unit in units)
+    if tallest > box.usable_depth:
+        raise InputError(
+            f"the box is {tallest - box.usable_depth:.1f} mm too shallow for its tallest piece "
+            f"({tallest:.1f} mm; {box.usable_depth:.1f} mm under the lid)"
+        )
+    fits = pack(blocks, divider, box.inner_length, box.inner_width)
+    if not fits:
+        wide = pack(blocks, divider, 1e6, 1e6)
+        short = min(max(p.w - box.inner_length, p.h - box.inner_width) for p in wide)
+        raise InputError(
+            f"the pieces need {short:.1f} mm more length or width than the box's inside "
+            f"({box.inner_length:.1f} x {box.inner_width:.1f} mm); choose a bigger tin"
+        )
+    best = max(fits, key=lambda packed: score(_margins(box, packed)))
+    return _layout(box, best, box_part, lid_part)
+
+
+def _margins(box: BoxShape, packed: Packed) -> dict[str, float]:
+    corner = box.inner_radius * (1 - 2**-0.5)  # a square corner's reach into the rounding
+    spare_x, spare_y = box.inner_length - packed.w, box.inner_width - packed.h
+    return {
+        "x": spare_x,
+        "y": spare_y,
+        "z": box.usable_depth - packed.z,
+        "corner": min(spare_x, spare_y) / 2 + corner,
+    }
+
+
+def _layout(box: BoxShape, packed: Packed, box_part: str, lid_part: str | None) -> Layout:
+    pockets, placements = [], []
+    for variant, x, y in packed.leaves():
+        matrix = frames.translate(x - packed.w / 2, y - packed.h / 2, box.floor)
+        for local in variant.pockets:
+            moved = local.moved(matrix)
+            top = box.floor + local.item_top
+            pockets.append(
+                Pocket(moved.name, "rect", moved.size, moved.pose, moved.points, box.floor, top, top)
+            )
+        for unit, pose in variant.units:
+            placed = frames.compose(matrix, pose)
+            envelope = frames.transform_bounds(placed, ((0.0, 0.0, 0.0), unit.size))
+            for piece in unit.moved(placed):
+                bounds = frames.transform_bounds(piece.transform, piece.bounds)
+                placements.append(
+                    Placement(piece.name, piece.part, piece.transform, bounds, unit.name, envelope)
+                )
+    margins = {axis: round(value, 3) for axis, value in _margins(box, packed).items()}
+    return Layout(
+        strategy=f"{len(pockets)} pocket(s) side by side",
+        box=box,
+        insert_top=max(pocket.z_top for pocket in pockets),
+        pockets=tuple(pockets),
+        placements=tuple(placements),
+        notches=(),
+        margins=margins,
+        limited_by=min(margins, key=lambda axis: margins[axis] * (2 if axis == "corner" else 1)),
+        box_part=box_part,
+        lid_part=lid_part,
+    )
