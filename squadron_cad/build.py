@@ -53,9 +53,10 @@ from squadron_cad.outputs import bom, gallery, manifest, plates, previews
 from squadron_cad.params import KitParamsBase
 from squadron_cad.render import openscad
 from squadron_cad.render.atomic import write_bytes, write_json, write_text
-from squadron_cad.render.cache import RenderCache, code_version, file_sha256, source_key
+from squadron_cad.render.cache import RenderCache, file_sha256, source_key
 from squadron_cad.render.openscad import OpenScad
 from squadron_cad.resolve import resolve as resolve_defaults
+from squadron_cad.uptodate import code_version
 
 # Cached check results are keyed by the checks' own source: a changed check recomputes.
 CHECKS_VERSION = code_version(squadron_cad.checks, squadron_cad.bed)

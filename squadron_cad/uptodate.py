@@ -15,6 +15,7 @@ import os
 import shutil
 from functools import lru_cache
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 PACKAGE = Path(__file__).resolve().parent
@@ -79,3 +80,15 @@ def _sha256(path: Path) -> str | None:
         return hashlib.sha256(path.read_bytes()).hexdigest()
     except OSError:
         return None
+
+
+def code_version(*modules: ModuleType) -> str:
+    """A digest of the source of modules (a package: every .py file in it), so results
+    cached by that code are recomputed whenever it changes: no hand-bumped numbers."""
+    digest = hashlib.sha256()
+    for module in modules:
+        origin = Path(module.__file__ or "")
+        files = sorted(origin.parent.rglob("*.py")) if origin.name == "__init__.py" else [origin]
+        for path in files:
+            digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]

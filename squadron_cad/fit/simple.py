@@ -75,9 +75,8 @@ def _layout(box: BoxShape, packed: Packed, box_part: str, lid_part: str | None) 
         for local in variant.pockets:
             moved = local.moved(matrix)
             top = box.floor + local.item_top
-            pockets.append(
-                Pocket(moved.name, "rect", moved.size, moved.pose, moved.points, box.floor, top, top)
-            )
+            shape = (moved.name, "rect", moved.size, moved.pose, moved.points)
+            pockets.append(Pocket(*shape, box.floor, top, top))
         for unit, pose in variant.units:
             placed = frames.compose(matrix, pose)
             envelope = frames.transform_bounds(placed, ((0.0, 0.0, 0.0), unit.size))

@@ -11,7 +11,6 @@ import hashlib
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from types import ModuleType
 from typing import Any, Protocol
 
 from squadron_cad.render.atomic import replace_into, temporary_sibling, write_json
@@ -33,18 +32,6 @@ def source_key(source: str, tool: Renderer) -> str:
     digest.update(b"\0")
     digest.update(source.encode())
     return digest.hexdigest()
-
-
-def code_version(*modules: ModuleType) -> str:
-    """A digest of the source of modules (a package: every .py file in it), so results
-    cached by that code are recomputed whenever it changes: no hand-bumped numbers."""
-    digest = hashlib.sha256()
-    for module in modules:
-        origin = Path(module.__file__ or "")
-        files = sorted(origin.parent.rglob("*.py")) if origin.name == "__init__.py" else [origin]
-        for path in files:
-            digest.update(path.read_bytes())
-    return digest.hexdigest()[:16]
 
 
 def file_sha256(path: Path) -> str:

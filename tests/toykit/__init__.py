@@ -86,8 +86,12 @@ def tile_stack(p: ToyParams, player: int) -> Unit:
     """One player's tiles, stacked; a tile's frame is centred on x and y, on z = 0."""
     side, thick, half = p.tile.width_mm, p.tile.thickness_mm, p.tile.width_mm / 2
     pieces = tuple(
-        Piece(f"player{player}_tile_{k + 1}", "tile", frames.translate(half, half, k * thick),
-              tile_bounds(p))
+        Piece(
+            f"player{player}_tile_{k + 1}",
+            "tile",
+            frames.translate(half, half, k * thick),
+            tile_bounds(p),
+        )
         for k in range(p.tile.per_player)
     )
     return Unit(f"player{player}_tiles", "stack", (side, side, thick * len(pieces)), pieces)
@@ -102,9 +106,7 @@ def build_tile(design: Any) -> OpenSCADObject:
 
 def build_tray(design: Any) -> OpenSCADObject:
     box, layout = design.box, design.layout
-    body = linear_extrude(height=box.height)(
-        rounded_rectangle(box.length, box.width, box.radius)
-    )
+    body = linear_extrude(height=box.height)(rounded_rectangle(box.length, box.width, box.radius))
     cuts = []
     for pocket in layout.pockets:
         (x0, y0, x1, y1) = pocket.bounds_2d
@@ -133,20 +135,40 @@ def invariants(design: ToyDesign, meshes: Any) -> list[dict[str, Any]]:
     expected = design.params.tile.thickness_mm
     ok = abs(measured - expected) <= 0.01
     return [
-        {"name": "tile thickness", "expected": expected, "measured": measured,
-         "tolerance": 0.01, "ok": ok}
+        {
+            "name": "tile thickness",
+            "expected": expected,
+            "measured": measured,
+            "tolerance": 0.01,
+            "ok": ok,
+        }
     ]
 
 
 def purchases(p: ToyParams) -> list[Purchase]:
-    return [Purchase("pencil", 1, "to keep score")]
+    return [Purchase("pencil", p.players, "one per player, to keep score")]
 
 
 PARTS = (
-    Part("tile", "Square tile, a groove across its top", build_tile, "player",
-         count_rule=tiles_per_player, colour="player", print_notes=_tile_notes, noun="tile"),
-    Part("tray", "Tray: a pocket for each player's stack", build_tray, "box", per_kit=1,
-         orientation="floor down", slow_render=True),
+    Part(
+        "tile",
+        "Square tile, a groove across its top",
+        build_tile,
+        "player",
+        count_rule=tiles_per_player,
+        colour="player",
+        print_notes=_tile_notes,
+        noun="tile",
+    ),
+    Part(
+        "tray",
+        "Tray: a pocket for each player's stack",
+        build_tray,
+        "box",
+        per_kit=1,
+        orientation="floor down",
+        slow_render=True,
+    ),
 )
 
 TOY_KIT = Kit(
@@ -155,8 +177,6 @@ TOY_KIT = Kit(
     credit="Toy tiles, a test kit of squadron_cad (CC0)",
     params_model=ToyParams,
     defaults=HERE / "default.yaml",
-    contents=KitContents(
-        parts=PARTS, design=ToyDesign, invariants=invariants, purchases=purchases
-    ),
+    contents=KitContents(parts=PARTS, design=ToyDesign, invariants=invariants, purchases=purchases),
     notes="two parts, for the engine's tests",
 )
