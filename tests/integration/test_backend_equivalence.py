@@ -17,7 +17,7 @@ import trimesh
 from squadron_cad.build import emit_sources
 from squadron_cad.checks.mesh import BedSize, judge_solid, load_mesh, mesh_findings
 from squadron_cad.kit import design_of
-from squadron_cad.kits.squadron_leader.checks.kit import invariants
+from squadron_cad.kits.squadron_leader.checks.kit import rule_invariants as invariants
 from squadron_cad.kits.squadron_leader.params import KitParams
 from squadron_cad.kits.squadron_leader.parts.registry import PARTS
 from squadron_cad.render import manifold_batch

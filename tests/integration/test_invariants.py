@@ -10,7 +10,8 @@ import trimesh
 
 from squadron_cad.build import BuildOptions, build
 from squadron_cad.checks.mesh import load_mesh
-from squadron_cad.kits.squadron_leader.checks.kit import invariants, kit_findings
+from squadron_cad.kits.squadron_leader.checks.kit import kit_findings
+from squadron_cad.kits.squadron_leader.checks.kit import rule_invariants as invariants
 from squadron_cad.kits.squadron_leader.params import KitParams
 from squadron_cad.resolve import resolve
 

@@ -22,6 +22,7 @@ from squadron_cad.kits.squadron_leader.checks.clearances import StackMeasure
 
 if TYPE_CHECKING:
     from squadron_cad.kits.squadron_leader.design import SquadronDesign
+    from squadron_cad.kits.squadron_leader.params import KitParams
 
 UPPERS = ("altitude_token", "plane_token")  # what stands on an altitude token
 
@@ -79,3 +80,25 @@ def invariants(design: SquadronDesign, meshes: Mapping[str, trimesh.Trimesh]) ->
         for name in sorted(set(meshes) - set(valid))
     ]
     return unmeasured + rules.all_invariants(design.params, valid, stacks(valid))
+
+
+def kit_findings(params: KitParams, meshes: Mapping[str, trimesh.Trimesh]) -> list[Finding]:
+    """Printability of every part given, then the clearances (as `squadron-cad check`)."""
+    from squadron_cad.checks.printability import part_printability
+    from squadron_cad.kits.squadron_leader.design import SquadronDesign
+    from squadron_cad.kits.squadron_leader.parts.registry import PARTS
+
+    found = [
+        f
+        for spec in PARTS
+        if spec.name in meshes
+        for f in part_printability(params, spec, meshes[spec.name])
+    ]
+    return found + clearance_findings(SquadronDesign(params), meshes)
+
+
+def rule_invariants(params: KitParams, meshes: Mapping[str, trimesh.Trimesh]) -> list[dict]:
+    """The rules' invariants for these parameters (`invariants` of their design)."""
+    from squadron_cad.kits.squadron_leader.design import SquadronDesign
+
+    return invariants(SquadronDesign(params), meshes)

@@ -1,0 +1,114 @@
+"""The package installs as a maker would install it, and works away from the checkout:
+`pip install .` (not editable) and a wheel from `python -m build`, each into a fresh
+virtual environment, then `squadron-cad` run from another folder."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import sysconfig
+import venv
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.integration
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def fresh_env(folder: Path) -> Path:
+    """A new virtual environment that borrows this one's third-party libraries (no
+    download) but not its editable squadron_cad: only what is installed into it counts."""
+    venv.EnvBuilder(with_pip=True, clear=True).create(folder)
+    python = folder / "bin" / "python"
+    site = subprocess.run(
+        [python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    borrowed = sysconfig.get_paths()["purelib"]
+    (Path(site) / "borrowed.pth").write_text(borrowed + "\n")  # appended after its own
+    return python
+
+
+def source_copy(tmp: Path) -> Path:
+    """The checkout without its .venv, out/ or node_modules: what a clone holds."""
+    target = tmp / "src"
+    skip = shutil.ignore_patterns(
+        ".venv", "out", "node_modules", ".git", "*.egg-info", "__pycache__", "build", "dist"
+    )
+    shutil.copytree(ROOT, target, ignore=skip, symlinks=True)
+    return target
+
+
+def run(args: list, cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run(args, cwd=cwd, capture_output=True, text=True, timeout=900)
+
+
+def check_the_installed_tool(env: Path, work: Path) -> None:
+    tool = env.parent / "squadron-cad"
+    where = run([env, "-c", "import squadron_cad; print(squadron_cad.__file__)"], work)
+    assert "site-packages" in where.stdout, where.stdout + where.stderr
+    kits = run([tool, "kits"], work)
+    assert kits.returncode == 0, kits.stderr
+    assert "squadron-leader" in kits.stdout
+    assert run([tool, "tins"], work).returncode == 0
+    built = run(
+        [
+            tool,
+            "build",
+            "--out",
+            str(work / "k"),
+            "--only",
+            "plane_token",
+            "--set",
+            "quality=draft",
+            "--no-previews",
+            "--no-slice",
+        ],
+        work,
+    )
+    assert built.returncode == 0, built.stderr
+    assert (work / "k" / "stl" / "plane_token.stl").stat().st_size > 10_000
+
+
+def test_pip_install_dot_works_outside_the_checkout(tmp_path: Path) -> None:
+    source = source_copy(tmp_path)
+    env = fresh_env(tmp_path / "env")
+    # As a maker runs it: pip builds in isolation (setuptools from the index).
+    installed = run([env, "-m", "pip", "install", "--no-deps", "--quiet", str(source)], tmp_path)
+    assert installed.returncode == 0, installed.stderr
+    work = tmp_path / "elsewhere"
+    work.mkdir()
+    check_the_installed_tool(env, work)
+
+
+def test_a_wheel_from_python_m_build_carries_the_defaults(tmp_path: Path) -> None:
+    source = source_copy(tmp_path)
+    wheel_dir = tmp_path / "dist"
+    made = run(
+        [
+            sys.executable,
+            "-m",
+            "build",
+            "--wheel",
+            "--no-isolation",
+            "--outdir",
+            str(wheel_dir),
+            str(source),
+        ],
+        tmp_path,
+    )
+    assert made.returncode == 0, made.stdout[-2000:] + made.stderr[-2000:]
+    (wheel,) = wheel_dir.glob("squadron_cad-*.whl")
+    listing = run([sys.executable, "-m", "zipfile", "-l", str(wheel)], tmp_path).stdout
+    assert "squadron_cad/kits/squadron_leader/default.yaml" in listing
+    assert "squadron_cad/kits/squadron_leader/tins/v2-box.yaml" in listing
+    env = fresh_env(tmp_path / "env")
+    installed = run([env, "-m", "pip", "install", "--no-deps", "--quiet", str(wheel)], tmp_path)
+    assert installed.returncode == 0, installed.stderr
+    work = tmp_path / "elsewhere"
+    work.mkdir()
+    check_the_installed_tool(env, work)
