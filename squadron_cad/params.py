@@ -269,7 +269,7 @@ class KitParamsBase(BaseModel):
     players: Annotated[int, Field(ge=1, le=8, description="Number of players")]
     quality: Annotated[Quality, Field(description="draft: coarse curves; final: for printing")]
     text: TextParams
-    tin: TinParams
+    tin: TinParams | None = None  # the container a kit's box fits (none: no box)
     printer: PrinterParams
     plates: PlatesParams
     previews: PreviewParams

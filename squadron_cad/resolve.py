@@ -1,4 +1,4 @@
-"""The one resolver: defaults, then a tin preset, then --params files, then --set overrides.
+"""The one resolver: the engine's defaults, the kit's, a tin preset, --params files, --set.
 
 Each layer is merged key by key, remembering where every value came from, so a refusal can
 say "token.width_mm = -3 (from mytin.yaml): must be greater than 0".
@@ -22,6 +22,7 @@ from squadron_cad.errors import InputError
 from squadron_cad.kit import Kit, default_kit, load_kit
 from squadron_cad.params import KitParamsBase
 
+ENGINE_DEFAULTS = Path(__file__).resolve().parent / "defaults.yaml"  # what every kit shares
 MAX_YAML_BYTES = 1024 * 1024  # a parameter file is a page of text; more is a mistake
 STDIN = Path("-")  # --params - reads standard input
 _MERGE_TAG = "tag:yaml.org,2002:merge"
@@ -224,6 +225,7 @@ def layered_values(
             f"the {chosen.name} kit's defaults are missing ({chosen.defaults}); reinstall it"
         )
     layered = Layered(chosen)
+    layered.merge(load_yaml_file(ENGINE_DEFAULTS, "defaults"), "defaults")
     layered.merge(load_yaml_file(chosen.defaults, "defaults"), "defaults")
     if tin:
         path = tin_preset_file(tin, chosen)

@@ -47,14 +47,15 @@ def layout_json(layout: Layout, p: KitParamsBase) -> dict[str, Any]:
     bought = bought_parts(layout, p)
     lid = frames.translate(0, 0, box.lid_bottom)
     lid_entry = {"stl": part_stl(layout.lid_part), "transform": frames.as_list(lid)}
+    tin_entry = tin and {
+        "inner_length_mm": tin.inner_length_mm,
+        "inner_width_mm": tin.inner_width_mm,
+        "inner_depth_mm": tin.inner_depth_mm,
+        "corner_radius_mm": tin.corner_radius_mm,
+        "clearance_mm": round((tin.inner_length_mm - box.length) / 2, 6),
+    }
     return {
-        "tin": {
-            "inner_length_mm": tin.inner_length_mm,
-            "inner_width_mm": tin.inner_width_mm,
-            "inner_depth_mm": tin.inner_depth_mm,
-            "corner_radius_mm": tin.corner_radius_mm,
-            "clearance_mm": round((tin.inner_length_mm - box.length) / 2, 6),
-        },
+        "tin": tin_entry,
         "box": {"stl": part_stl(layout.box_part), "transform": frames.as_list(frames.identity())},
         "lid": lid_entry if layout.lid_part else None,
         "strategy": layout.strategy,
@@ -153,15 +154,9 @@ def write_layout_png(layout: Layout, p: KitParamsBase, path: Path) -> Path:
 
 def _draw(axes: Any, layout: Layout, p: KitParamsBase) -> None:
     tin, box = p.tin, layout.box
-    _outline(
-        axes,
-        tin.inner_length_mm,
-        tin.inner_width_mm,
-        tin.corner_radius_mm,
-        "#777777",
-        "tin (inside)",
-        "--",
-    )
+    if tin is not None:
+        inside = (tin.inner_length_mm, tin.inner_width_mm, tin.corner_radius_mm)
+        _outline(axes, *inside, "#777777", "tin (inside)", "--")
     _outline(axes, box.length, box.width, box.radius, "#1f3b73", "box", "-")
     _outline(axes, box.inner_length, box.inner_width, box.inner_radius, "#1f3b73", None, ":")
     for pocket in layout.pockets:
@@ -197,7 +192,8 @@ def _draw(axes: Any, layout: Layout, p: KitParamsBase) -> None:
         axes.text((x0 + x1) / 2, y, label, ha="center", va="center", fontsize=7)
     margins = ", ".join(f"{axis} {value:.1f}" for axis, value in layout.margins.items())
     axes.set_title(
-        f"{tin.name}: {layout.strategy}\nmargins mm: {margins} (limited by {layout.limited_by})",
+        f"{tin.name if tin else 'box'}: {layout.strategy}\n"
+        f"margins mm: {margins} (limited by {layout.limited_by})",
         fontsize=10,
     )
     axes.set_aspect("equal")

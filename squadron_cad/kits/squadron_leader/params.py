@@ -24,6 +24,7 @@ from squadron_cad.params import (
     KitParamsBase,
     Mm,
     Section,
+    TinParams,
     check_font,
     deg,
     mm,
@@ -308,6 +309,7 @@ class KitParams(KitParamsBase):
     ruler: RulerParams
     stat_dial: StatDialParams
     dice: DiceParams
+    tin: TinParams
     box: BoxParams
     checks: SquadronChecksParams
 
