@@ -187,25 +187,15 @@ def slab(solid: manifold3d.Manifold, z_low: float, z_high: float) -> manifold3d.
     return solid ^ cutter
 
 
-def translation(x: float = 0.0, y: float = 0.0, z: float = 0.0) -> Matrix:
-    matrix = np.eye(4)
-    matrix[:3, 3] = (x, y, z)
-    return matrix
-
-
-def rotation_z(degrees: float) -> Matrix:
-    angle = np.radians(degrees)
-    matrix = np.eye(4)
-    matrix[:2, :2] = [[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]]
-    return matrix
-
-
-def compose(*matrices: Matrix) -> Matrix:
-    """Apply the rightmost first, like writing the transforms in OpenSCAD."""
-    result = np.eye(4)
-    for matrix in matrices:
-        result = result @ np.asarray(matrix, dtype=float)
-    return result
+def top_face_z(mesh: trimesh.Trimesh) -> float:
+    """Height of the largest upward flat area: a token's top, the face marks are cut into."""
+    up = mesh.face_normals[:, 2] > 0.999
+    if not up.any():
+        return float(mesh.bounds[1][2])
+    z = np.round(mesh.triangles_center[up, 2], 3)
+    heights, index = np.unique(z, return_inverse=True)
+    areas = np.bincount(index, weights=mesh.area_faces[up])
+    return float(heights[int(np.argmax(areas))])
 
 
 def circular_mean_deg(angles: Iterable[float], weights: Iterable[float] | None = None) -> float:

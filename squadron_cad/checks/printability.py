@@ -227,17 +227,6 @@ def thin_spots(section: MultiPolygon, wall: float) -> list[tuple[float, float, P
     return spots
 
 
-def _top_face_z(mesh: trimesh.Trimesh) -> float:
-    """Height of the largest upward flat area: the face marks are cut into."""
-    up = mesh.face_normals[:, 2] > 0.999
-    if not up.any():
-        return float(mesh.bounds[1][2])
-    z = np.round(mesh.triangles_center[up, 2], 3)
-    heights, index = np.unique(z, return_inverse=True)
-    areas = np.bincount(index, weights=mesh.area_faces[up])
-    return float(heights[int(np.argmax(areas))])
-
-
 def _cosmetic(z: float, top: float, info: PartInfo) -> bool:
     """Beside a mark cut into a face: a thin sliver there is cosmetic, not structural."""
     near_top = info.engraving_depth_mm > 0 and (
@@ -248,7 +237,7 @@ def _cosmetic(z: float, top: float, info: PartInfo) -> bool:
 
 
 def find_thin_spots(mesh: trimesh.Trimesh, wall: float, info: PartInfo) -> list[ThinSpot]:
-    top = _top_face_z(mesh)
+    top = meshgeo.top_face_z(mesh)
     found = []
     for z in meshgeo.z_levels(mesh):
         for width, length, region in thin_spots(meshgeo.section(mesh, z), wall):
@@ -321,7 +310,7 @@ def stroke_width(glyph: Polygon) -> float:
 
 
 def measure_text(mesh: trimesh.Trimesh, depth_hint: float) -> TextMeasure | None:
-    top = _top_face_z(mesh)
+    top = meshgeo.top_face_z(mesh)
     glyphs = engraved_glyphs(mesh, top, depth_hint)
     if not glyphs:
         return None

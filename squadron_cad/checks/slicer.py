@@ -21,6 +21,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -44,7 +45,7 @@ EXECUTABLE = "prusa-slicer"
 SOLID_INFILL_BELOW_AREA_MM2 = 0  # Prusa's 0.20 mm profiles (PrusaResearch.ini, *common*)
 ABORTED = 134  # PrusaSlicer aborts (SIGABRT) on some impossible jobs
 CACHE_FILE = "slicer.json"
-CACHE_VERSION = 1  # bump when the settings passed or the parsing change
+CACHE_VERSION = code_version(sys.modules[__name__])  # its settings and parsing: this source
 BED_MODEL_VERSION = code_version(bed_model)  # the turn a part is sliced at comes from it
 _TIME = re.compile(r"^; estimated printing time \(normal mode\) = (.+)$", re.MULTILINE)
 _FILAMENT_MM = re.compile(r"^; filament used \[mm\] = ([\d.]+)", re.MULTILINE)

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from squadron_cad.fit.frames import Bounds, Matrix
 from squadron_cad.fit.notches import Notch
+from squadron_cad.geometry.frames import Bounds, Matrix
 
 
 @dataclass(frozen=True)

@@ -12,10 +12,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from squadron_cad.errors import InputError
-from squadron_cad.fit import frames
 from squadron_cad.fit.layout import BoxShape, Layout, Placement, Pocket, score
 from squadron_cad.fit.packing import Packed, pack
 from squadron_cad.fit.units import Unit, Variant, both_turns, rect_pocket
+from squadron_cad.geometry import frames
 
 
 def unit_block(unit: Unit, clearance: float) -> Variant:

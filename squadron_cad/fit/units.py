@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from squadron_cad.constants import OCTAGON_CORNER_OFFSET_DEG
-from squadron_cad.fit import frames
-from squadron_cad.fit.frames import Bounds, Matrix
+from squadron_cad.geometry import frames
+from squadron_cad.geometry.frames import Bounds, Matrix
 
 
 @dataclass(frozen=True, eq=False)

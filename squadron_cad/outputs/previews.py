@@ -17,6 +17,7 @@ import hashlib
 import io
 import json
 import re
+import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -31,14 +32,17 @@ from PIL import Image, ImageChops
 from squadron_cad.checks import meshgeo
 from squadron_cad.checks.mesh import load_mesh
 from squadron_cad.errors import ToolError
+from squadron_cad.geometry import frames
 from squadron_cad.kit import kit_of
 from squadron_cad.params import COLOUR_NAMES, KitParamsBase
-from squadron_cad.render import openscad
+from squadron_cad.render import display, openscad
 from squadron_cad.render.atomic import write_bytes, write_json
 from squadron_cad.render.cache import file_sha256
 from squadron_cad.render.display import display_environment
+from squadron_cad.uptodate import code_version
 
-PICTURE_VERSION = "7"  # bump when the picture pipeline changes: every preview is redrawn
+# The picture pipeline's own source: a change to it redraws every preview.
+PICTURE_VERSION = code_version(sys.modules[__name__], display)
 INDEX_NAME = "index.json"
 BOX_VIEW = "packed_box"
 SUPERSAMPLE = 2  # render 2x, downsample: anti-aliased edges (3x doubles OpenSCAD's memory)
@@ -120,7 +124,8 @@ def _hex(colour: str) -> str:
 
 
 def translation(x: float, y: float, z: float) -> Matrix:
-    return ((1.0, 0.0, 0.0, x), (0.0, 1.0, 0.0, y), (0.0, 0.0, 1.0, z), (0.0, 0.0, 0.0, 1.0))
+    """A shift as the scene's hashable rows (geometry.frames makes the matrix)."""
+    return tuple(tuple(float(v) for v in row) for row in frames.translate(x, y, z))
 
 
 def accent_height(stl: Path, params: KitParamsBase) -> float | None:

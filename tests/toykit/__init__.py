@@ -14,9 +14,10 @@ from pydantic import Field
 from solid2 import cube, difference, linear_extrude, translate
 from solid2.core.object_base import OpenSCADObject
 
-from squadron_cad.fit import frames, simple
+from squadron_cad.fit import simple
 from squadron_cad.fit.layout import BoxShape, Layout
 from squadron_cad.fit.units import Piece, Unit
+from squadron_cad.geometry import frames
 from squadron_cad.geometry.shapes import EPSILON_MM, rounded_rectangle
 from squadron_cad.kit import Kit, KitContents, Part, PrintNotes, Purchase
 from squadron_cad.params import KitParamsBase, Mm, Section, mm

@@ -30,6 +30,7 @@ from shapely.geometry import MultiPolygon, Polygon, box
 from squadron_cad.checks import meshgeo
 from squadron_cad.checks.findings import Finding, Severity, verdict
 from squadron_cad.fit.layout import Layout
+from squadron_cad.geometry import frames
 from squadron_cad.kits.squadron_leader.params import KitParams
 from squadron_cad.kits.squadron_leader.parts.stat_dial import DialLayout
 from squadron_cad.params import FitRange
@@ -53,14 +54,6 @@ class StackMeasure:
 
 
 # ---- shared measures ------------------------------------------------------------------------
-
-
-def top_face_z(mesh: trimesh.Trimesh) -> float:
-    """Height of the largest upward flat area (a token's top face)."""
-    up = mesh.face_normals[:, 2] > 0.999
-    z = np.round(mesh.triangles_center[up, 2], 3)
-    heights, index = np.unique(z, return_inverse=True)
-    return float(heights[int(np.argmax(np.bincount(index, weights=mesh.area_faces[up])))])
 
 
 def fit_finding(
@@ -93,7 +86,7 @@ def overlap_finding(name: str, check: str, volume: float, what: str) -> Finding:
 
 
 def _clear_at(lower: manifold3d.Manifold, upper: manifold3d.Manifold, z: float) -> bool:
-    at = meshgeo.placed(upper, meshgeo.translation(z=z))
+    at = meshgeo.placed(upper, frames.translate(z=z))
     return meshgeo.overlap_volume(lower, at) <= OVERLAP_EPS_MM3
 
 
@@ -128,7 +121,7 @@ def _socket_depth(upper: trimesh.Trimesh, pegs: MultiPolygon) -> float:
 
 
 def measure_stack(lower: trimesh.Trimesh, upper: trimesh.Trimesh, name: str) -> StackMeasure:
-    pitch = top_face_z(lower)
+    pitch = meshgeo.top_face_z(lower)
     # Only the lower's top and the upper's underside can meet: smaller booleans.
     low_solid = meshgeo.slab(meshgeo.solid_of(lower), pitch - 1.0, pitch + 10.0)
     up_solid = meshgeo.slab(meshgeo.solid_of(upper), -1.0, float(lower.bounds[1][2]) - pitch + 1)
@@ -137,7 +130,7 @@ def measure_stack(lower: trimesh.Trimesh, upper: trimesh.Trimesh, name: str) -> 
     seats = {}
     gaps = []
     for turn in TURNS_DEG:
-        turned = meshgeo.placed(up_solid, meshgeo.rotation_z(turn))
+        turned = meshgeo.placed(up_solid, frames.rotate_z(turn))
         seats[turn] = touches and _clear_at(low_solid, turned, pitch)  # ... and clears it
         gaps.append(_peg_gap(lower, upper, pitch, turn))
     peg_height = float(lower.bounds[1][2]) - pitch
@@ -205,7 +198,7 @@ class JointMeasure:
 def measure_joint(first: trimesh.Trimesh, second: trimesh.Trimesh) -> JointMeasure:
     shoulder = body_end_x(first, np.max)
     offset = shoulder - body_end_x(second, np.min)
-    moved = meshgeo.placed(meshgeo.solid_of(second), meshgeo.translation(x=offset))
+    moved = meshgeo.placed(meshgeo.solid_of(second), frames.translate(x=offset))
     overlap = meshgeo.overlap_volume(meshgeo.solid_of(first), moved)
     tab_region = _mid_section(first).intersection(box(shoulder + 0.01, -1e3, 1e4, 1e3))
     slot_side = affinity.translate(_mid_section(second), xoff=offset)
@@ -305,7 +298,7 @@ def _grip(card: manifold3d.Manifold, clip: manifold3d.Manifold, thickness: float
     low, high = 0.0, 1.0
     for _ in range(GRIP_STEPS):
         mid = (low + high) / 2
-        dropped = meshgeo.placed(lower_jaw, meshgeo.translation(z=-mid))
+        dropped = meshgeo.placed(lower_jaw, frames.translate(z=-mid))
         if meshgeo.overlap_volume(card, dropped) > OVERLAP_EPS_MM3 * 1e-2:
             low = mid
         else:
@@ -520,7 +513,7 @@ def _lid_finding(
     if "box_lid" not in meshes:
         return None
     lid_bottom = float(layout.box.lid_bottom)
-    lid = meshgeo.placed(meshgeo.solid_of(meshes["box_lid"]), meshgeo.translation(z=lid_bottom))
+    lid = meshgeo.placed(meshgeo.solid_of(meshes["box_lid"]), frames.translate(z=lid_bottom))
     volume = meshgeo.overlap_volume(box_solid, lid)
     if volume > OVERLAP_EPS_MM3:
         return overlap_finding("box+box_lid", "lid_overlap", volume, "the lid and the box")

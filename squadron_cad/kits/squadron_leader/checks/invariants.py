@@ -22,7 +22,7 @@ from shapely.geometry.polygon import orient
 
 from squadron_cad.checks import meshgeo
 from squadron_cad.kits.squadron_leader import constants as C
-from squadron_cad.kits.squadron_leader.checks.clearances import StackMeasure, body_end_x, top_face_z
+from squadron_cad.kits.squadron_leader.checks.clearances import StackMeasure, body_end_x
 from squadron_cad.kits.squadron_leader.geometry import move_paths
 from squadron_cad.kits.squadron_leader.params import KitParams
 
@@ -247,7 +247,7 @@ def footprint_invariants(
     params: KitParams, plane: trimesh.Trimesh, straight: TemplateFit | None
 ) -> list[Invariant]:
     """The plane token's octagon is the notch: same size (less the clearance), same turn."""
-    body_z = top_face_z(plane) - params.plane.groove_depth_mm - 0.2
+    body_z = meshgeo.top_face_z(plane) - params.plane.groove_depth_mm - 0.2
     token = fit_footprint(meshgeo.section(plane, body_z))
     notch = straight.start if straight else None
     if token is None or notch is None:
@@ -276,7 +276,7 @@ class Groove:
 
 def groove_lines(plane: trimesh.Trimesh, depth: float) -> list[Groove]:
     """Grooves cut into the token's top face, as centre lines from their paired walls."""
-    top = top_face_z(plane)
+    top = meshgeo.top_face_z(plane)
     body = meshgeo.section(plane, top - depth - 0.2).convex_hull
     cut = body.difference(meshgeo.section(plane, top - depth / 2))
     walls = [s for s in outline_segments(meshgeo.as_multi(cut)) if s.length >= GROOVE_EDGE_MIN_MM]
@@ -358,7 +358,7 @@ def _tilt(groove: Groove) -> float:
 
 def mark_positions(ruler: trimesh.Trimesh, depth: float) -> list[float]:
     """Centres of the marks across the ruler: where its top section is cut in two."""
-    top = top_face_z(ruler)
+    top = meshgeo.top_face_z(ruler)
     pieces = sorted(meshgeo.polygons(meshgeo.section(ruler, top - depth / 2)),
                     key=lambda p: p.bounds[0])  # fmt: skip
     return [(a.bounds[2] + b.bounds[0]) / 2 for a, b in itertools.pairwise(pieces)]

@@ -14,7 +14,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from squadron_cad.fit import frames
 from squadron_cad.fit.units import (
     Unit,
     Variant,
@@ -24,6 +23,7 @@ from squadron_cad.fit.units import (
     rect_pocket,
     turn_in_place,
 )
+from squadron_cad.geometry import frames
 from squadron_cad.kits.squadron_leader.params import KitParams
 from squadron_cad.kits.squadron_leader.stowing import items
 

@@ -28,9 +28,9 @@ import numpy as np
 from shapely.geometry import Polygon, box
 from shapely.ops import unary_union
 
-from squadron_cad.fit import frames
-from squadron_cad.fit.frames import Bounds, Matrix
 from squadron_cad.fit.units import Piece, Unit
+from squadron_cad.geometry import frames
+from squadron_cad.geometry.frames import Bounds, Matrix
 from squadron_cad.kits.squadron_leader import constants as C
 from squadron_cad.kits.squadron_leader.geometry import move_paths
 from squadron_cad.kits.squadron_leader.params import KitParams

@@ -33,11 +33,12 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from squadron_cad.errors import InputError
-from squadron_cad.fit import frames, notches
-from squadron_cad.fit.frames import Matrix
+from squadron_cad.fit import notches
 from squadron_cad.fit.layout import BoxShape, Layout, Placement, Pocket, score
 from squadron_cad.fit.packing import FRONT_LIMIT, Packed, pack
 from squadron_cad.fit.units import LocalPocket, Unit, Variant, both_turns
+from squadron_cad.geometry import frames
+from squadron_cad.geometry.frames import Matrix
 from squadron_cad.kits.squadron_leader.params import KitParams
 from squadron_cad.kits.squadron_leader.stowing import blocks, items, refusals
 
