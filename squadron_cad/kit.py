@@ -75,6 +75,7 @@ class Part:
     print_notes: Callable[[Any], PrintNotes] = field(default=lambda _params: PrintNotes())
     slow_render: bool = False  # rendered first, so parallel workers finish together
     noun: str = ""  # one piece in words ("plane token"); default: the name
+    camera: str = ""  # its preview's OpenSCAD --camera (rotation form); default: the engine's
 
     @property
     def file_name(self) -> str:

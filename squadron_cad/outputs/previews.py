@@ -13,6 +13,7 @@ settings change (index.json in the previews folder).
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import hashlib
 import io
 import json
@@ -78,6 +79,7 @@ class View:
     name: str
     items: tuple[Placed, ...]
     caption: str = ""  # what the gallery says under it
+    camera: str = CAMERA  # OpenSCAD's --camera: translate x,y,z, rotate x,y,z, distance
 
 
 @dataclass(frozen=True)
@@ -139,7 +141,9 @@ def accent_height(stl: Path, params: KitParamsBase) -> float | None:
 
 def part_view(stl_dir: Path, name: str, colour: str, params: KitParamsBase) -> View:
     stl = stl_dir / f"{name}.stl"
-    return View(name, (Placed(stl, colour, None, accent_height(stl, params)),))
+    declared = {part.name: part.camera for part in kit_of(params).parts}.get(name)
+    items = (Placed(stl, colour, None, accent_height(stl, params)),)
+    return View(name, items, camera=declared or CAMERA)
 
 
 def box_view(out_dir: Path, params: KitParamsBase) -> View | None:
@@ -230,7 +234,7 @@ def split_accents(view: View, folder: Path) -> View:
         lower, upper = halves[(item.stl, z)]
         items.append(Placed(lower, item.colour, item.transform))
         items.append(Placed(upper, shade(item.colour, ACCENT_SHADE), item.transform))
-    return View(view.name, tuple(items))
+    return dataclasses.replace(view, items=tuple(items))
 
 
 def _halves(stl: Path, z: float, stem: Path) -> tuple[Path, Path]:
@@ -253,7 +257,7 @@ def shade(colour: str, factor: float) -> str:
 
 def view_key(view: View, settings: PictureSettings, tool: openscad.OpenScad) -> str:
     """What a picture depends on: the STLs' contents, colours, placements and settings."""
-    digest = hashlib.sha256(f"{settings.key}|{tool.identity}".encode())
+    digest = hashlib.sha256(f"{settings.key}|{tool.identity}|{view.camera}".encode())
     hashes: dict[Path, str] = {}
     for item in view.items:
         if item.stl not in hashes:
@@ -285,7 +289,7 @@ def snapshot(
             f"--imgsize={width},{height}",
             "--viewall",
             "--autocenter",
-            f"--camera={CAMERA}",
+            f"--camera={view.camera}",
             f"--colorscheme={COLOUR_SCHEME}",
         ]
         scene = scene_source(split_accents(view, Path(work)))

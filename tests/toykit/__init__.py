@@ -169,6 +169,7 @@ PARTS = (
         per_kit=1,
         orientation="floor down",
         slow_render=True,
+        camera="0,0,0,0,0,0,0",  # from straight above: the pockets show
     ),
 )
 
