@@ -27,7 +27,7 @@ class Norm:
     source: str
 
 
-# printing-and-tins.md, "FDM norms for a 0.4 mm nozzle".
+# FDM norms for a 0.4 mm nozzle, each with the published guide it comes from.
 NORMS: dict[str, Norm] = {
     "layer_height": Norm(0.2, "mm", "standard profile of Prusa and Bambu slicers"),
     "min_wall": Norm(0.8, "mm", "two perimeters; Hubs / Protolabs design tables"),
@@ -46,7 +46,7 @@ NORMS: dict[str, Norm] = {
     "elephant_foot_chamfer": Norm(0.3, "mm", "Bambu / Prusa defaults (0.15 flare)"),
 }
 
-# printing-and-tins.md, "print beds" (printer profiles): length, width, height in mm.
+# Print beds as their makers publish them (slicer printer profiles): length, width, height in mm.
 PRINT_BEDS: dict[str, tuple[float, float, float]] = {
     "prusa-mk4": (250.0, 210.0, 220.0),
     "bambu-a1-mini": (180.0, 180.0, 180.0),

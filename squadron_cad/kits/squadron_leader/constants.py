@@ -1,7 +1,7 @@
 """Squadron Leader's fixed facts: the game's geometry and the ratios its rules fix.
 
-Each says where it comes from (reference-parts.md is the reference design's description).
-Tunable defaults live in this kit's default.yaml.
+Each says where it comes from: the reference design (the Squadron Leader v2 files and
+rules by Tim Smith). Tunable defaults live in this kit's default.yaml.
 """
 
 from __future__ import annotations
@@ -13,12 +13,13 @@ __all__ = ["NORMS", "OCTAGON_CORNER_OFFSET_DEG", "OCTAGON_SIDES"]  # used with t
 GAME_CREDIT = "Squadron Leader by Tim Smith (Wollivan), CC BY-SA 4.0"
 
 # The token is the engine's regular octagon, flats facing +x, +y and the diagonals
-# (reference-parts.md, "Core dimensions").
+# (the reference design's core dimensions).
 
-# Ratios the game's rules fix (reference-parts.md): a straight template is three tokens
-# long, a seated token's centre sits a sixth of a token beyond a template end, the ruler
-# is three templates long and a quarter token wide, the forward guides are an eighth of a
-# token off the centre line, and the peg/socket circle has radius sqrt(2) * width / 4.
+# Ratios the game's rules fix (the reference design and its rules): a straight template
+# is three tokens long, a seated token's centre sits a sixth of a token beyond a template
+# end, the ruler is three templates long and a quarter token wide, the forward guides are
+# an eighth of a token off the centre line, and the peg/socket circle has radius
+# sqrt(2) * width / 4.
 TEMPLATE_LENGTH_TOKENS = 3
 NOTCH_OFFSET_DIVISOR = 6
 RULER_LENGTH_TEMPLATES = 3
