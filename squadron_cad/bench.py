@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import psutil
+
 from squadron_cad.errors import InputError, ToolError
 from squadron_cad.params import KitParamsBase
 from squadron_cad.render import openscad
@@ -34,7 +36,7 @@ SCENARIOS = ("cold render+checks", "cold full", "unchanged", "one change")
 
 
 class MemorySampler:
-    """Peak resident memory of this process and all its descendants, sampled from /proc."""
+    """Peak memory of this process and all its descendants, sampled (tree_rss_bytes)."""
 
     def __init__(self, interval_s: float = 0.05) -> None:
         self.interval_s = interval_s
@@ -57,41 +59,32 @@ class MemorySampler:
 
 
 def tree_rss_bytes(root: int) -> int:
-    """Memory in use by a process and all its descendants, now."""
-    parents: dict[int, int] = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            stat = _read(f"/proc/{entry}/stat")
-            if stat:
-                parents[int(entry)] = int(stat.rsplit(")", 1)[1].split()[1])
-    family = {root}
-    grew = True
-    while grew:
-        grew = False
-        for pid, parent in parents.items():
-            if parent in family and pid not in family:
-                family.add(pid)
-                grew = True
-    return sum(_resident(pid) for pid in family)
-
-
-def _read(path: str) -> str:
+    """Memory in use by a process and all its descendants, now (psutil): proportional set
+    size, so shared pages (libraries, a child just forked) count once across the tree
+    where summing RSS would count them in every process; RSS where PSS is unavailable."""
     try:
-        with open(path) as stream:
-            return stream.read()
-    except OSError:
-        return ""
+        top = psutil.Process(root)
+        family = [top, *top.children(recursive=True)]
+    except psutil.Error:
+        return 0
+    return sum(_resident(process) for process in family)
 
 
-def _resident(pid: int) -> int:
-    """Proportional set size: shared pages (libraries, a child just forked) counted once
-    across the tree, where summing RSS would count them in every process; RSS if no PSS."""
-    sources = ((f"/proc/{pid}/smaps_rollup", "Pss:"), (f"/proc/{pid}/status", "VmRSS:"))
-    for path, label in sources:
-        for line in _read(path).splitlines():
-            if line.startswith(label):
-                return int(line.split()[1]) * 1024
-    return 0
+def _resident(process: psutil.Process) -> int:
+    try:
+        info = process.memory_full_info()
+    except psutil.AccessDenied:
+        return _rss(process)
+    except psutil.Error:  # it ended between listing and reading
+        return 0
+    return int(getattr(info, "pss", info.rss))
+
+
+def _rss(process: psutil.Process) -> int:
+    try:
+        return int(process.memory_info().rss)
+    except psutil.Error:
+        return 0
 
 
 @dataclass
@@ -174,6 +167,14 @@ class BenchResult:
                 "memory": max(self.peak_mb, self.full_peak_mb) <= GOAL_PEAK_MB,
             },
         }
+
+
+def _read(path: str) -> str:
+    try:
+        with open(path) as stream:
+            return stream.read()
+    except OSError:
+        return ""
 
 
 def machine_facts() -> dict[str, Any]:
