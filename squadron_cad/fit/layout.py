@@ -73,6 +73,9 @@ class Pocket:
     z_top: float
     item_top: float
     on_top: bool = False  # a recess for a piece lying over the other pockets, under the lid
+    # The kit's names for z_bottom and z_top ("floor", "ceiling"...), so a box builder cuts
+    # at its own symbolic levels rather than at the numbers.
+    levels: tuple[str, str] = ("", "")
 
     @property
     def angle_deg(self) -> float:
@@ -114,6 +117,7 @@ class Layout:
     box_part: str  # the part that is the box, and the lid's (None: no lid)
     lid_part: str | None
     arrangement: tuple[str, ...] = field(default=())  # each block's variant, for people
+    insert_level: str = ""  # the kit's name for insert_top's level
 
     @property
     def smallest_margin(self) -> float:

@@ -53,7 +53,8 @@ HOLLOW_MIN_MM = 3.0  # spare floor narrower than this stays solid (a sliver prin
 
 
 def _heights(p: KitParams) -> dict[str, Number]:
-    """The box's levels as expressions of the parameters (the solver's numbers, named)."""
+    """The box's levels as expressions of the parameters; the layout names the level of
+    each pocket's bottom and top (Pocket.levels) and of the dividers' top."""
     box = p.box
     height = p.tin.inner_depth_mm - box.tin_clearance_mm
     lid_bottom = height - box.lid_thickness_mm
@@ -66,14 +67,6 @@ def _heights(p: KitParams) -> dict[str, Number]:
         "dividers": smin(box.floor_mm + box.divider_height_mm, ceiling),
         "template": ceiling - p.templates.thickness_mm,
     }
-
-
-def _named(value: float, levels: dict[str, Number]) -> Number:
-    """A level from the layout, written as its parameter expression when it is one."""
-    for level in levels.values():
-        if abs(float(level) - value) < Z_TOLERANCE_MM:
-            return level
-    return value
 
 
 def body(p: KitParams) -> OpenSCADObject:
@@ -99,7 +92,7 @@ def open_space(p: KitParams, layout: Layout) -> OpenSCADObject | None:
         return None
     length, width, radius = box_outer(p)
     wall = p.box.wall_mm
-    bottom = _named(layout.insert_top, levels)
+    bottom = levels[layout.insert_level]
     return translate([0, 0, bottom])(
         linear_extrude(height=levels["lid_bottom"] - bottom + EPSILON_MM)(
             rounded_rectangle(length - 2 * wall, width - 2 * wall, smax(radius - wall, 0))
@@ -125,12 +118,12 @@ def pocket_shape(p: KitParams, pocket: Pocket) -> OpenSCADObject:
 def pockets(p: KitParams, layout: Layout) -> list[OpenSCADObject]:
     """Pockets grouped by depth: one extrusion per group keeps the booleans few."""
     levels = _heights(p)
-    groups: dict[tuple[float, float], list[Pocket]] = {}
+    groups: dict[tuple[str, str], list[Pocket]] = {}
     for pocket in layout.pockets:
-        groups.setdefault((round(pocket.z_bottom, 6), round(pocket.z_top, 6)), []).append(pocket)
+        groups.setdefault(pocket.levels, []).append(pocket)
     cuts = []
-    for (z_bottom, z_top), members in groups.items():
-        bottom, top = _named(z_bottom, levels), _named(z_top, levels)
+    for (low, high), members in groups.items():
+        bottom, top = levels[low], levels[high]
         cuts.append(
             translate([0, 0, bottom])(
                 linear_extrude(height=top - bottom + EPSILON_MM)(
@@ -162,7 +155,7 @@ def hollows(p: KitParams, layout: Layout) -> OpenSCADObject:
         spare, offset(delta=HOLLOW_MIN_MM / 2)(offset(delta=-HOLLOW_MIN_MM / 2)(spare))
     )
     levels = _heights(p)
-    top = _named(layout.insert_top, levels)
+    top = levels[layout.insert_level]
     return translate([0, 0, levels["floor"]])(
         linear_extrude(height=top - levels["floor"] + EPSILON_MM)(opened)
     )
@@ -187,7 +180,7 @@ def recess_slivers(p: KitParams, layout: Layout) -> OpenSCADObject | None:
     thinnest = p.checks.min_wall_mm  # a thinner divider tip is cut away
     printable = offset(delta=thinnest / 2)(offset(delta=-thinnest / 2)(material))
     levels = _heights(p)
-    bottom, top = _named(band, levels), _named(recess.z_top, levels)
+    bottom, top = (levels[name] for name in recess.levels)
     return translate([0, 0, bottom])(
         linear_extrude(height=top - bottom + EPSILON_MM)(difference()(inner, printable))
     )

@@ -284,7 +284,7 @@ def _straight_score(shape: BoxShape, packing: _Packing) -> float:
 
 def _candidate(p: KitParams, shape: BoxShape, packing: _Packing) -> _Candidate:
     strategy, packed = packing.strategy, packing.packed
-    top = shape.ceiling if strategy.template_on_top else _insert_top(p, shape)
+    top = _top_level(p, shape, strategy)
     fixed = [packing.template[0].points] if packing.template is not None else []
     centred = _place_pockets(shape, packed, top, (0.0, 0.0))
     margins = _straight_margins(shape, packing)
@@ -320,9 +320,18 @@ def _insert_top(p: KitParams, shape: BoxShape) -> float:
     return min(shape.floor + p.box.divider_height_mm, shape.ceiling)
 
 
+def _top_level(p: KitParams, shape: BoxShape, strategy: Strategy) -> tuple[str, float]:
+    """Where the pockets' walls end, named as the box builder names its levels: under the
+    template lying on top (the ceiling), else the dividers' height."""
+    if strategy.template_on_top:
+        return "ceiling", shape.ceiling
+    return "dividers", _insert_top(p, shape)
+
+
 def _place_pockets(
-    shape: BoxShape, packed: Packed, top: float, offset: tuple[float, float]
+    shape: BoxShape, packed: Packed, top_level: tuple[str, float], offset: tuple[float, float]
 ) -> list[Pocket]:
+    level, top = top_level
     pockets = []
     for variant, x, y in packed.leaves():
         matrix = _leaf_matrix(shape, packed, x + offset[0], y + offset[1])
@@ -338,6 +347,7 @@ def _place_pockets(
                     shape.floor,
                     top,
                     shape.floor + local.item_top,
+                    levels=("floor", level),
                 )
             )
     return pockets
@@ -413,7 +423,7 @@ def _layout(p: KitParams, shape: BoxShape, best: _Candidate) -> Layout:
         for unit, pose in variant.units:
             placements += _placed(unit, frames.compose(matrix, pose))
     pockets = list(best.pockets)
-    insert_top = shape.ceiling if strategy.template_on_top else _insert_top(p, shape)
+    insert_level, insert_top = _top_level(p, shape, strategy)
     if best.template is not None:
         recess, pose = best.template
         pockets.append(
@@ -427,6 +437,7 @@ def _layout(p: KitParams, shape: BoxShape, best: _Candidate) -> Layout:
                 shape.ceiling,
                 shape.ceiling,
                 on_top=True,
+                levels=("template", "ceiling"),
             )
         )
         placements += _placed(items.template(p), pose, on_top=True)
@@ -445,6 +456,7 @@ def _layout(p: KitParams, shape: BoxShape, best: _Candidate) -> Layout:
         box_part="box",
         lid_part="box_lid",
         arrangement=tuple(arrangement),
+        insert_level=insert_level,
     )
 
 
