@@ -1,0 +1,352 @@
+"""The kit's checks: clearances between parts that meet, and the rules' invariants, both
+measured on the meshes (the parameters give only what is expected).
+
+- ruler: the four sections joined shoulder to shoulder (Squadron Leader's joint measure):
+  every inch tick at a multiple of 25.4 mm, the whole 16 inches, the joint clearance;
+- movement gauge: its ticks and its 8 inches;
+- objectives: the diameter (the rules' 40 mm token), the Destroy token's two notches;
+- ship bases: the four zone boundaries 90 degrees apart, the Fixed line on the forward axis;
+- pivot guide: its limit edges at 45 degrees, meeting at the base's centre;
+- tracker: Squadron Leader's dial measure: a clip clicks in at every value 0..6 of both rows;
+- box: every piece in its pocket, no overlap, the pocket gap in checks.pocket_fit.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import math
+from collections.abc import Mapping
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+import trimesh
+from shapely import affinity
+from shapely.geometry import MultiPolygon, Polygon, box
+from shapely.ops import unary_union
+
+from squadron_cad.checks import meshgeo
+from squadron_cad.checks.findings import Finding
+from squadron_cad.errors import SquadronError
+from squadron_cad.kits.squadron_leader.checks import clearances as sl
+from squadron_cad.kits.squadron_leader.checks.invariants import invariant
+from squadron_cad.kits.squadrons import constants as C
+from squadron_cad.kits.squadrons.design import OBJECTIVE_PARTS, ruler_part
+
+TICK_TOL_MM = 0.1  # the issue's tolerance for inch ticks
+LENGTH_TOL_MM = 0.1
+DIAMETER_TOL_MM = 0.05  # the rim's vertices lie on the circle; STL floats are far finer
+ANGLE_TOL_DEG = 0.1
+CENTRE_TOL_MM = 0.05
+
+Meshes = Mapping[str, trimesh.Trimesh]
+
+
+def _valid(meshes: Meshes) -> dict[str, trimesh.Trimesh]:
+    return {
+        name: mesh
+        for name, mesh in meshes.items()
+        if meshgeo.is_valid_solid(meshgeo.solid_of(mesh))
+    }
+
+
+def _top_section(mesh: trimesh.Trimesh, depth: float) -> MultiPolygon:
+    """The section half an engraving's depth under the top face."""
+    return meshgeo.section(mesh, meshgeo.top_face_z(mesh) - depth / 2)
+
+
+# ---- ruler and gauge: ticks ------------------------------------------------------------------
+
+
+@lru_cache(maxsize=8)
+def _joints(first: trimesh.Trimesh, second: trimesh.Trimesh) -> sl.JointMeasure:
+    return sl.measure_joint(first, second)
+
+
+def ruler_sections(meshes: Meshes) -> list[trimesh.Trimesh] | None:
+    names = [ruler_part(k) for k in range(1, C.RULER_SECTIONS + 1)]
+    return [meshes[n] for n in names] if all(n in meshes for n in names) else None
+
+
+def ruler_outline(sections: list[trimesh.Trimesh], depth: float) -> tuple[MultiPolygon, float]:
+    """The sections' top sections laid end to end (joints seated), and the ruler's half width."""
+    offset, parts = 0.0, []
+    for k, mesh in enumerate(sections):
+        if k:
+            offset += _joints(sections[k - 1], mesh).offset_mm
+        parts.append(affinity.translate(_top_section(mesh, depth), xoff=offset))
+    outline = unary_union(parts).buffer(0.005).buffer(-0.005)
+    half = float(max(np.abs(sections[0].vertices[:, 1])))
+    return meshgeo.as_multi(outline), half
+
+
+def tick_positions(outline: MultiPolygon, half: float, tick_length: float) -> list[float]:
+    """Centres (x) of the notches cut into the +y edge: the inch ticks."""
+    x0, _, x1, _ = outline.bounds
+    band = box(x0, half - tick_length + 0.5, x1, half - 0.5)
+    missing = band.difference(outline)
+    return sorted(g.centroid.x for g in meshgeo.polygons(missing) if g.area > 0.05)
+
+
+def _tick_invariants(
+    name: str, outline: MultiPolygon, half: float, tick_length: float, inches: int
+) -> list[dict[str, Any]]:
+    ticks = tick_positions(outline, half, tick_length)
+    expected = [k * C.INCH_MM for k in range(1, inches)]
+    worst = (
+        max(abs(a - b) for a, b in zip(ticks, expected, strict=True))
+        if len(ticks) == len(expected)
+        else math.nan
+    )
+    length = outline.bounds[2] - outline.bounds[0]
+    return [
+        invariant(f"{name}: inch ticks found", len(expected), len(ticks), 0),
+        invariant(f"{name}: worst tick off its 25.4 mm multiple (mm)", 0, worst, TICK_TOL_MM),
+        invariant(f"{name}: length (mm, {inches} in)", inches * C.INCH_MM, length, LENGTH_TOL_MM),
+    ]
+
+
+def ruler_invariants(design: Any, meshes: Meshes) -> list[dict[str, Any]]:
+    p = design.params
+    out: list[dict[str, Any]] = []
+    sections = ruler_sections(meshes)
+    if sections is not None:
+        outline, half = ruler_outline(sections, p.ruler.mark_depth_mm)
+        out += _tick_invariants("range ruler", outline, half, p.ruler.tick_length_mm,
+                                C.RULER_LENGTH_IN)  # fmt: skip
+        gaps = [_joints(a, b).gap_mm for a, b in itertools.pairwise(sections)]
+        out.append(
+            invariant("range ruler: joint clearance per side (mm), least of 3",
+                      p.ruler.joint_clearance_mm, min(gaps), p.checks.fit_tolerance_mm)
+        )  # fmt: skip
+    if "movement_gauge" in meshes:
+        mesh = meshes["movement_gauge"]
+        outline = _top_section(mesh, p.ruler.mark_depth_mm)
+        half = float(max(np.abs(mesh.vertices[:, 1])))
+        out += _tick_invariants("movement gauge", outline, half, p.gauge.tick_length_mm,
+                                C.GAUGE_LENGTH_IN)  # fmt: skip
+    return out
+
+
+# ---- objectives ------------------------------------------------------------------------------
+
+
+def token_diameter(mesh: trimesh.Trimesh) -> float:
+    """Twice the farthest rim point from the token's centre, mid-way up the disc."""
+    section = meshgeo.section(mesh, 0.5)
+    points = np.concatenate([np.asarray(p.exterior.coords) for p in meshgeo.polygons(section)])
+    centre = (points.min(axis=0) + points.max(axis=0)) / 2
+    return 2 * float(np.linalg.norm(points - centre, axis=1).max())
+
+
+def rim_notches(mesh: trimesh.Trimesh, diameter: float) -> int:
+    """How many notches bite into the rim: gaps in a thin ring just inside it."""
+    section = meshgeo.section(mesh, 0.5)
+    centre = section.centroid
+    ring = centre.buffer(diameter / 2 - 0.3, 256).difference(centre.buffer(diameter / 2 - 0.6, 256))
+    return len(list(meshgeo.polygons(ring.difference(section).buffer(-0.01))))
+
+
+def objective_invariants(design: Any, meshes: Meshes) -> list[dict[str, Any]]:
+    o = design.params.objective
+    out = []
+    for name in OBJECTIVE_PARTS:
+        if name in meshes:
+            out.append(invariant(f"{name}: diameter (mm)", o.diameter_mm,
+                                 token_diameter(meshes[name]), DIAMETER_TOL_MM))  # fmt: skip
+    if "objective_destroy" in meshes:
+        found = rim_notches(meshes["objective_destroy"], o.diameter_mm)
+        out.append(invariant("objective_destroy: hit-point notches", C.DESTROY_HIT_POINTS,
+                             found, 0))  # fmt: skip
+    return out
+
+
+# ---- ship bases -------------------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class Line:
+    angle_deg: float  # direction from the base's centre outward
+    offset_mm: float  # distance of the line's axis from the centre
+
+
+def base_lines(mesh: trimesh.Trimesh, depth: float, min_length: float) -> list[Line]:
+    """The long engraved lines of a base: holes in the top section, longer than min_length."""
+    section = _top_section(mesh, depth)
+    x0, y0, x1, y1 = section.bounds
+    centre = np.array([(x0 + x1) / 2, (y0 + y1) / 2])
+    lines = []
+    for polygon in meshgeo.polygons(section):
+        for ring in polygon.interiors:
+            hole = Polygon(ring)
+            rect = np.asarray(hole.minimum_rotated_rectangle.exterior.coords)[:4]
+            edges = [rect[(k + 1) % 4] - rect[k] for k in range(2)]
+            long = max(edges, key=np.linalg.norm)
+            if np.linalg.norm(long) < min_length:
+                continue
+            mid = np.asarray(hole.centroid.coords[0]) - centre
+            direction = long / np.linalg.norm(long)
+            if direction @ mid < 0:
+                direction = -direction
+            angle = math.degrees(math.atan2(direction[1], direction[0]))
+            offset = abs(float(direction[0] * mid[1] - direction[1] * mid[0]))
+            lines.append(Line(angle, offset))
+    return sorted(lines, key=lambda line: line.angle_deg % 360)
+
+
+def base_invariants(design: Any, meshes: Meshes) -> list[dict[str, Any]]:
+    b = design.params.base
+    names = sorted((n for n in meshes if n.startswith("ship_base_")),
+                   key=lambda n: int(n.rsplit("_", 1)[1]))  # fmt: skip
+    if not names:
+        return []
+    worst_gap = worst_fixed = worst_offset = 0.0
+    counts = []
+    for name in names:
+        lines = base_lines(meshes[name], b.line_depth_mm, 12.0)
+        counts.append(len(lines))
+        fixed = [line for line in lines if abs(meshgeo.wrap_deg(line.angle_deg)) < 20]
+        zones = [line for line in lines if line not in fixed]
+        if len(fixed) != 1 or len(zones) != 4:
+            return [invariant(f"{name}: zone boundaries and Fixed line found", 5, len(lines), 0)]
+        angles = sorted(line.angle_deg % 360 for line in zones)
+        gaps = [(angles[(k + 1) % 4] - angles[k]) % 360 for k in range(4)]
+        worst_gap = max(worst_gap, *(abs(g - C.ZONE_DEG) for g in gaps))
+        worst_fixed = max(worst_fixed, abs(meshgeo.wrap_deg(fixed[0].angle_deg)))
+        worst_offset = max(worst_offset, fixed[0].offset_mm,
+                           *(line.offset_mm for line in zones))  # fmt: skip
+    span = f"{len(names)} bases"
+    return [
+        invariant(f"ship bases: lines found on each ({span})", 5, min(counts), 0),
+        invariant(f"ship bases: zone boundaries off 90 deg apart (deg, worst of {span})", 0,
+                  worst_gap, ANGLE_TOL_DEG),
+        invariant(f"ship bases: Fixed line off the forward axis (deg, worst of {span})", 0,
+                  worst_fixed, ANGLE_TOL_DEG),
+        invariant(f"ship bases: lines' axes off the centre (mm, worst of {span})", 0,
+                  worst_offset, CENTRE_TOL_MM),
+    ]  # fmt: skip
+
+
+# ---- pivot guide ----------------------------------------------------------------------------
+
+
+def pivot_edges(mesh: trimesh.Trimesh) -> tuple[float, float, float, float] | None:
+    """The two limit edges' angles from the forward axis, where they meet (x, y), measured
+    on the outline mid-way up: the long straight edges that are neither axis-parallel."""
+    section = meshgeo.section(mesh, float(mesh.extents[2]) * 0.3)
+    ring = np.asarray(max(meshgeo.polygons(section), key=lambda g: g.area).exterior.coords)
+    edges = [(a, b) for a, b in itertools.pairwise(ring) if np.linalg.norm(b - a) > 10]
+    slanted = []
+    for a, b in edges:
+        d = b - a
+        angle = math.degrees(math.atan2(d[1], d[0])) % 180
+        if 5 < angle < 85 or 95 < angle < 175:
+            slanted.append((a, b, angle))
+    if len(slanted) != 2:
+        return None
+    (a1, b1, t1), (a2, b2, t2) = slanted
+    m = np.array([b1 - a1, -(b2 - a2)]).T
+    s, _ = np.linalg.solve(m, a2 - a1)
+    meet = a1 + s * (b1 - a1)
+    ups = sorted(abs(meshgeo.wrap_deg(t)) if t < 90 else 180 - t for t in (t1, t2))
+    return ups[0], ups[1], float(meet[0]), float(meet[1])
+
+
+def pivot_invariants(_design: Any, meshes: Meshes) -> list[dict[str, Any]]:
+    if "pivot_guide" not in meshes:
+        return []
+    measured = pivot_edges(meshes["pivot_guide"])
+    if measured is None:
+        return [invariant("pivot guide: two limit edges found", 2, 0, 0)]
+    low, high, mx, my = measured
+    return [
+        invariant("pivot guide: limit edge, one side (deg)", C.PIVOT_LIMIT_DEG, low,
+                  ANGLE_TOL_DEG),
+        invariant("pivot guide: limit edge, other side (deg)", C.PIVOT_LIMIT_DEG, high,
+                  ANGLE_TOL_DEG),
+        invariant("pivot guide: limits meet at the base's centre (mm off)", 0,
+                  math.hypot(mx, my), CENTRE_TOL_MM),
+    ]  # fmt: skip
+
+
+# ---- tracker and box ------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=8)
+def _dial(params: Any, card: trimesh.Trimesh, clip: trimesh.Trimesh) -> sl.DialMeasure:
+    return sl.measure_dial(params, card, clip)
+
+
+def tracker_measure(design: Any, meshes: Meshes) -> sl.DialMeasure | None:
+    if "tracker_card" in meshes and "tracker_clip" in meshes:
+        return _dial(design.params, meshes["tracker_card"], meshes["tracker_clip"])
+    return None
+
+
+def tracker_invariants(design: Any, meshes: Meshes) -> list[dict[str, Any]]:
+    dial = tracker_measure(design, meshes)
+    if dial is None:
+        return []
+    held = dial.placements - len(dial.no_grip)
+    rows = len(C.TRACKER_LABELS) * (C.TRACKER_MAX + 1)
+    return [
+        invariant("tracker: values 0..6 held by a detent, both rows", rows, held, 0),
+        invariant("tracker: detent grip (mm)", design.params.stat_dial.grip_mm, dial.grip_mm,
+                  design.params.checks.fit_tolerance_mm),
+    ]  # fmt: skip
+
+
+def _layout(design: Any, meshes: Meshes) -> Any:
+    if "box" not in meshes:
+        return None
+    try:
+        return design.layout
+    except SquadronError:  # the stower refused the container; the build reported it
+        return None
+
+
+def clearance_findings(design: Any, meshes: Meshes) -> list[Finding]:
+    """Ruler joints, the tracker's clip on its card, every piece in its box pocket."""
+    p = design.params
+    valid = _valid(meshes)
+    found: list[Finding] = []
+    sections = ruler_sections(valid)
+    if sections is not None:
+        for k in range(1, C.RULER_SECTIONS):
+            name = f"{ruler_part(k)}+{ruler_part(k + 1)}"
+            found += sl.joint_findings(p, _joints(sections[k - 1], sections[k]), name)
+    dial = tracker_measure(design, valid)
+    if dial is not None:
+        found += [
+            dataclasses.replace(f, part="tracker_card+tracker_clip")
+            for f in sl.dial_findings(p, dial)
+        ]
+    return found + sl.box_findings(p, valid, _layout(design, valid))
+
+
+def box_invariants(design: Any, meshes: Meshes) -> list[dict[str, Any]]:
+    layout = _layout(design, meshes)
+    if layout is None:
+        return []
+    findings = sl.box_findings(design.params, meshes, layout)
+    fits = [f for f in findings if f.check in ("in_pocket", "pocket_gap")]
+    held = sum(1 for f in fits if not f.failed)
+    return [invariant("box: piece groups that fit their pockets", len(fits), held, 0)]
+
+
+def invariants(design: Any, meshes: Meshes) -> list[dict[str, Any]]:
+    valid = _valid(meshes)
+    unmeasured = [
+        invariant(f"{name}: a closed solid to measure", 1, 0, 0)
+        for name in sorted(set(meshes) - set(valid))
+    ]
+    return (
+        unmeasured
+        + base_invariants(design, valid)
+        + ruler_invariants(design, valid)
+        + objective_invariants(design, valid)
+        + pivot_invariants(design, valid)
+        + tracker_invariants(design, valid)
+        + box_invariants(design, valid)
+    )

@@ -1,0 +1,36 @@
+"""What the Squadrons rules fix (Cadence Wargame System core rules, quoted in issue 14).
+
+These are the game's facts, not parameters: a maker does not change the inch or the
+45-degree pivot. Sizes a maker may change (base size, token thickness) are parameters.
+"""
+
+from __future__ import annotations
+
+GAME_CREDIT = (
+    "Squadrons, a skirmish game of the Cadence Wargame System; printable kit parts are our "
+    "own designs (symbols drawn as our own polygons)"
+)
+
+INCH_MM = 25.4
+RULER_LENGTH_IN = 16  # the longest weapon range
+RULER_LABELS_IN = (1, 6, 8, 12, 16)  # target over 1"; ranges 6", 8", 12", 16"
+
+# Movement: basic 6", upgrades 7" and 8"; Advance may be 2" forward; Evasion up to 2"
+# left or right; Boost adds up to 3" when the ship does not pivot.
+GAUGE_LENGTH_IN = 8
+GAUGE_LABELS: tuple[tuple[int, str], ...] = ((2, "2"), (3, "+3"), (6, "6"), (7, "7"), (8, "8"))
+GAUGE_WORDS: tuple[tuple[float, str], ...] = ((1.0, "ADV/EVA"), (4.5, "BOOST +3"))
+
+PIVOT_LIMIT_DEG = 45  # a Vehicle pivots up to 45 degrees per action
+ADVANCE_PIVOT_DEG = 180  # Advance: 2" forward and a pivot of exactly 180 degrees
+ZONE_DEG = 90  # four 90-degree zones: front, rear, left, right
+
+OBJECTIVE_NAMES = ("SCAN", "RECOVER", "DESTROY")
+DESTROY_PROFILE = "D4+ T4"  # Defence 4+, Toughness 4; Hit Points 2 are the notches
+DESTROY_HIT_POINTS = 2
+ENTRY_MARKERS = 2
+
+TRACKER_LABELS = ("C", "H")  # Command Points and Hit Points, each 0..6
+TRACKER_MAX = 6
+
+RULER_SECTIONS = 4  # 4-inch sections: each seam on an inch tick, each under 110 mm long

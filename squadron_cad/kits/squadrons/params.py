@@ -1,0 +1,225 @@
+"""The Squadrons kit's parameter model: the game's sections on top of the engine's.
+
+Values come from this kit's default.yaml, then a tin preset, --params files and --set
+overrides. The rules' fixed facts (the inch, the 45-degree pivot) live in `constants`;
+the ruler joint and the tracker reuse Squadron Leader's sections, so they keep its keys.
+Cross-field rules raise one line naming every key involved.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import Field, model_validator
+
+from squadron_cad.geometry.expr import Number, sqrt
+from squadron_cad.geometry.glyphs import layout_text
+from squadron_cad.kits.squadron_leader.params import RulerParams, StatDialParams
+from squadron_cad.kits.squadrons import constants as C
+from squadron_cad.params import (
+    ChecksParams,
+    FitRange,
+    KitParamsBase,
+    Mm,
+    Section,
+    TinParams,
+    mm,
+)
+
+FLOOR_MM = 0.8  # least material left under any socket or engraving (two layers and more)
+EDGE_MM = 1.0  # engraved lines stop this far inside a base's edge
+LINE_GAP_MM = 1.0  # zone lines start this far outside the peg socket
+
+
+class BaseParams(Section):
+    per_player: Annotated[int, Field(ge=5, le=15, description="Ships (bases) per player")]
+    size_mm: Annotated[Mm, mm("Side of the square base", 20, 80)]
+    thickness_mm: Annotated[Mm, mm("Base thickness", 2, 10)]
+    line_width_mm: Annotated[Mm, mm("Width of the engraved zone and Fixed lines", 0.6, 3)]
+    line_depth_mm: Annotated[Mm, mm("Depth of the engraved zone and Fixed lines", 0.4, 3)]
+    numeral_height_mm: Annotated[Mm, mm("Height of the ship number", 2, 20)]
+    peg_socket: Annotated[bool, Field(description="Cut a socket for a model's flight peg")]
+    socket_diameter_mm: Annotated[Mm, mm("Flight-peg socket diameter (peg + clearance)", 1, 12)]
+    socket_depth_mm: Annotated[Mm, mm("Flight-peg socket depth", 0.5, 9)]
+
+    @model_validator(mode="after")
+    def _fits(self) -> BaseParams:
+        if self.socket_depth_mm > self.thickness_mm - FLOOR_MM:
+            raise ValueError(
+                f"base.socket_depth_mm ({self.socket_depth_mm}) must leave {FLOOR_MM} mm under "
+                f"the socket in base.thickness_mm ({self.thickness_mm})"
+            )
+        if self.line_depth_mm > self.thickness_mm - FLOOR_MM:
+            raise ValueError(
+                f"base.line_depth_mm ({self.line_depth_mm}) must leave {FLOOR_MM} mm below "
+                f"the lines in base.thickness_mm ({self.thickness_mm})"
+            )
+        if self.socket_diameter_mm / 2 + LINE_GAP_MM + 5 > self.size_mm / 2 - EDGE_MM:
+            raise ValueError(
+                f"base.socket_diameter_mm ({self.socket_diameter_mm}) leaves under 5 mm of zone "
+                f"line on base.size_mm ({self.size_mm})"
+            )
+        return self
+
+
+class InchRulerParams(RulerParams):
+    """Squadron Leader's ruler section (its dovetail keys) plus the inch ruler's own."""
+
+    width_mm: Annotated[Mm, mm("Width of the range ruler", 8, 40)]
+    tick_length_mm: Annotated[Mm, mm("Length of an inch tick from the edge", 1, 15)]
+    label_tick_length_mm: Annotated[Mm, mm("Length of a labelled tick", 1, 20)]
+
+
+class GaugeParams(Section):
+    width_mm: Annotated[Mm, mm("Width of the movement gauge", 8, 40)]
+    thickness_mm: Annotated[Mm, mm("Thickness of the movement gauge", 1.5, 10)]
+    tick_length_mm: Annotated[Mm, mm("Length of an inch tick", 1, 15)]
+    label_tick_length_mm: Annotated[Mm, mm("Length of a labelled tick", 1, 20)]
+    numeral_height_mm: Annotated[Mm, mm("Height of the numerals", 2, 15)]
+    word_height_mm: Annotated[Mm, mm("Height of the words (ADV/EVA, BOOST)", 2, 15)]
+
+
+class PivotParams(Section):
+    radius_mm: Annotated[Mm, mm("Reach of the pivot guide from the base's centre", 20, 150)]
+    thickness_mm: Annotated[Mm, mm("Thickness of the pivot guide", 1.5, 10)]
+    base_clearance_mm: Annotated[
+        Mm, mm("Gap between the base and the guide's notch edge", 0, 2, allow_zero=True)
+    ]
+    line_width_mm: Annotated[Mm, mm("Width of the guide's engraved lines", 0.6, 3)]
+    numeral_height_mm: Annotated[Mm, mm("Height of the 45 and 180 numerals", 2, 15)]
+
+
+class ObjectiveParams(Section):
+    diameter_mm: Annotated[Mm, mm("Objective token diameter (the rules: typically 40)", 20, 80)]
+    thickness_mm: Annotated[Mm, mm("Token thickness under the symbol", 1.5, 10)]
+    symbol_size_mm: Annotated[Mm, mm("Size of the raised symbol", 8, 60)]
+    symbol_height_mm: Annotated[Mm, mm("How far the symbol stands proud", 0.4, 3)]
+    name_height_mm: Annotated[Mm, mm("Height of the engraved name", 2, 10)]
+    notch_width_mm: Annotated[Mm, mm("Width of a hit-point notch at the rim", 1, 10)]
+    notch_depth_mm: Annotated[Mm, mm("Depth of a hit-point notch into the rim", 0.8, 10)]
+
+    @model_validator(mode="after")
+    def _fits(self) -> ObjectiveParams:
+        if self.symbol_size_mm > self.diameter_mm * 0.6:
+            raise ValueError(
+                f"objective.symbol_size_mm ({self.symbol_size_mm}) must be at most 0.6 of "
+                f"objective.diameter_mm ({self.diameter_mm}): the name goes under it"
+            )
+        if self.notch_depth_mm > self.diameter_mm / 8:
+            raise ValueError(
+                f"objective.notch_depth_mm ({self.notch_depth_mm}) must be at most an eighth "
+                f"of objective.diameter_mm ({self.diameter_mm})"
+            )
+        return self
+
+
+class BoxParams(Section):
+    tin_clearance_mm: Annotated[
+        Mm, mm("Gap between box and container on every side and at the top", 0, 10, allow_zero=True)
+    ]
+    wall_mm: Annotated[Mm, mm("Box wall thickness", 0.8, 10)]
+    floor_mm: Annotated[Mm, mm("Box floor thickness", 0.4, 10)]
+    pocket_clearance_mm: Annotated[Mm, mm("Gap around each unit in its pocket, per side", 0.05, 3)]
+    divider_mm: Annotated[Mm, mm("Thickness of pocket walls", 0.4, 10)]
+
+
+class SquadronsChecksParams(ChecksParams):
+    """The engine's check limits plus the clearance range of each of this kit's fits."""
+
+    ruler_joint_fit: FitRange
+    clip_fit: FitRange
+    pocket_fit: FitRange
+
+
+class SquadronsParams(KitParamsBase):
+    """Everything a Squadrons build needs; sections mirror the kit's default.yaml."""
+
+    base: BaseParams
+    ruler: InchRulerParams
+    gauge: GaugeParams
+    pivot: PivotParams
+    objective: ObjectiveParams
+    stat_dial: StatDialParams  # the ship tracker: Squadron Leader's card and clips
+    tin: TinParams
+    box: BoxParams
+    checks: SquadronsChecksParams
+
+    @property
+    def ruler_section_mm(self) -> Number:
+        return C.RULER_LENGTH_IN * C.INCH_MM / C.RULER_SECTIONS
+
+    @property
+    def zone_line_start_mm(self) -> Number:
+        return self.base.socket_diameter_mm / 2 + LINE_GAP_MM
+
+    @property
+    def zone_line_end_mm(self) -> Number:
+        """Along a diagonal: the line's end stays EDGE_MM (and half a line) inside both edges."""
+        return (self.base.size_mm / 2 - EDGE_MM - self.base.line_width_mm / 2) * sqrt(2)
+
+    @property
+    def numeral_width_mm(self) -> Number:
+        """Ink width of the widest ship number (digits are tabular)."""
+        _, em = layout_text("8" * len(str(self.base.per_player)))
+        h = self.base.numeral_height_mm
+        return em * (h - self.text.stroke_mm) + self.text.stroke_mm
+
+    def _numeral_span(self) -> tuple[Number, Number]:
+        """The range of x (behind the centre) where the number clears the rear zone lines."""
+        b = self.base
+        low = (
+            self.numeral_width_mm / 2
+            + b.numeral_height_mm / 2
+            + sqrt(2) * (b.line_width_mm / 2 + 0.6)
+        )
+        high = b.size_mm / 2 - EDGE_MM - self.numeral_width_mm / 2
+        return low, high
+
+    @property
+    def numeral_centre_mm(self) -> Number:
+        """How far behind the centre the ship number sits, in the rear zone."""
+        low, high = self._numeral_span()
+        return (low + high) / 2
+
+    @property
+    def pivot_notch_mm(self) -> Number:
+        """Half the pivot guide's notch: half a base and the clearance."""
+        return self.base.size_mm / 2 + self.pivot.base_clearance_mm
+
+    @model_validator(mode="after")
+    def _cross_rules(self) -> SquadronsParams:
+        low, high = self._numeral_span()
+        if float(low) > float(high):
+            raise ValueError(
+                f"base.numeral_height_mm ({self.base.numeral_height_mm}) is too big for the "
+                f"rear zone of base.size_mm ({self.base.size_mm}); lower it or raise the size"
+            )
+        if self.pivot.radius_mm < float(self.pivot_notch_mm) * 2**0.5 + 15:
+            raise ValueError(
+                f"pivot.radius_mm ({self.pivot.radius_mm}) must reach 15 mm past the base's "
+                f"corner (base.size_mm {self.base.size_mm}, pivot.base_clearance_mm "
+                f"{self.pivot.base_clearance_mm})"
+            )
+        d = self.stat_dial
+        if d.min_value != 0 or d.max_value != C.TRACKER_MAX:
+            raise ValueError(
+                f"stat_dial.min_value and stat_dial.max_value ({d.min_value}, {d.max_value}) "
+                f"must be 0 and {C.TRACKER_MAX}: Command and Hit Points run 0..{C.TRACKER_MAX}"
+            )
+        if tuple(d.labels) != C.TRACKER_LABELS:
+            raise ValueError(
+                f"stat_dial.labels ({list(d.labels)}) must be {list(C.TRACKER_LABELS)}: "
+                "one row for Command, one for Hit Points"
+            )
+        r = self.ruler
+        if r.tick_length_mm > r.label_tick_length_mm:
+            raise ValueError(
+                f"ruler.tick_length_mm ({r.tick_length_mm}) must not exceed "
+                f"ruler.label_tick_length_mm ({r.label_tick_length_mm})"
+            )
+        if r.tick_length_mm + r.numeral_height_mm + 2 > r.width_mm:
+            raise ValueError(
+                f"ruler.tick_length_mm + ruler.numeral_height_mm ({r.tick_length_mm} + "
+                f"{r.numeral_height_mm}) + 2 mm must fit in ruler.width_mm ({r.width_mm})"
+            )
+        return self

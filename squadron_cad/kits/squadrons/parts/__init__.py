@@ -1,0 +1,1 @@
+"""The Squadrons kit's parts: one module per part family, listed in `registry`."""

@@ -1,0 +1,111 @@
+"""The inch range ruler (16 inches in four sections, Squadron Leader's dovetail joint) and
+the rigid 8-inch movement gauge.
+
+Frames: x along the ruler from its zero end, y across (centred: the joint checks of
+Squadron Leader measure sections centred on y = 0), bed at z = 0. Ticks are cut from the
++y edge at every inch; a tick on a section seam is cut half on each section, so the seam
+is the mark. Each label sits just before its tick, clear of the seams.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from solid2 import difference, linear_extrude, offset, translate, union
+from solid2.core.object_base import OpenSCADObject
+
+from squadron_cad.geometry.shapes import centred_text, text
+from squadron_cad.kits.squadron_leader.parts.range_ruler import tab_outline
+from squadron_cad.kits.squadrons import constants as C
+from squadron_cad.kits.squadrons.parts.common import bar, engrave
+
+LABEL_GAP_MM = 1.0  # a label ends this far before its tick
+
+
+def _tick(x: Any, width: Any, half: Any, length: Any) -> OpenSCADObject:
+    """A tick cut from the +y edge, centred on x, running out past the edge."""
+    return bar(x - width / 2, half - length, x + width / 2, half + 1)
+
+
+def _label(label: str, tick_x: Any, tick_width: Any, top_y: Any, height: Any, stroke: Any):
+    """Stroke text ending LABEL_GAP_MM before the tick, its top at top_y."""
+    shape, width = text(label, height, stroke)
+    return translate([tick_x - tick_width / 2 - LABEL_GAP_MM - width, top_y - height])(shape)
+
+
+def section_joints(index: int) -> tuple[bool, bool]:
+    """Does section `index` (1..RULER_SECTIONS) carry a tab at its far end, a slot at 0?"""
+    return index < C.RULER_SECTIONS, index > 1
+
+
+def inches_on_section(index: int) -> range:
+    """The whole inches whose tick (or half tick) lies on this section."""
+    per = C.RULER_LENGTH_IN // C.RULER_SECTIONS
+    return range((index - 1) * per, index * per + 1)
+
+
+def build_section(design: Any, index: int) -> OpenSCADObject:
+    p = design.params
+    r = p.ruler
+    length, half = p.ruler_section_mm, r.width_mm / 2
+    outline = bar(0, -half, length, half)
+    has_tab, has_slot = section_joints(index)
+    if has_tab:
+        outline = union()(outline, tab_outline(p, length))
+    if has_slot:
+        outline = difference()(outline, offset(delta=r.joint_clearance_mm)(tab_outline(p, 0)))
+    body = linear_extrude(height=r.thickness_mm)(outline)
+    ticks, labels = [], []
+    first = (index - 1) * C.RULER_LENGTH_IN // C.RULER_SECTIONS
+    for inch in inches_on_section(index):
+        if inch in (0, C.RULER_LENGTH_IN):
+            continue  # the ruler's two ends are its zero and its 16
+        x = (inch - first) * C.INCH_MM
+        labelled = inch in C.RULER_LABELS_IN
+        ticks.append(_tick(x, r.mark_width_mm, half, r.tick_length_mm))
+        if labelled:
+            ticks.append(_tick(x, r.mark_width_mm, half, r.label_tick_length_mm))
+    for inch in C.RULER_LABELS_IN:
+        x = (inch - first) * C.INCH_MM
+        if 0 < x <= float(length) + 1e-6:
+            labels.append(
+                _label(str(inch), x, r.mark_width_mm, half - r.tick_length_mm - 1,
+                       r.numeral_height_mm, p.text.stroke_mm)
+            )  # fmt: skip
+    return engrave(body, r.thickness_mm, [(r.mark_depth_mm, ticks), (p.text.depth_mm, labels)])
+
+
+def section_builder(index: int) -> Any:
+    def build(design: Any) -> OpenSCADObject:
+        return build_section(design, index)
+
+    build.__name__ = f"build_range_ruler_{index}"
+    return build
+
+
+def build_gauge(design: Any) -> OpenSCADObject:
+    """8 inches: ticks every inch, 2 (Advance, Evasion), +3 (Boost), 6, 7 and 8 labelled."""
+    p = design.params
+    g = p.gauge
+    length, half = C.GAUGE_LENGTH_IN * C.INCH_MM, g.width_mm / 2
+    body = linear_extrude(height=g.thickness_mm)(bar(0, -half, length, half))
+    mark = p.ruler.mark_width_mm
+    labelled = dict(C.GAUGE_LABELS)
+    ticks = []
+    for inch in range(1, C.GAUGE_LENGTH_IN):
+        ticks.append(_tick(inch * C.INCH_MM, mark, half, g.tick_length_mm))
+        if inch in labelled:
+            ticks.append(_tick(inch * C.INCH_MM, mark, half, g.label_tick_length_mm))
+    top = half - g.tick_length_mm - 1
+    marks = [
+        _label(label, inch * C.INCH_MM, mark, top, g.numeral_height_mm, p.text.stroke_mm)
+        for inch, label in C.GAUGE_LABELS
+    ]
+    word_y = -half + 1 + g.word_height_mm / 2
+    marks += [
+        translate([inch * C.INCH_MM, word_y])(
+            centred_text(word, g.word_height_mm, p.text.stroke_mm)
+        )
+        for inch, word in C.GAUGE_WORDS
+    ]
+    return engrave(body, g.thickness_mm, [(p.ruler.mark_depth_mm, ticks), (p.text.depth_mm, marks)])
