@@ -12,7 +12,7 @@ import difflib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cache, cached_property
-from importlib.metadata import entry_points
+from importlib.metadata import EntryPoint, entry_points
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
@@ -213,15 +213,17 @@ def register(kit: Kit) -> Kit:
 
 
 @cache
+def _loaded(point: EntryPoint) -> Kit:
+    loaded = point.load()
+    kit = loaded() if callable(loaded) and not isinstance(loaded, Kit) else loaded
+    if not isinstance(kit, Kit):
+        raise TypeError(f"entry point {point.name} ({point.value}) is not a squadron_cad Kit")
+    return kit
+
+
 def _entry_point_kits() -> dict[str, Kit]:
-    kits = {}
-    for point in entry_points(group=ENTRY_POINT_GROUP):
-        loaded = point.load()
-        kit = loaded() if callable(loaded) and not isinstance(loaded, Kit) else loaded
-        if not isinstance(kit, Kit):
-            raise TypeError(f"entry point {point.name} ({point.value}) is not a squadron_cad Kit")
-        kits[kit.name] = kit
-    return kits
+    kits = (_loaded(point) for point in entry_points(group=ENTRY_POINT_GROUP))
+    return {kit.name: kit for kit in kits}
 
 
 def installed_kits() -> dict[str, Kit]:
@@ -230,6 +232,12 @@ def installed_kits() -> dict[str, Kit]:
 
 
 def load_kit(name: str) -> Kit:
+    """The kit called `name`; only its own entry point is loaded (listing loads them all)."""
+    if name in _REGISTERED:
+        return _REGISTERED[name]
+    points = [point for point in entry_points(group=ENTRY_POINT_GROUP) if point.name == name]
+    if len(points) == 1:
+        return _loaded(points[0])
     kits = installed_kits()
     if name in kits:
         return kits[name]
