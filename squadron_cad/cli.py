@@ -6,14 +6,17 @@ the traceback instead.
 
 from __future__ import annotations
 
+import functools
+import inspect
 import os
 import signal
 import sys
 import warnings
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar, cast, get_type_hints
 
 import typer
 import yaml
@@ -51,50 +54,215 @@ app = typer.Typer(
     rich_markup_mode=None,
 )
 
-ParamFiles = Annotated[
-    list[Path],
-    typer.Option(
-        "--params",
-        "-p",
-        metavar="FILE",
-        help="A YAML parameter file, - for standard input (repeatable; later files win).",
-    ),
-]
-Overrides = Annotated[
-    list[str],
-    typer.Option(
-        "--set",
-        "-s",
-        metavar="KEY=VALUE",
-        help="Override one key: --set token.width_mm=30 (repeatable).",
-    ),
-]
-TinOption = Annotated[
-    str | None,
-    typer.Option("--tin", metavar="NAME", help="A tin preset of the kit (`squadron-cad tins`)."),
-]
-KitOption = Annotated[
-    str | None,
-    typer.Option(
-        "--kit",
-        "-k",
-        metavar="NAME",
-        help="Which game's kit (`squadron-cad kits`; default: the first).",
-    ),
-]
-OutOption = Annotated[
-    Path,
-    typer.Option(
-        "--out", "-o", metavar="DIR", help="Output folder.", parser=lambda v: _out_folder(v)
-    ),
-]
-JsonOption = Annotated[
-    bool, typer.Option("--json", help="JSON Lines on stdout (docs/json-output.md).")
-]
-VerboseOption = Annotated[
-    bool, typer.Option("--verbose", "-v", help="Also list cosmetic findings.")
-]
 _STATE = {"debug": False, "json": False, "interrupted": False}
+
+
+def _debug_now(value: bool) -> bool:
+    """--debug takes effect as it is parsed (it is eager), so that an error in another
+    option's value already shows its traceback."""
+    if value:
+        _STATE["debug"] = True
+    return value
+
+
+@dataclass(frozen=True)
+class SharedOption:
+    """One option several commands take: declared once here, attached by `shared`."""
+
+    field: str  # the Shared field it fills
+    annotation: Any  # Annotated[type, typer.Option(...)]: what typer reads
+    default: Any
+    first: bool  # listed before the command's own options (else after them)
+
+
+SHARED_OPTIONS: dict[str, SharedOption] = {
+    "params": SharedOption(
+        "params",
+        Annotated[
+            list[Path] | None,
+            typer.Option(
+                "--params",
+                "-p",
+                metavar="FILE",
+                help="A YAML parameter file, - for standard input (repeatable; later files win).",
+            ),
+        ],
+        None,
+        first=True,
+    ),
+    "set": SharedOption(
+        "overrides",
+        Annotated[
+            list[str] | None,
+            typer.Option(
+                "--set",
+                "-s",
+                metavar="KEY=VALUE",
+                help="Override one key: --set token.width_mm=30 (repeatable).",
+            ),
+        ],
+        None,
+        first=True,
+    ),
+    "tin": SharedOption(
+        "tin",
+        Annotated[
+            str | None,
+            typer.Option(
+                "--tin", metavar="NAME", help="A tin preset of the kit (`squadron-cad tins`)."
+            ),
+        ],
+        None,
+        first=True,
+    ),
+    "kit": SharedOption(
+        "kit",
+        Annotated[
+            str | None,
+            typer.Option(
+                "--kit",
+                "-k",
+                metavar="NAME",
+                help="Which game's kit (`squadron-cad kits`; default: the first).",
+            ),
+        ],
+        None,
+        first=True,
+    ),
+    "out": SharedOption(
+        "out",
+        Annotated[
+            Path,
+            typer.Option(
+                "--out",
+                "-o",
+                metavar="DIR",
+                help="Output folder.",
+                parser=lambda v: _out_folder(v),
+            ),
+        ],
+        Path("out"),
+        first=True,
+    ),
+    "quiet": SharedOption(
+        "quiet",
+        Annotated[bool, typer.Option("--quiet", "-q", help="Print only errors.")],
+        False,
+        first=False,
+    ),
+    "verbose": SharedOption(
+        "verbose",
+        Annotated[bool, typer.Option("--verbose", "-v", help="Also list cosmetic findings.")],
+        False,
+        first=False,
+    ),
+    "json": SharedOption(
+        "json",
+        Annotated[bool, typer.Option("--json", help="JSON Lines on stdout (docs/json-output.md).")],
+        False,
+        first=False,
+    ),
+    "debug": SharedOption(
+        "debug",
+        Annotated[
+            bool,
+            typer.Option(
+                "--debug", help="Show tracebacks on errors.", callback=_debug_now, is_eager=True
+            ),
+        ],
+        False,
+        first=False,
+    ),
+}
+
+
+@dataclass(frozen=True)
+class Shared:
+    """The shared options' values one command was given (those it does not take keep
+    these defaults)."""
+
+    params: tuple[Path, ...] = ()
+    overrides: tuple[str, ...] = ()
+    tin: str | None = None
+    kit: str | None = None
+    out: Path = Path("out")
+    quiet: bool = False
+    verbose: bool = False
+    json: bool = False
+    debug: bool = False
+
+    @property
+    def asked(self) -> bool:
+        """Were any parameters given (files, overrides, a tin or a kit)?"""
+        return bool(self.params or self.overrides or self.tin or self.kit)
+
+    def parameters(self) -> Any:
+        """The resolved parameters: kit defaults, then --tin, then --params, then --set."""
+        return resolve(self.params, self.overrides, self.tin, self.kit)
+
+    def show(self, text: str, *, markup: bool = True) -> None:
+        """One line of the command's output on stdout (none with --quiet)."""
+        if not self.quiet:
+            console.stdout.print(text, markup=markup)
+
+    def note(self, text: str, *, markup: bool = True) -> None:
+        """One line of commentary on stderr (none with --quiet)."""
+        if not self.quiet:
+            console.stderr.print(text, markup=markup)
+
+
+Command = TypeVar("Command", bound=Callable[..., Any])
+
+
+def shared(*names: str, **defaults: Any) -> Callable[[Command], Command]:
+    """Attach shared options (keys of SHARED_OPTIONS; --debug always) to a command whose
+    first parameter takes a `Shared`; `defaults` changes one's default (paper's --out).
+
+    The command's signature seen by typer becomes: the shared input options (--params,
+    --set, --tin, --kit, --out), the command's own options, then the shared output options
+    (--quiet, --verbose, --json, --debug). Annotations are resolved to real types here, as
+    this module's are strings (`from __future__ import annotations`)."""
+    chosen = [*dict.fromkeys((*names, "debug"))]
+    unknown = set(chosen) - SHARED_OPTIONS.keys() or set(defaults) - set(chosen)
+    if unknown:
+        raise TypeError(f"not shared options of this command: {sorted(unknown)}")
+
+    def attach(command: Command) -> Command:
+        hints = get_type_hints(command, include_extras=True)
+        own = list(inspect.signature(command).parameters.values())[1:]  # after the Shared
+        clash = {p.name for p in own} & set(chosen)
+        if clash:
+            raise TypeError(f"{command.__name__}: own options named like shared ones: {clash}")
+
+        def option(name: str) -> inspect.Parameter:
+            entry = SHARED_OPTIONS[name]
+            default = defaults.get(name, entry.default)
+            kind = inspect.Parameter.KEYWORD_ONLY
+            return inspect.Parameter(name, kind, default=default, annotation=entry.annotation)
+
+        parameters = [
+            *(option(name) for name in chosen if SHARED_OPTIONS[name].first),
+            *(
+                p.replace(kind=inspect.Parameter.KEYWORD_ONLY, annotation=hints[p.name])
+                for p in own
+            ),
+            *(option(name) for name in chosen if not SHARED_OPTIONS[name].first),
+        ]
+
+        @functools.wraps(command)
+        def run(**given: Any) -> Any:
+            values = {SHARED_OPTIONS[name].field: given.pop(name) for name in chosen}
+            for field in ("params", "overrides"):  # repeatable: None when not given
+                if field in values:
+                    values[field] = tuple(values[field] or ())
+            return command(Shared(**values), **given)
+
+        signature = inspect.Signature(parameters, return_annotation=None)
+        run.__signature__ = signature  # type: ignore[attr-defined]
+        run.__annotations__ = {p.name: p.annotation for p in parameters} | {"return": None}
+        return cast(Command, run)
+
+    return attach
 
 
 def _pipeline() -> Any:
@@ -103,15 +271,6 @@ def _pipeline() -> Any:
     from squadron_cad import build
 
     return build
-
-
-def _params(
-    param_files: list[Path] | None,
-    overrides: list[str] | None,
-    tin: str | None,
-    kit: str | None = None,
-) -> Any:
-    return resolve(tuple(param_files or ()), tuple(overrides or ()), tin, kit)
 
 
 def _out_folder(text: str | Path) -> Path:
@@ -128,22 +287,21 @@ def _version(value: bool) -> None:
 
 
 @app.callback()
+@shared()
 def _global(
-    debug: Annotated[bool, typer.Option("--debug", help="Show tracebacks on errors.")] = False,
+    opts: Shared,
     _version_flag: Annotated[
         bool, typer.Option("--version", callback=_version, is_eager=True, help="Print version.")
     ] = False,
 ) -> None:
-    _STATE["debug"] = debug
+    """--debug is taken before the command name too (`squadron-cad --debug build`)."""
+    _STATE["debug"] = opts.debug
 
 
 @app.command()
+@shared("params", "set", "tin", "kit", "out", "quiet", "verbose", "json")
 def build(
-    params: ParamFiles = None,  # type: ignore[assignment]
-    set_: Overrides = None,  # type: ignore[assignment]
-    tin: TinOption = None,
-    kit_name: KitOption = None,
-    out: OutOption = Path("out"),
+    opts: Shared,
     only: Annotated[
         list[str] | None,
         typer.Option("--only", metavar="PART", help="Build just this part (repeatable)."),
@@ -166,8 +324,6 @@ def build(
             help="Seconds before one part's render is stopped.",
         ),
     ] = 600.0,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only errors.")] = False,
-    verbose: VerboseOption = False,
     no_previews: Annotated[
         bool, typer.Option("--no-previews", help="Skip the pictures (previews and layout.png).")
     ] = False,
@@ -182,7 +338,6 @@ def build(
             "failing kit is discarded and OUT keeps the previous kit).",
         ),
     ] = False,
-    as_json: JsonOption = False,
 ) -> None:
     """Emit OpenSCAD for every part, render STLs into OUT/stl, check them, write the manifest.
 
@@ -192,8 +347,9 @@ def build(
 
     Example: squadron-cad build --tin altoids
     """
-    _STATE["json"] = as_json
-    kit = _params(params, set_, tin, kit_name)
+    _STATE["json"] = opts.json
+    out, quiet, verbose, as_json = opts.out, opts.quiet, opts.verbose, opts.json
+    kit = opts.parameters()
     unchanged = None
     if not (only or no_cache or keep_failed):
         key = uptodate.build_key(
@@ -308,14 +464,8 @@ def _report_build_json(report: pipeline_module.BuildReport | ManifestReport) -> 
 
 
 @app.command()
-def check(
-    params: ParamFiles = None,  # type: ignore[assignment]
-    set_: Overrides = None,  # type: ignore[assignment]
-    tin: TinOption = None,
-    kit_name: KitOption = None,
-    out: OutOption = Path("out"),
-    as_json: JsonOption = False,
-) -> None:
+@shared("params", "set", "tin", "kit", "out", "quiet", "verbose", "json")
+def check(opts: Shared) -> None:
     """Re-check the kit in OUT: every file against its SHA-256, every mesh, the rules.
 
     The kit is checked with the parameters it was built with (from its manifest). Give
@@ -323,12 +473,10 @@ def check(
 
     Example: squadron-cad check --out out
     """
-    asked = bool(params or set_ or tin or kit_name)
-    checked = _pipeline().check_outputs(
-        out, _params(params, set_, tin, kit_name) if asked else None
-    )
+    out = opts.out
+    checked = _pipeline().check_outputs(out, opts.parameters() if opts.asked else None)
     failures = checked.failures
-    if as_json:
+    if opts.json:
         for finding in checked.findings:
             console.emit_json({"event": "finding", **finding.as_dict()})
         for item in checked.invariants:
@@ -338,11 +486,14 @@ def check(
         )
     else:
         for finding in checked.findings:
-            if finding.severity in ("error", "warning"):
-                label = "FAIL" if finding.failed else "warn"
-                console.stdout.print(f"{label} {finding.line()}")
+            if finding.failed:  # an error: shown even with --quiet
+                console.stdout.print(f"FAIL {finding.line()}")
+            elif finding.severity == "warning":
+                opts.show(f"warn {finding.line()}")
+            elif finding.severity == "cosmetic" and opts.verbose:
+                opts.show(f"note {finding.line()}")
         held = sum(1 for item in checked.invariants if item["ok"])
-        console.stdout.print(
+        opts.show(
             f"checked {len(checked.parts)} parts in {out} with {checked.params_from}: "
             f"{len(failures)} failing check(s); {held} of {len(checked.invariants)} rule "
             "invariants hold"
@@ -353,13 +504,8 @@ def check(
 
 
 @app.command()
-def fit(
-    params: ParamFiles = None,  # type: ignore[assignment]
-    set_: Overrides = None,  # type: ignore[assignment]
-    tin: TinOption = None,
-    kit_name: KitOption = None,
-    as_json: JsonOption = False,
-) -> None:
+@shared("params", "set", "tin", "kit", "quiet", "json")
+def fit(opts: Shared) -> None:
     """Choose the box layout for the tin and print it, without rendering anything.
 
     Prints the box's size, where each group of pieces goes, the spare room in every
@@ -368,32 +514,27 @@ def fit(
 
     Example: squadron-cad fit --tin altoids --set players=1
     """
-    chosen = _params(params, set_, tin, kit_name)
+    chosen = opts.parameters()
     game = kit_of(chosen)
     design = game.design(chosen)
     layout = design.layout
     if layout is None:
         raise InputError(f"the {game.name} kit has no box to fit")
-    if as_json:
+    if opts.json:
         summary = _pipeline().layout_summary(layout)
         pieces = Counter(placed.part for placed in layout.placements)
         console.emit_json({**summary, "pieces": dict(pieces)})
         return
     lines = game.fit_lines(design) if game.fit_lines else [layout.describe()]
     for line in lines:
-        console.stdout.print(line, markup=False)
+        opts.show(line, markup=False)
 
 
 @app.command(name="list")
-def list_parts(
-    params: ParamFiles = None,  # type: ignore[assignment]
-    set_: Overrides = None,  # type: ignore[assignment]
-    tin: TinOption = None,
-    kit_name: KitOption = None,
-    as_json: JsonOption = False,
-) -> None:
+@shared("params", "set", "tin", "kit", "quiet", "json")
+def list_parts(opts: Shared) -> None:
     """List the parts, their files and how many to print for the configured players."""
-    kit = _params(params, set_, tin, kit_name)
+    kit = opts.parameters()
     rows = [
         {
             "part": spec.name,
@@ -406,36 +547,32 @@ def list_parts(
         }
         for spec in kit_of(kit).parts
     ]
-    if as_json:
+    if opts.json:
         console.emit_json(rows)
         return
-    console.stdout.print(f"{kit_of(kit).title} parts for {kit.players} player(s):")
+    opts.show(f"{kit_of(kit).title} parts for {kit.players} player(s):")
     for row in rows:
         note = f"  (optional, instead of {', '.join(row['replaces'])})" if row["replaces"] else ""
-        console.stdout.print(f"  {row['count']:>3} x {row['file']:<24} {row['orientation']}{note}")
+        opts.show(f"  {row['count']:>3} x {row['file']:<24} {row['orientation']}{note}")
 
 
 @app.command(name="params")
-def show_params(
-    params: ParamFiles = None,  # type: ignore[assignment]
-    set_: Overrides = None,  # type: ignore[assignment]
-    tin: TinOption = None,
-    kit_name: KitOption = None,
-    as_json: JsonOption = False,
-) -> None:
+@shared("params", "set", "tin", "kit", "quiet", "json")
+def show_params(opts: Shared) -> None:
     """Print the resolved parameters (defaults, tin, files and overrides applied)."""
-    data = _params(params, set_, tin, kit_name).model_dump(mode="json")
-    if as_json:
+    data = opts.parameters().model_dump(mode="json")
+    if opts.json:
         console.emit_json(data)
-    else:
+    elif not opts.quiet:
         sys.stdout.write(yaml.safe_dump(data, sort_keys=False, allow_unicode=True))
 
 
 @app.command()
-def kits(as_json: JsonOption = False) -> None:
+@shared("quiet", "json")
+def kits(opts: Shared) -> None:
     """List the installed kits (use one with --kit NAME)."""
     found = installed_kits()
-    if as_json:
+    if opts.json:
         console.emit_json(
             [
                 {"name": k.name, "title": k.title, "parts": len(k.parts), "credit": k.credit}
@@ -444,27 +581,29 @@ def kits(as_json: JsonOption = False) -> None:
         )
         return
     for game in found.values():
-        console.stdout.print(f"  {game.name:<18} {game.title}: {game.notes}", markup=False)
-        console.stdout.print(f"  {'':<18} {len(game.parts)} parts; {game.credit}", markup=False)
+        opts.show(f"  {game.name:<18} {game.title}: {game.notes}", markup=False)
+        opts.show(f"  {'':<18} {len(game.parts)} parts; {game.credit}", markup=False)
 
 
 @app.command()
-def tins(kit_name: KitOption = None) -> None:
+@shared("kit", "quiet")
+def tins(opts: Shared) -> None:
     """List the kit's tin presets (use one with --tin NAME)."""
-    game = load_kit(kit_name) if kit_name else default_kit()
+    game = load_kit(opts.kit) if opts.kit else default_kit()
     for name in available_tins(game):
         kit = resolve(tin=name, kit=game)
         t = kit.tin
         approx = " (approximate)" if t.approximate else ""
-        console.stdout.print(
+        opts.show(
             f"  {name:<16} {t.inner_length_mm:g} x {t.inner_width_mm:g} x {t.inner_depth_mm:g} mm,"
             f" corner r{t.corner_radius_mm:g}{approx}"
         )
 
 
 @app.command()
+@shared("out", "quiet")
 def previews(
-    out: OutOption = Path("out"),
+    opts: Shared,
     jobs: Annotated[
         int,
         typer.Option("--jobs", "-j", min=0, metavar="N", help="Parallel jobs (0 = one per core)."),
@@ -475,13 +614,14 @@ def previews(
 
     Example: squadron-cad previews --out out
     """
-    pictures = _pipeline().refresh_previews(out, jobs or None)
-    console.stdout.print(f"{len(pictures)} pictures in {out / 'previews'}")
+    pictures = _pipeline().refresh_previews(opts.out, jobs or None)
+    opts.show(f"{len(pictures)} pictures in {opts.out / 'previews'}")
 
 
 @app.command()
+@shared("out", "quiet")
 def clean(
-    out: OutOption = Path("out"),
+    opts: Shared,
     cache: Annotated[
         bool, typer.Option("--cache/--keep-cache", help="Remove the render cache too.")
     ] = True,
@@ -491,15 +631,17 @@ def clean(
 
     Example: squadron-cad clean --out out
     """
-    removed, left = _pipeline().clean_output(out, cache=cache)
-    console.stdout.print(f"removed {removed} file(s) from {out}")
+    removed, left = _pipeline().clean_output(opts.out, cache=cache)
+    opts.show(f"removed {removed} file(s) from {opts.out}")
     if left:
         shown = ", ".join(left[:5]) + (" ..." if len(left) > 5 else "")
-        console.stderr.print(f"note: left {len(left)} file(s) squadron-cad did not write: {shown}")
+        opts.note(f"note: left {len(left)} file(s) squadron-cad did not write: {shown}")
 
 
 @app.command()
+@shared("quiet")
 def docs(
+    opts: Shared,
     folder: Annotated[Path, typer.Option("--docs", help="The docs folder.")] = Path("docs"),
     jobs: Annotated[
         int,
@@ -511,15 +653,13 @@ def docs(
     Example: squadron-cad docs
     """
     written = _pipeline().refresh_docs(folder, jobs or None)
-    console.stdout.print(f"wrote {len(written)} files under {folder}")
+    opts.show(f"wrote {len(written)} files under {folder}")
 
 
 @app.command()
+@shared("params", "set", "tin", "kit", "quiet")
 def bench(
-    params: ParamFiles = None,  # type: ignore[assignment]
-    set_: Overrides = None,  # type: ignore[assignment]
-    tin: TinOption = None,
-    kit_name: KitOption = None,
+    opts: Shared,
     reference: Annotated[
         Path | None,
         typer.Option(
@@ -540,28 +680,23 @@ def bench(
     from squadron_cad.bench import format_figures, run_bench  # rarely used: load on demand
     from squadron_cad.render.atomic import write_json
 
-    kit = _params(params, set_, tin, kit_name)
-    param_args = [a for path in params or () for a in ("--params", str(path))]
-    param_args += [a for text in set_ or () for a in ("--set", text)]
-    param_args += ["--tin", tin] if tin else []
-    say = console.stderr.print
-    result = run_bench(kit, param_args, reference, repeats, jobs or None, say).as_dict()
-    console.stdout.print(format_figures(result))
+    kit = opts.parameters()
+    param_args = [a for path in opts.params for a in ("--params", str(path))]
+    param_args += [a for text in opts.overrides for a in ("--set", text)]
+    param_args += ["--tin", opts.tin] if opts.tin else []
+    result = run_bench(kit, param_args, reference, repeats, jobs or None, opts.note).as_dict()
+    opts.show(format_figures(result))
     if save:
         write_json(save, result)
 
 
 @app.command()
+@shared("params", "set", "tin", "kit", "out", "quiet", "json", out=Path("out/paper"))
 def paper(
-    params: ParamFiles = None,  # type: ignore[assignment]
-    set_: Overrides = None,  # type: ignore[assignment]
-    tin: TinOption = None,
-    kit_name: KitOption = None,
-    out: OutOption = Path("out/paper"),
+    opts: Shared,
     no_previews: Annotated[
         bool, typer.Option("--no-previews", help="Skip the PNG pictures of the pages.")
     ] = False,
-    as_json: JsonOption = False,
 ) -> None:
     """Write the paper edition into OUT: a vector PDF of every sheet, one SVG per page,
     laser and cutter SVGs (cut and engrave layers) and a PNG of each page.
@@ -573,13 +708,14 @@ def paper(
 
     Example: squadron-cad paper --set paper.size=letter --out out/paper
     """
-    _STATE["json"] = as_json
-    kit = _params(params, set_, tin, kit_name)
+    _STATE["json"] = opts.json
+    out = opts.out
+    kit = opts.parameters()
     game = kit_of(kit)
     if game.paper is None:
         raise InputError(f"the {game.name} kit has no paper edition")
     report = game.paper(kit, out, not no_previews)
-    if as_json:
+    if opts.json:
         for notice in report.notices:
             console.emit_json({"event": "notice", "message": notice})
         console.emit_json(
@@ -587,9 +723,9 @@ def paper(
         )
         return
     for notice in report.notices:
-        console.stderr.print(f"note: {notice}", markup=False)
+        opts.note(f"note: {notice}", markup=False)
     for line in report.summary:
-        console.stdout.print(line, markup=False)
+        opts.show(line, markup=False)
 
 
 def _interrupt(signum: int, _frame: Any) -> None:
@@ -609,6 +745,7 @@ def main(argv: list[str] | None = None) -> None:
     if "--debug" not in (sys.argv[1:] if argv is None else argv):
         warnings.simplefilter("ignore")  # numpy's notes on a broken mesh: the finding says it
     args = sys.argv[1:] if argv is None else argv
+    _STATE.update(debug=False, json=False, interrupted=False)  # one run's, even in-process
     try:
         # Typer reports usage errors itself (exit 2); our errors propagate to here.
         app(args=args, prog_name="squadron-cad")

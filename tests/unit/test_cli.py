@@ -3,11 +3,19 @@
 from __future__ import annotations
 
 import json
+import re
+import subprocess
+import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
+import typer
+from typer.testing import CliRunner
 
+from squadron_cad import cli
 from squadron_cad.cli import main
+from squadron_cad.errors import InputError
 
 
 def run(args: list[str], capsys) -> tuple[int, str, str]:
@@ -120,3 +128,254 @@ def test_too_small_tin_is_refused_naming_the_piece_and_mm(
         assert len(stderr.strip().splitlines()) == 1
         assert stdout == ""
     assert not (tmp_path / "out").exists()
+
+
+# One option set (issue #13): every shared option is declared once in cli.py and taken
+# after the command name by every command that uses it.
+
+SOURCE = Path(cli.__file__).read_text()
+PARAMETERS = ("--params", "--set", "--tin", "--kit")
+EVERYWHERE = ("--quiet", "--debug")
+SHARED_BY_COMMAND = {
+    "build": (*PARAMETERS, "--out", "--verbose", "--json"),
+    "check": (*PARAMETERS, "--out", "--verbose", "--json"),
+    "fit": (*PARAMETERS, "--json"),
+    "list": (*PARAMETERS, "--json"),
+    "params": (*PARAMETERS, "--json"),
+    "bench": PARAMETERS,
+    "paper": (*PARAMETERS, "--out", "--json"),
+    "kits": ("--json",),
+    "tins": ("--kit",),
+    "previews": ("--out",),
+    "clean": ("--out",),
+    "docs": (),
+}
+PARAMETER_COMMANDS = [name for name, taken in SHARED_BY_COMMAND.items() if "--tin" in taken]
+SHARED_NAMES = sorted({name for taken in SHARED_BY_COMMAND.values() for name in taken})
+SHORT_FLAGS = {"--params": "-p", "--set": "-s", "--kit": "-k", "--out": "-o", "--quiet": "-q"}
+
+
+def click_commands() -> dict[str, Any]:
+    return typer.main.get_command(cli.app).commands  # type: ignore[attr-defined]
+
+
+def test_every_command_is_listed_here() -> None:
+    assert set(click_commands()) == set(SHARED_BY_COMMAND)
+
+
+@pytest.mark.parametrize("option", [*SHARED_NAMES, *EVERYWHERE])
+def test_each_shared_option_is_declared_once(option: str) -> None:
+    declared = re.findall(r'typer\.Option\(\s*"' + re.escape(option) + r'"', SOURCE)
+    assert len(declared) == 1, f"{option} declared {len(declared)} times in cli.py"
+    if option in SHORT_FLAGS:
+        assert len(re.findall(rf'"{SHORT_FLAGS[option]}"', SOURCE)) == 1
+    # and so every command shows the same option: same names, same help
+    seen = {
+        (tuple(sorted(param.opts)), param.help)
+        for command in (typer.main.get_command(cli.app), *click_commands().values())
+        for param in command.params
+        if option in param.opts
+    }
+    assert len(seen) == 1, seen
+
+
+@pytest.mark.parametrize("command", sorted(SHARED_BY_COMMAND))
+def test_command_help_lists_its_shared_options(command: str) -> None:
+    done = CliRunner().invoke(cli.app, [command, "--help"])
+    assert done.exit_code == 0, done.output
+    taken = {opt for param in click_commands()[command].params for opt in param.opts}
+    expected = {*SHARED_BY_COMMAND[command], *EVERYWHERE}
+    assert taken & set(SHARED_NAMES + list(EVERYWHERE)) == expected
+    for param in click_commands()[command].params:
+        if set(param.opts) & expected:
+            assert param.help
+            assert " ".join(param.help.split()[:3]) in " ".join(done.output.split())
+    for option in expected:
+        assert option in done.output
+    if command == "paper":
+        assert "[default: out/paper]" in done.output
+
+
+BAD_PARAMETERS = [
+    (["--kit", "no-such-kit"], "no such kit"),
+    (["-k", "no-such-kit"], "no such kit"),
+    (["--tin", "no-such-tin"], "no such tin preset"),
+    (["--set", "tokn.width_mm=26"], "unknown key 'tokn'"),
+    (["-s", "players=two"], "players"),
+    (["--params", "missing.yaml"], "file not found"),
+    (["-p", "missing.yaml"], "file not found"),
+]
+
+
+@pytest.mark.parametrize("command", PARAMETER_COMMANDS)
+@pytest.mark.parametrize(("args", "words"), BAD_PARAMETERS)
+def test_parameter_options_are_taken_after_every_command(
+    tmp_path: Path, capsys, command: str, args: list[str], words: str
+) -> None:
+    """A bad value is refused by the parameters (exit 2, its own message), not by the
+    command line: the option was taken and used."""
+    out = ["--out", str(tmp_path / "out")] if "--out" in SHARED_BY_COMMAND[command] else []
+    code, stdout, stderr = run([command, *out, *args], capsys)
+    assert code == 2, stderr
+    assert words in stderr
+    assert "No such option" not in stderr
+    assert len(stderr.strip().splitlines()) == 1
+    assert "Traceback" not in stderr + stdout
+    assert not (tmp_path / "out").exists()
+
+
+def test_parameter_options_after_the_command_are_applied(tmp_path: Path, capsys) -> None:
+    mine = tmp_path / "mine.yaml"
+    mine.write_text("players: 2\ntoken:\n  width_mm: 30\n")
+    args = ["--kit", "squadron-leader", "--tin", "altoids", "--params", str(mine)]
+    code, stdout, _ = run(["params", *args, "--set", "players=3", "--json"], capsys)
+    assert code == 0
+    data = json.loads(stdout)
+    assert (data["tin"]["name"], data["token"]["width_mm"], data["players"]) == ("altoids", 30, 3)
+    code, stdout, _ = run(["list", "-k", "squadron-leader", "-p", str(mine), "--json"], capsys)
+    assert code == 0
+    assert {row["part"]: row["count"] for row in json.loads(stdout)}["plane_token"] == 2
+    code, stdout, _ = run(["tins", "--kit", "squadron-leader"], capsys)
+    assert code == 0
+    assert "altoids" in stdout
+
+
+def cli_process(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "squadron_cad", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        check=False,
+    )
+
+
+@pytest.mark.parametrize(
+    "where", ["none", "after the command", "before the command", "before and after"]
+)
+def test_debug_shows_the_traceback_of_an_internal_error(tmp_path: Path, where: str) -> None:
+    """An internal error (an --out below a file): one line and exit 1, or with --debug,
+    before or after the command name, the traceback."""
+    (tmp_path / "a-file").write_text("not a folder\n")
+    command = ["paper", "--out", "a-file/paper", "--no-previews"]
+    args = {
+        "none": command,
+        "after the command": [*command, "--debug"],
+        "before the command": ["--debug", *command],
+        "before and after": ["--debug", *command, "--debug"],
+    }[where]
+    done = cli_process(args, tmp_path)
+    assert done.stdout == ""
+    if where == "none":
+        assert done.returncode == 1
+        assert done.stderr.startswith("squadron-cad: error: internal error: FileExistsError")
+        assert "(rerun with --debug)" in done.stderr
+        assert len(done.stderr.strip().splitlines()) == 1
+        assert "Traceback" not in done.stderr
+    else:
+        assert done.returncode == 1
+        assert done.stderr.startswith("Traceback (most recent call last):")
+        assert done.stderr.strip().splitlines()[-1].startswith("FileExistsError")
+        assert "squadron-cad: error:" not in done.stderr
+
+
+DEBUG_ERRORS = {  # a quick bad-input error for each command
+    **{command: ["--tin", "no-such-tin"] for command in PARAMETER_COMMANDS},
+    "tins": ["--kit", "no-such-kit"],
+    "previews": ["--out", ""],  # refused while the options are read
+    "clean": ["--out", ""],
+}
+
+
+@pytest.mark.parametrize("command", sorted(DEBUG_ERRORS))
+def test_debug_after_any_command_raises_instead_of_one_line(
+    tmp_path: Path, capsys, command: str
+) -> None:
+    args = [command, *DEBUG_ERRORS[command]]
+    if "--out" in SHARED_BY_COMMAND[command] and "--out" not in args:
+        args += ["--out", str(tmp_path / "out")]
+    code, _, stderr = run(args, capsys)
+    assert code == 2
+    assert stderr.startswith("squadron-cad: error:")
+    with pytest.raises(InputError):  # main() lets it through: Python prints the traceback
+        main([*args, "--debug"])
+    assert "squadron-cad: error:" not in capsys.readouterr().err
+
+
+def test_debug_is_taken_where_nothing_fails(capsys) -> None:
+    for args in (["kits", "--debug"], ["docs", "--debug", "--help"]):
+        code, stdout, stderr = run(args, capsys)
+        assert code == 0, stderr
+        assert stdout
+
+
+QUIET_RUNS = [  # commands that succeed quickly: --quiet leaves nothing on stdout or stderr
+    ["fit", "--tin", "altoids"],
+    ["list"],
+    ["params"],
+    ["kits"],
+    ["tins"],
+    ["clean", "--out", "{tmp}"],
+]
+
+
+@pytest.mark.parametrize("args", QUIET_RUNS, ids=[args[0] for args in QUIET_RUNS])
+@pytest.mark.parametrize("flag", ["--quiet", "-q"])
+def test_quiet_prints_nothing_when_all_is_well(
+    tmp_path: Path, capsys, args: list[str], flag: str
+) -> None:
+    args = [arg.replace("{tmp}", str(tmp_path)) for arg in args]
+    code, stdout, stderr = run(args, capsys)
+    assert code == 0
+    assert stdout + stderr  # said something without --quiet
+    code, stdout, stderr = run([*args, flag], capsys)
+    assert code == 0, stderr
+    assert (stdout, stderr) == ("", "")
+
+
+QUIET_ERRORS = [  # commands that print, failing quickly: --quiet still prints the error
+    (["build", "--tin", "no-such-tin"], 2, "no such tin preset"),
+    (["check", "--out", "{tmp}"], 2, "run `squadron-cad build` first"),
+    (["previews", "--out", "{tmp}"], 2, "run `squadron-cad build` first"),
+    (["bench", "--tin", "no-such-tin"], 2, "no such tin preset"),
+    (["paper", "--set", "nope=1"], 2, "unknown key 'nope'"),
+    (["fit", "--set", "tin.inner_length_mm=70"], 2, "the tin is too small"),
+    (["params", "--set", "players=two"], 2, "players"),
+]
+
+
+@pytest.mark.parametrize(
+    ("args", "exit_code", "words"), QUIET_ERRORS, ids=[a[0] for a, _, _ in QUIET_ERRORS]
+)
+def test_quiet_still_prints_the_error(
+    tmp_path: Path, capsys, args: list[str], exit_code: int, words: str
+) -> None:
+    args = [arg.replace("{tmp}", str(tmp_path)) for arg in args]
+    code, stdout, stderr = run([*args, "--quiet"], capsys)
+    assert code == exit_code
+    assert stdout == ""
+    assert stderr.startswith("squadron-cad: error:")
+    assert words in stderr
+    assert len(stderr.strip().splitlines()) == 1
+
+
+def test_quiet_build_prints_only_the_error(tmp_path: Path, capsys, monkeypatch) -> None:
+    monkeypatch.setenv("SQUADRON_OPENSCAD", str(tmp_path / "no-openscad"))
+    code, stdout, stderr = run(["build", "--out", str(tmp_path / "o"), "-q"], capsys)
+    assert code == 1
+    assert stdout == ""
+    assert stderr.startswith("squadron-cad: error:")
+    assert "OpenSCAD not found" in stderr
+
+
+def test_quiet_with_json_still_gives_the_json(capsys) -> None:
+    code, stdout, _ = run(["fit", "--tin", "v2-box", "--quiet", "--json"], capsys)
+    assert code == 0
+    assert json.loads(stdout)["pieces"]["plane_token"] == 2
+
+
+def test_docs_takes_quiet_and_debug(capsys) -> None:
+    """docs builds the whole default kit (minutes): here only that it takes the options."""
+    code, stdout, stderr = run(["docs", "--quiet", "--debug", "--help"], capsys)
+    assert code == 0, stderr
+    assert "--quiet" in stdout
