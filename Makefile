@@ -50,8 +50,9 @@ previews: setup ## Render preview pictures into out/previews
 paper: setup ## Write the paper edition into OUT/paper (PDF, SVGs, laser files, page pictures)
 	@$(CLI) paper --out $(OUT)/paper $(ARGS)
 
-docs: setup ## Regenerate the README gallery and parameter table under docs/
+docs: setup ## Regenerate the README gallery, parameter table and manifest schema under docs/
 	@$(CLI) docs
+	@$(PY) -m squadron_cad.outputs.models docs/schema
 
 clean: $(VENV)/.installed ## Remove the kit in OUT: only files the tool wrote (its record lists them)
 	@$(CLI) clean --out $(OUT)

@@ -110,6 +110,8 @@ def slicer_note(manifest: dict[str, Any]) -> str:
     details = slicer if isinstance(slicer, dict) else {}
     if not slicer_figures(manifest):
         reason = details.get("skipped")
+        if not reason and details.get("slicer"):  # it ran, and refused every part
+            return f"Print time and filament: none, {details['slicer']} sliced no part."
         return f"Print time and filament: {NOT_SLICED}" + (f" ({reason})." if reason else ".")
     words = [str(details["slicer"])] if details.get("slicer") else []
     words += _settings(manifest.get("params", {}).get("slicer"))

@@ -6,10 +6,21 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pydantic import ValidationError
+
 from squadron_cad import __version__
 from squadron_cad.errors import InputError
 from squadron_cad.kit import Kit, default_kit, kit_of, load_kit
 from squadron_cad.outfolder import hash_files
+from squadron_cad.outputs.models import (
+    BoundingBox,
+    KitInfo,
+    Manifest,
+    OpenScadInfo,
+    PartEntry,
+    first_problem,
+    validate_manifest,
+)
 from squadron_cad.params import KitParamsBase
 from squadron_cad.render.atomic import write_json
 from squadron_cad.render.cache import file_sha256
@@ -20,47 +31,55 @@ if TYPE_CHECKING:
 MANIFEST_NAME = "manifest.json"
 
 
-def part_entry(result: PartResult, out_dir: Path) -> dict[str, Any]:
+def part_entry(result: PartResult, out_dir: Path) -> PartEntry:
     spec = result.spec
     low, high = result.bounds
-    return {
-        "name": spec.name,
-        "title": spec.title,
-        "file": result.stl.relative_to(out_dir).as_posix(),
-        "scad": result.scad.relative_to(out_dir).as_posix(),
-        "group": spec.group,
-        "count": result.count,
-        "alternative_to": spec.alternative_to,
-        "replaces": list(spec.replaces),
-        "orientation": spec.orientation,
-        "bounding_box_mm": {"min": low, "max": high},
-        "size_mm": [round(h - lo, 3) for lo, h in zip(low, high, strict=True)],
-        "volume_mm3": result.volume_mm3,
-        "sha256": file_sha256(result.stl),
-        "triangles": result.triangles,
-        "render_seconds": result.render_seconds,
-        "cached": result.cached,
-        "ok": result.ok,
-        "checks": [f.as_dict() for f in result.findings],
-    }
+    return PartEntry(
+        name=spec.name,
+        title=spec.title,
+        file=result.stl.relative_to(out_dir).as_posix(),
+        scad=result.scad.relative_to(out_dir).as_posix(),
+        group=spec.group,
+        count=result.count,
+        alternative_to=spec.alternative_to,
+        replaces=list(spec.replaces),
+        orientation=spec.orientation,
+        bounding_box_mm=BoundingBox(min=low, max=high),
+        size_mm=[round(h - lo, 3) for lo, h in zip(low, high, strict=True)],
+        volume_mm3=result.volume_mm3,
+        sha256=file_sha256(result.stl),
+        triangles=result.triangles,
+        render_seconds=result.render_seconds,
+        cached=result.cached,
+        ok=result.ok,
+        checks=[f.as_dict() for f in result.findings],
+    )
+
+
+def manifest_model(report: BuildReport) -> Manifest:
+    """The manifest of a build (no files yet: `write` adds them). The report's extras
+    (invariants, slicer, layout, stages, ...) are fields of the model: a key it does not
+    know is refused."""
+    params = report.params
+    kit = kit_of(params)
+    return Manifest(
+        generator=f"squadron_cad {__version__}",
+        kit=KitInfo(name=kit.name, title=kit.title, credit=kit.credit),
+        openscad=OpenScadInfo(version=report.tool.version, backend=report.tool.backend),
+        players=params.players,
+        build_seconds=round(report.seconds, 3),
+        parts=[part_entry(result, report.out_dir) for result in report.parts],
+        kit_checks=[f.as_dict() for f in report.kit_findings],
+        notices=report.notices,
+        purchases=[purchase.as_dict() for purchase in kit.purchases(params)],
+        **report.extras,
+        params=params.model_dump(mode="json"),
+    )
 
 
 def manifest_data(report: BuildReport) -> dict[str, Any]:
-    params = report.params
-    kit = kit_of(params)
-    return {
-        "generator": f"squadron_cad {__version__}",
-        "kit": {"name": kit.name, "title": kit.title, "credit": kit.credit},
-        "openscad": {"version": report.tool.version, "backend": report.tool.backend},
-        "players": params.players,
-        "build_seconds": round(report.seconds, 3),
-        "parts": [part_entry(result, report.out_dir) for result in report.parts],
-        "kit_checks": [f.as_dict() for f in report.kit_findings],
-        "notices": report.notices,
-        "purchases": [purchase.as_dict() for purchase in kit.purchases(params)],
-        **report.extras,
-        "params": params.model_dump(mode="json"),
-    }
+    """The manifest of a build as JSON data (what the BOM reads)."""
+    return manifest_model(report).as_json()
 
 
 def write(report: BuildReport, folder: Path) -> Path:
@@ -74,23 +93,24 @@ def write(report: BuildReport, folder: Path) -> Path:
 
 def read_kit(folder: Path, *, strict: bool = False) -> dict[str, Any] | None:
     """The manifest of the kit in folder, or None when there is none. A manifest that is
-    unreadable or not a kit's is None too, unless strict (then an InputError)."""
+    unreadable, breaks the contract (models.Manifest) or is not a kit's is None too, unless
+    strict (then an InputError naming the first bad key)."""
     path = folder / MANIFEST_NAME
     if not path.is_file():
         return None
     try:
         data = json.loads(path.read_text())
+        validate_manifest(data)
         kit_params(data)
-        valid = isinstance(data["parts"], list) and isinstance(data.get("files", {}), dict)
-    except (OSError, ValueError, KeyError, TypeError, InputError) as error:
-        if strict:
-            raise InputError(f"{path}: not a squadron-cad manifest ({error})") from None
-        return None
-    if not valid:
-        if strict:
-            raise InputError(f"{path}: not a squadron-cad manifest")
-        return None
-    return data
+    except ValidationError as error:  # the kit's own parameters
+        problem = f"params.{first_problem(error, data['params'])}"
+    except (OSError, ValueError, InputError) as error:  # ManifestError is a ValueError
+        problem = str(error)
+    else:
+        return data
+    if strict:
+        raise InputError(f"{path}: not a squadron-cad manifest ({problem})")
+    return None
 
 
 def kit_of_manifest(data: dict[str, Any]) -> Kit:
