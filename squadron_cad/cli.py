@@ -255,6 +255,7 @@ def shared(*names: str, **defaults: Any) -> Callable[[Command], Command]:
             for field in ("params", "overrides"):  # repeatable: None when not given
                 if field in values:
                     values[field] = tuple(values[field] or ())
+            _STATE["json"] = bool(values.get("json"))  # an error is then a JSON line too
             return command(Shared(**values), **given)
 
         signature = inspect.Signature(parameters, return_annotation=None)
@@ -684,6 +685,7 @@ def bench(
     param_args = [a for path in opts.params for a in ("--params", str(path))]
     param_args += [a for text in opts.overrides for a in ("--set", text)]
     param_args += ["--tin", opts.tin] if opts.tin else []
+    param_args += ["--kit", opts.kit] if opts.kit else []
     result = run_bench(kit, param_args, reference, repeats, jobs or None, opts.note).as_dict()
     opts.show(format_figures(result))
     if save:

@@ -136,6 +136,9 @@ def safe_output_folder(out: Path | str) -> Path:
     label = f"--out {text}"
     if path.exists() and not path.is_dir():
         raise InputError(f"{label}: is a file, not a folder; choose a new or empty folder")
+    blocking = next((parent for parent in path.parents if parent.is_file()), None)
+    if blocking is not None:
+        raise InputError(f"{label}: {blocking} is a file, so no folder can be made inside it")
     if real == Path(real.anchor):
         raise InputError(f"{label}: refusing the filesystem root; choose a new or empty folder")
     if real == Path.home().resolve():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -240,42 +241,70 @@ def test_parameter_options_after_the_command_are_applied(tmp_path: Path, capsys)
     assert "altoids" in stdout
 
 
-def cli_process(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
+def cli_process(
+    args: list[str], cwd: Path, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "squadron_cad", *args],
         capture_output=True,
         text=True,
         cwd=cwd,
         check=False,
+        env=env,
     )
+
+
+BROKEN_KIT = """
+from pathlib import Path
+from squadron_cad.kit import Kit
+from squadron_cad.params import KitParamsBase
+
+def contents():
+    raise RuntimeError("this kit is broken on purpose")
+
+KIT = Kit(name="broken", title="Broken", credit="a test kit", params_model=KitParamsBase,
+          defaults=Path(__file__).parent / "default.yaml", contents=contents)
+"""
+
+
+def broken_kit_env(tmp_path: Path) -> dict[str, str]:
+    """An installed kit with a bug (its parts fail to load): an internal error to provoke."""
+    site = tmp_path / "site"
+    (site / "brokenkit").mkdir(parents=True)
+    (site / "brokenkit" / "__init__.py").write_text(BROKEN_KIT)
+    (site / "brokenkit" / "default.yaml").write_text("players: 2\n")
+    info = site / "brokenkit-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: brokenkit\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text("[squadron_cad.kits]\nbroken = brokenkit:KIT\n")
+    return {**os.environ, "PYTHONPATH": str(site)}
 
 
 @pytest.mark.parametrize(
     "where", ["none", "after the command", "before the command", "before and after"]
 )
 def test_debug_shows_the_traceback_of_an_internal_error(tmp_path: Path, where: str) -> None:
-    """An internal error (an --out below a file): one line and exit 1, or with --debug,
-    before or after the command name, the traceback."""
-    (tmp_path / "a-file").write_text("not a folder\n")
-    command = ["paper", "--out", "a-file/paper", "--no-previews"]
+    """An internal error (a kit with a bug): one line and exit 1, or with --debug, before
+    or after the command name, the traceback."""
+    command = ["list", "--kit", "broken"]
     args = {
         "none": command,
         "after the command": [*command, "--debug"],
         "before the command": ["--debug", *command],
         "before and after": ["--debug", *command, "--debug"],
     }[where]
-    done = cli_process(args, tmp_path)
+    done = cli_process(args, tmp_path, broken_kit_env(tmp_path))
     assert done.stdout == ""
     if where == "none":
         assert done.returncode == 1
-        assert done.stderr.startswith("squadron-cad: error: internal error: FileExistsError")
+        assert done.stderr.startswith("squadron-cad: error: internal error: RuntimeError")
         assert "(rerun with --debug)" in done.stderr
         assert len(done.stderr.strip().splitlines()) == 1
         assert "Traceback" not in done.stderr
     else:
         assert done.returncode == 1
         assert done.stderr.startswith("Traceback (most recent call last):")
-        assert done.stderr.strip().splitlines()[-1].startswith("FileExistsError")
+        assert done.stderr.strip().splitlines()[-1].startswith("RuntimeError")
         assert "squadron-cad: error:" not in done.stderr
 
 

@@ -263,3 +263,9 @@ def test_make_clean_in_the_checkout_keeps_the_checkout(tmp_path: Path) -> None:
         assert done.returncode != 0, f"make clean OUT={out} succeeded"
         assert "nothing removed" in done.stderr
     assert tree(clone) == before
+
+
+def test_an_out_folder_below_a_file_is_refused_in_one_line(tmp_path: Path) -> None:
+    (tmp_path / "a-file").write_text("not a folder\n")
+    with pytest.raises(InputError, match=r"a-file is a file, so no folder can be made inside it"):
+        safe_output_folder(tmp_path / "a-file" / "kit")
