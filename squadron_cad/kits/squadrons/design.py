@@ -13,6 +13,7 @@ import math
 from dataclasses import dataclass
 from functools import cached_property
 
+from squadron_cad.errors import InputError
 from squadron_cad.fit import simple
 from squadron_cad.fit.layout import BoxShape, Layout
 from squadron_cad.fit.units import Piece, Unit
@@ -23,6 +24,7 @@ from squadron_cad.kits.squadron_leader.parts.stat_dial import DialLayout
 from squadron_cad.kits.squadrons import constants as C
 from squadron_cad.kits.squadrons.params import SquadronsParams
 
+MAX_UNITS = 12  # fit.packing's search grows fast with the pockets: 8 take 0.1 s
 OBJECTIVE_PARTS = ("objective_scan", "objective_recover", "objective_destroy", "entry_marker")
 
 
@@ -160,6 +162,19 @@ def clip_grid(design: SquadronsDesign, count: int) -> Unit:
 
 
 def units(design: SquadronsDesign) -> list[Unit]:
+    """Every unit to stow; refused when a shallow container splits them into more pockets
+    than the engine's packer searches in good time (it tries every arrangement)."""
+    found = _units(design)
+    if len(found) > MAX_UNITS:
+        depth = design.box.usable_depth
+        raise InputError(
+            f"the container is too shallow: {depth:.1f} mm inside the box splits the stacks "
+            f"into {len(found)} pockets (at most {MAX_UNITS}); raise tin.inner_depth_mm"
+        )
+    return found
+
+
+def _units(design: SquadronsDesign) -> list[Unit]:
     p = design.params
     depth = design.box.usable_depth
     ships = p.base.per_player

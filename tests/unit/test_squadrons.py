@@ -1,0 +1,113 @@
+"""The Squadrons kit without OpenSCAD: parameters and their rules, part sizes, counts,
+the box layout and its refusal, and the emitted sources."""
+
+from __future__ import annotations
+
+import pytest
+
+from squadron_cad.emit import emit
+from squadron_cad.errors import InputError
+from squadron_cad.kit import load_kit
+from squadron_cad.kits.squadrons import constants as C
+from squadron_cad.kits.squadrons.design import SquadronsDesign, part_bounds, units
+from squadron_cad.resolve import resolve
+
+KIT = load_kit("squadrons")
+
+
+def params(*overrides: str):
+    return resolve(overrides=list(overrides), kit="squadrons")
+
+
+def size(design: SquadronsDesign, part: str) -> tuple[float, float, float]:
+    low, high = part_bounds(design, part)
+    return tuple(round(float(h - lo), 4) for lo, h in zip(low, high, strict=True))
+
+
+def test_defaults_resolve_to_the_rules_choices() -> None:
+    p = params()
+    assert p.base.per_player == 10
+    assert p.base.size_mm == 40
+    assert p.objective.diameter_mm == 40
+    assert (p.stat_dial.min_value, p.stat_dial.max_value) == (0, 6)
+    assert tuple(p.stat_dial.labels) == ("C", "H")
+    assert float(p.ruler_section_mm) == pytest.approx(4 * 25.4)
+
+
+@pytest.mark.parametrize("ships", [4, 16])
+def test_ships_per_player_is_five_to_fifteen(ships: int) -> None:
+    with pytest.raises(InputError, match=r"base\.per_player"):
+        params(f"base.per_player={ships}")
+
+
+@pytest.mark.parametrize(
+    ("overrides", "keys"),
+    [
+        (["base.socket_depth_mm=2.5"], r"base\.socket_depth_mm.*base\.thickness_mm"),
+        (["base.numeral_height_mm=14"], r"base\.numeral_height_mm.*base\.size_mm"),
+        (["pivot.radius_mm=30"], r"pivot\.radius_mm"),
+        (["stat_dial.max_value=5"], r"stat_dial\.min_value and stat_dial\.max_value"),
+        (["objective.symbol_size_mm=30"], r"objective\.symbol_size_mm.*objective\.diameter_mm"),
+        (["ruler.tick_length_mm=7"], r"ruler\.tick_length_mm.*ruler\.label_tick_length_mm"),
+    ],
+)
+def test_cross_field_rules_name_their_keys(overrides: list[str], keys: str) -> None:
+    with pytest.raises(InputError, match=keys) as caught:
+        params(*overrides)
+    assert "\n" not in str(caught.value)
+
+
+def test_part_sizes() -> None:
+    design = SquadronsDesign(params())
+    assert size(design, "ship_base_1") == (40, 40, 3)
+    assert size(design, "range_ruler_1") == (101.6 + 5, 18, 3)  # a tab at its far end
+    assert size(design, "range_ruler_4") == (101.6, 18, 3)  # the last: a slot only
+    assert size(design, "movement_gauge") == (203.2, 20, 3)
+    assert size(design, "objective_destroy") == (40, 40, 4)  # 3 and the raised symbol
+    guide = size(design, "pivot_guide")
+    assert guide[1] == pytest.approx(2 * 60 * 2**-0.5, abs=1e-3)  # the arc reaches 45 deg
+
+
+def test_bigger_bases_scale() -> None:
+    design = SquadronsDesign(params("base.size_mm=50"))
+    assert size(design, "ship_base_3")[:2] == (50, 50)
+
+
+def test_counts_follow_ships_and_players() -> None:
+    p = params("base.per_player=7", "players=3")
+    counts = {part.name: part.count(p) for part in KIT.parts}
+    assert [counts[f"ship_base_{n}"] for n in range(1, 16)] == [3] * 7 + [0] * 8
+    assert counts["tracker_card"] == 21
+    assert counts["tracker_clip"] == 42  # a Command and a Hit Points clip per ship
+    assert counts["range_ruler_1"] == counts["movement_gauge"] == 1
+    assert counts["entry_marker"] == C.ENTRY_MARKERS
+
+
+def test_every_piece_of_one_squadron_is_stowed() -> None:
+    design = SquadronsDesign(params())
+    layout = design.layout
+    expected = sum(len(unit.pieces) for unit in units(design))
+    assert len(layout.placements) == expected == 10 + 10 + 20 + 4 + 1 + 1 + 5
+    assert min(layout.margins.values()) >= 0
+    assert {p.part for p in layout.placements} >= {"ship_base_10", "pivot_guide", "tracker_clip"}
+
+
+def test_a_container_too_small_is_refused_with_the_shortfall() -> None:
+    design = SquadronsDesign(params("tin.inner_length_mm=180"))
+    with pytest.raises(InputError, match=r"mm more length or width"):
+        _ = design.layout
+
+
+@pytest.mark.parametrize("depth", [5, 8])
+def test_a_container_too_shallow_is_refused(depth: float) -> None:
+    design = SquadronsDesign(params(f"tin.inner_depth_mm={depth}"))
+    with pytest.raises(InputError, match=r"too shallow"):
+        _ = design.layout
+
+
+def test_sources_keep_symbolic_names() -> None:
+    design = SquadronsDesign(params())
+    source = emit(KIT.part("ship_base_1"), design, KIT.credit).text
+    assert "base_size_mm = 40;" in source
+    ruler = emit(KIT.part("range_ruler_2"), design, KIT.credit).text
+    assert "ruler_joint_clearance_mm" in ruler
