@@ -4,7 +4,9 @@ A kit that needs no cleverer strategy (stacks split to fit under a lid, a piece 
 top) declares its units (a stack of tiles, a die, a gauge) and calls `stow`; the box part
 then cuts the pockets of the layout it is given. Each unit tries both quarter turns; the
 engine's guillotine packer (fit.packing) keeps the arrangements that fit, and the one with
-the largest smallest margin wins. A box too small is refused naming the shortfall.
+the largest smallest margin wins. That search grows as 3^n in the number of units, so past
+EXACT_LIMIT units they are laid in shelves instead (rows along the length, tallest
+first): not optimal, but linear. A box too small is refused naming the shortfall.
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ from squadron_cad.fit.layout import BoxShape, Layout, Placement, Pocket, score
 from squadron_cad.fit.packing import Packed, pack
 from squadron_cad.fit.units import Unit, Variant, both_turns, rect_pocket
 from squadron_cad.geometry import frames
+
+EXACT_LIMIT = 8  # units the exhaustive packer takes in under a second (9: 2 s, 10: 9 s)
 
 
 def unit_block(unit: Unit, clearance: float) -> Variant:
@@ -45,9 +49,14 @@ def stow(
             f"the box is {tallest - box.usable_depth:.1f} mm too shallow for its tallest piece "
             f"({tallest:.1f} mm; {box.usable_depth:.1f} mm under the lid)"
         )
-    fits = pack(blocks, divider, box.inner_length, box.inner_width)
+    if len(blocks) <= EXACT_LIMIT:
+        fits = pack(blocks, divider, box.inner_length, box.inner_width)
+        wide = [] if fits else pack(blocks, divider, 1e6, 1e6)
+    else:
+        shelved = shelves(blocks, divider, box.inner_length)
+        fits = [shelved] if shelved.h <= box.inner_width else []
+        wide = [] if fits else [shelved]
     if not fits:
-        wide = pack(blocks, divider, 1e6, 1e6)
         short = min(max(p.w - box.inner_length, p.h - box.inner_width) for p in wide)
         raise InputError(
             f"the pieces need {short:.1f} mm more length or width than the box's inside "
@@ -55,6 +64,37 @@ def stow(
         )
     best = max(fits, key=lambda packed: score(_margins(box, packed)))
     return _layout(box, best, box_part, lid_part)
+
+
+def shelves(blocks: Sequence[Sequence[Variant]], divider: float, max_w: float) -> Packed:
+    """Every block lying long side along x, tallest (deepest in y) first, in rows no longer
+    than max_w (a block longer than that gets a row of its own); rows stacked along y."""
+    chosen = [min(variants, key=lambda v: (v.h, -v.w)) for variants in blocks]
+    chosen.sort(key=lambda v: (-v.h, -v.w))
+    rows: list[list[Variant]] = []
+    length = 0.0
+    for variant in chosen:
+        if rows and length + divider + variant.w <= max_w:
+            rows[-1].append(variant)
+            length += divider + variant.w
+        else:
+            rows.append([variant])
+            length = variant.w
+    row_packs = [
+        _joined([Packed(v.w, v.h, v.z, variant=v) for v in row], "x", divider) for row in rows
+    ]
+    return _joined(row_packs, "y", divider)
+
+
+def _joined(packs: list[Packed], join: str, divider: float) -> Packed:
+    whole = packs[0]
+    for nxt in packs[1:]:
+        if join == "x":
+            w, h = whole.w + divider + nxt.w, max(whole.h, nxt.h)
+        else:
+            w, h = max(whole.w, nxt.w), whole.h + divider + nxt.h
+        whole = Packed(w, h, max(whole.z, nxt.z), join=join, first=whole, second=nxt)
+    return whole
 
 
 def _margins(box: BoxShape, packed: Packed) -> dict[str, float]:

@@ -205,9 +205,14 @@ def markdown(manifest: dict[str, Any]) -> str:
         "",
         _summary(printed),
     ]
-    if skipped:
+    alternatives = [line for line in skipped if line.alternative_to]
+    unused = [line for line in skipped if not line.alternative_to]
+    if alternatives:
         text += ["", "Not printed by default (alternatives):", ""]
-        text += [f"- `{line.file}`: instead of {_files(line.replaces)}" for line in skipped]
+        text += [f"- `{line.file}`: instead of {_files(line.replaces)}" for line in alternatives]
+    if unused:
+        text += ["", "Not needed with these parameters (none to print):", ""]
+        text += [f"- `{line.file}`" for line in unused]
     text += ["", "## Buy", "", "| item | count | detail |", "|---|---:|---|"]
     text += [f"| {p.item} | {p.count or ''} | {p.detail} |" for p in purchases(manifest)]
     return "\n".join(text) + "\n"

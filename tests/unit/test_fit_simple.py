@@ -1,0 +1,75 @@
+"""The engine's stower for any kit (fit/simple.py): every unit in a pocket of its own,
+inside the box, no two pockets overlapping; many units go in shelves."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+from shapely.geometry import Polygon
+
+from squadron_cad.errors import InputError
+from squadron_cad.fit import simple
+from squadron_cad.fit.layout import BoxShape, Layout
+from squadron_cad.fit.units import Piece, Unit
+from squadron_cad.geometry import frames
+
+
+def box(length: float, width: float, height: float = 30.0) -> BoxShape:
+    return BoxShape(length, width, height, 3.0, 2.0, 1.2, 0.0, 0.0)
+
+
+def units(count: int, size: tuple[float, float, float] = (20.0, 12.0, 6.0)) -> list[Unit]:
+    bounds = ((0.0, 0.0, 0.0), size)
+    return [
+        Unit(f"u{k}", "flat", size, (Piece(f"u{k}", "block", frames.identity(), bounds),))
+        for k in range(count)
+    ]
+
+
+def assert_sound(layout: Layout, shape: BoxShape, count: int) -> None:
+    pockets = [Polygon(pocket.points) for pocket in layout.pockets]
+    assert len(pockets) == count
+    inside = Polygon(
+        [
+            (-shape.inner_length / 2, -shape.inner_width / 2),
+            (shape.inner_length / 2, -shape.inner_width / 2),
+            (shape.inner_length / 2, shape.inner_width / 2),
+            (-shape.inner_length / 2, shape.inner_width / 2),
+        ]
+    )
+    assert all(inside.buffer(1e-6).contains(pocket) for pocket in pockets)
+    for a, b in itertools.combinations(pockets, 2):
+        assert a.intersection(b).area < 1e-9
+    assert len(layout.placements) == count
+    assert min(layout.margins.values()) >= 0
+
+
+@pytest.mark.parametrize("count", [1, 4, 8])
+def test_a_few_units_are_packed_exhaustively(count: int) -> None:
+    shape = box(160, 120)
+    layout = simple.stow(
+        shape, units(count), clearance=0.3, divider=1.2, box_part="b", lid_part=None
+    )
+    assert_sound(layout, shape, count)
+
+
+def test_many_units_go_in_shelves() -> None:
+    """30 units would take the exhaustive search 3^30 steps; shelves take 30."""
+    shape = box(200, 150)
+    layout = simple.stow(shape, units(30), clearance=0.3, divider=1.2, box_part="b", lid_part=None)
+    assert_sound(layout, shape, 30)
+
+
+def test_a_box_too_small_for_the_shelves_is_refused_with_the_shortfall() -> None:
+    with pytest.raises(InputError, match=r"the pieces need \d+\.\d mm more length or width"):
+        simple.stow(
+            box(100, 60), units(30), clearance=0.3, divider=1.2, box_part="b", lid_part=None
+        )
+
+
+def test_a_box_too_shallow_is_refused() -> None:
+    with pytest.raises(InputError, match=r"too shallow for its tallest piece"):
+        simple.stow(
+            box(200, 150, 5.0), units(3), clearance=0.3, divider=1.2, box_part="b", lid_part=None
+        )
