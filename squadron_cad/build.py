@@ -16,7 +16,7 @@ import os
 import resource
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import FIRST_EXCEPTION, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,7 +27,7 @@ import trimesh
 import squadron_cad.bed
 import squadron_cad.checks
 from squadron_cad import uptodate
-from squadron_cad.checks import slicer
+from squadron_cad.checks import fits, slicer
 from squadron_cad.checks.findings import Finding
 from squadron_cad.checks.mesh import BedSize, load_mesh, mesh_findings
 from squadron_cad.checks.printability import part_printability, printability_inputs
@@ -598,10 +598,23 @@ def kit_checks(
     cached = cache.lookup_record(key)
     if cached is not None:
         return findings + [Finding.from_dict(f) for f in cached["findings"]], cached["invariants"]
-    between = kit.checks(design, meshes)
+    between = kit.checks(design, meshes) + fit_proof(design, meshes)
     measured = kit.invariants(design, meshes)
     cache.store_record(key, {"findings": [f.as_dict() for f in between], "invariants": measured})
     return findings + between, measured
+
+
+def fit_proof(design: Design, meshes: Mapping[str, trimesh.Trimesh]) -> list[Finding]:
+    """Every stowed piece clear of the box, with its gap in checks.pocket_fit (any kit
+    with a box; the meshes of parts not built are skipped)."""
+    try:
+        layout = design.layout
+    except SquadronError:  # a tin too small: the build reported it already
+        return []
+    if layout is None:
+        return []
+    limits = design.params.checks
+    return fits.stowed_findings(layout, meshes, limits.pocket_fit, limits.fit_tolerance_mm)
 
 
 def _printability(

@@ -205,6 +205,9 @@ class ChecksParams(Section):
     fit_tolerance_mm: Annotated[
         Mm, mm("Measured clearance may differ from its parameter by this much", 0, 1)
     ]
+    pocket_fit: Annotated[
+        FitRange, Field(description="Gap beside each stowed piece in its pocket, per side")
+    ]
 
 
 class SlicerParams(Section):

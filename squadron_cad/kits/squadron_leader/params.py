@@ -292,7 +292,6 @@ class SquadronChecksParams(ChecksParams):
     ruler_joint_fit: FitRange
     clip_fit: FitRange
     lid_fit: FitRange
-    pocket_fit: FitRange
 
 
 PICK_ROOM_MM = 1.0  # least room left on each side of a counter in its hex, to pick it up

@@ -28,6 +28,7 @@ from shapely.ops import unary_union
 
 from squadron_cad.checks import meshgeo
 from squadron_cad.checks.findings import Finding
+from squadron_cad.checks.fits import stowed_findings
 from squadron_cad.errors import SquadronError
 from squadron_cad.kits.squadron_leader.checks import clearances as sl
 from squadron_cad.kits.squadron_leader.checks.invariants import invariant
@@ -322,14 +323,15 @@ def clearance_findings(design: Any, meshes: Meshes) -> list[Finding]:
             dataclasses.replace(f, part="tracker_card+tracker_clip")
             for f in sl.dial_findings(p, dial)
         ]
-    return found + sl.box_findings(p, valid, _layout(design, valid))
+    return found  # the pieces in their pockets: the engine's fit proof
 
 
 def box_invariants(design: Any, meshes: Meshes) -> list[dict[str, Any]]:
     layout = _layout(design, meshes)
     if layout is None:
         return []
-    findings = sl.box_findings(design.params, meshes, layout)
+    limits = design.params.checks
+    findings = stowed_findings(layout, meshes, limits.pocket_fit, limits.fit_tolerance_mm)
     fits = [f for f in findings if f.check in ("in_pocket", "pocket_gap")]
     held = sum(1 for f in fits if not f.failed)
     return [invariant("box: piece groups that fit their pockets", len(fits), held, 0)]

@@ -128,7 +128,6 @@ class SquadronsChecksParams(ChecksParams):
 
     ruler_joint_fit: FitRange
     clip_fit: FitRange
-    pocket_fit: FitRange
 
 
 class SquadronsParams(KitParamsBase):

@@ -16,9 +16,8 @@ A gap is measured in sections (mm per side); overlap is an exact boolean volume 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
 
 import manifold3d
 import numpy as np
@@ -27,15 +26,19 @@ import trimesh
 from shapely import affinity
 from shapely.geometry import MultiPolygon, Polygon, box
 
-from squadron_cad.checks import meshgeo
-from squadron_cad.checks.findings import Finding, Severity, verdict
+from squadron_cad.checks import fits, meshgeo
+from squadron_cad.checks.findings import Finding, verdict
+from squadron_cad.checks.fits import (
+    OVERLAP_EPS_MM3,
+    fit_finding,
+    overlap_finding,
+    signed_gap,
+)
 from squadron_cad.fit.layout import Layout
 from squadron_cad.geometry import frames
 from squadron_cad.kits.squadron_leader.params import KitParams
 from squadron_cad.kits.squadron_leader.parts.stat_dial import DialLayout
-from squadron_cad.params import FitRange
 
-OVERLAP_EPS_MM3 = 1e-3  # booleans of touching faces leave slivers below this
 SEAT_PROBE_MM = 0.02  # lowered this much, a seated token must collide
 TURNS_DEG = tuple(range(0, 360, 45))
 GAP_LEVELS = 3  # sections through the pegs
@@ -56,32 +59,6 @@ class StackMeasure:
 # ---- shared measures ------------------------------------------------------------------------
 
 
-def fit_finding(
-    name: str, check: str, gap: float, designed: float, fit: FitRange, key: str, tol: float
-) -> Finding:
-    """A measured gap against its parameter (within tolerance) and its fit range."""
-    expected = (
-        f"{designed:.3f} mm per side (+/- {tol:g}), within {fit.min_mm:g}-{fit.max_mm:g} "
-        f"(checks.{key})"
-    )
-    measured = round(gap, 4)
-    if gap <= 0:
-        return Finding(name, check, measured, expected, "error", f"no clearance: {gap:.3f} mm")
-    if abs(gap - designed) > tol:
-        message = f"measured {gap:.3f} mm where the parameters give {designed:.3f} mm"
-        return Finding(name, check, measured, expected, "error", message)
-    if not fit.min_mm - tol <= gap <= fit.max_mm + tol:
-        message = f"{gap:.3f} mm per side is outside checks.{key} ({fit.min_mm:g}-{fit.max_mm:g})"
-        return Finding(name, check, measured, expected, "warning", message)
-    return Finding(name, check, measured, expected, "ok")
-
-
-def overlap_finding(name: str, check: str, volume: float, what: str) -> Finding:
-    ok = volume <= OVERLAP_EPS_MM3
-    message = "" if ok else f"{what} overlap by {volume:.3f} mm3"
-    return Finding(name, check, round(volume, 4), "0 mm3 overlap", verdict(ok), message)
-
-
 # ---- stacking ----------------------------------------------------------------------------
 
 
@@ -100,16 +77,8 @@ def _peg_gap(lower: trimesh.Trimesh, upper: trimesh.Trimesh, pitch: float, turn:
         walls = affinity.rotate(meshgeo.section(upper, z - pitch), turn, origin=(0, 0))
         if pegs.is_empty or walls.is_empty:
             continue
-        gaps.append(_signed_gap(pegs, walls))
+        gaps.append(signed_gap(pegs, walls))
     return min(gaps) if gaps else math.nan
-
-
-def _signed_gap(a: MultiPolygon, b: MultiPolygon) -> float:
-    """Distance between two regions; negative (about the overlap's width) if they overlap."""
-    both = a.intersection(b)
-    if both.area > 1e-6:
-        return -2 * both.area / both.length
-    return float(a.distance(b))
 
 
 def _socket_depth(upper: trimesh.Trimesh, pegs: MultiPolygon) -> float:
@@ -433,100 +402,33 @@ def _window_finding(dial: DialMeasure, name: str) -> Finding:
 # ---- box -------------------------------------------------------------------------------------
 
 
-def box_findings(
-    params: KitParams, meshes: dict[str, trimesh.Trimesh], layout: Layout | None
+def lid_findings(
+    params: KitParams, meshes: Mapping[str, trimesh.Trimesh], layout: Layout | None
 ) -> list[Finding]:
-    """Pieces in their pockets and the lid in its rebate, posed by the tin-fit solver."""
-    if "box" not in meshes:
+    """The lid in its rebate (the pieces in their pockets are the engine's fit proof:
+    squadron_cad.checks.fits.stowed_findings)."""
+    if "box" not in meshes or "box_lid" not in meshes or layout is None:
         return []
-    if layout is None:
-        return [_not_checked("the tin-fit solver found no layout")]
     box_solid = meshgeo.solid_of(meshes["box"])
-    pieces = [p for p in layout.placements if p.part in meshes and p.part not in ("box", "box_lid")]
-    findings = [_group_finding(params, box_solid, group, meshes) for group in _stowed(pieces)]
-    lid = _lid_finding(params, layout, box_solid, meshes)
-    return findings + ([lid] if lid else [])
-
-
-def _not_checked(reason: str) -> Finding:
-    return Finding("box", "box_fits", "not checked", "pieces clear their pockets", "info", reason)
-
-
-def _stowed(pieces: list[Any]) -> list[list[Any]]:
-    """Pieces that touch (a stack, a dial with its clips) are stowed and checked together."""
-    groups: list[list[Any]] = []
-    for piece in pieces:
-        touching = [g for g in groups if any(_touch(piece.bounds, o.bounds) for o in g)]
-        merged = [piece] + [o for g in touching for o in g]
-        groups = [g for g in groups if g not in touching] + [merged]
-    return groups
-
-
-def _touch(a: Any, b: Any, slack: float = 0.01) -> bool:
-    low_a, high_a = np.asarray(a[0], dtype=float), np.asarray(a[1], dtype=float)
-    low_b, high_b = np.asarray(b[0], dtype=float), np.asarray(b[1], dtype=float)
-    return bool(np.all(low_a <= high_b + slack) and np.all(low_b <= high_a + slack))
-
-
-def _group_finding(
-    params: KitParams, box_solid: manifold3d.Manifold, group: list[Any], meshes: dict
-) -> Finding:
-    solids = [
-        meshgeo.placed(meshgeo.solid_of(meshes[p.part]), np.asarray(p.transform, dtype=float))
-        for p in group
-    ]
-    items = manifold3d.Manifold.batch_boolean(solids, manifold3d.OpType.Add)
-    name = "box+" + _group_name(group)
-    volume = meshgeo.overlap_volume(box_solid, items)
-    if volume > OVERLAP_EPS_MM3:
-        return overlap_finding(name, "in_pocket", volume, "the pieces and the box")
-    gap = _side_gap(box_solid, items)
-    fit, tol = params.checks.pocket_fit, params.checks.fit_tolerance_mm
-    severity: Severity = "ok"
-    if gap < fit.min_mm - tol:
-        severity = "error"
-    elif gap > fit.max_mm + tol:
-        severity = "warning"  # loose, not broken: the pieces rattle
-    message = "" if severity == "ok" else f"{gap:.3f} mm beside them in their pocket"
-    expected = f"{fit.min_mm:g}-{fit.max_mm:g} mm per side (checks.pocket_fit)"
-    return Finding(name, "pocket_gap", round(gap, 4), expected, severity, message)
-
-
-def _group_name(group: list[Any]) -> str:
-    names = sorted(p.name for p in group)
-    return names[0] if len(names) == 1 else f"{names[0]} and {len(names) - 1} more"
-
-
-def _side_gap(outer: manifold3d.Manifold, item: manifold3d.Manifold) -> float:
-    """Least horizontal gap between the items and the walls around them, at three heights."""
-    low, high = meshgeo.bounds_of(item)
-    gaps = []
-    for share in (0.25, 0.5, 0.75):
-        z = float(low[2] + (high[2] - low[2]) * share)
-        gaps.append(_signed_gap(meshgeo.section(item, z), meshgeo.section(outer, z)))
-    return min(gaps)
-
-
-def _lid_finding(
-    params: KitParams, layout: object, box_solid: manifold3d.Manifold, meshes: dict
-) -> Finding | None:
-    if "box_lid" not in meshes:
-        return None
     lid_bottom = float(layout.box.lid_bottom)
     lid = meshgeo.placed(meshgeo.solid_of(meshes["box_lid"]), frames.translate(z=lid_bottom))
     volume = meshgeo.overlap_volume(box_solid, lid)
     if volume > OVERLAP_EPS_MM3:
-        return overlap_finding("box+box_lid", "lid_overlap", volume, "the lid and the box")
+        return [overlap_finding("box+box_lid", "lid_overlap", volume, "the lid and the box")]
     limits = params.checks
-    return fit_finding(
-        "box+box_lid",
-        "lid_gap",
-        _side_gap(box_solid, lid),
-        params.box.lid_clearance_mm,
-        limits.lid_fit,
-        "lid_fit",
-        limits.fit_tolerance_mm,
-    )
+    gap = fits.side_gap(box_solid, lid)
+    designed = params.box.lid_clearance_mm
+    return [
+        fit_finding(
+            "box+box_lid",
+            "lid_gap",
+            gap,
+            designed,
+            limits.lid_fit,
+            "lid_fit",
+            limits.fit_tolerance_mm,
+        )
+    ]
 
 
 def all_findings(
@@ -546,4 +448,4 @@ def all_findings(
     if "stat_dial_card" in meshes and "stat_dial_clip" in meshes:
         dial = measure_dial(params, meshes["stat_dial_card"], meshes["stat_dial_clip"])
         findings += dial_findings(params, dial)
-    return findings + box_findings(params, meshes, layout)
+    return findings + lid_findings(params, meshes, layout)

@@ -83,18 +83,21 @@ def invariants(design: SquadronDesign, meshes: Mapping[str, trimesh.Trimesh]) ->
 
 
 def kit_findings(params: KitParams, meshes: Mapping[str, trimesh.Trimesh]) -> list[Finding]:
-    """Printability of every part given, then the clearances (as `squadron-cad check`)."""
+    """Printability of every part given, the clearances, and the engine's fit proof of the
+    box (as `squadron-cad check` runs them)."""
+    from squadron_cad.build import fit_proof
     from squadron_cad.checks.printability import part_printability
     from squadron_cad.kits.squadron_leader.design import SquadronDesign
     from squadron_cad.kits.squadron_leader.parts.registry import PARTS
 
+    design = SquadronDesign(params)
     found = [
         f
         for spec in PARTS
         if spec.name in meshes
         for f in part_printability(params, spec, meshes[spec.name])
     ]
-    return found + clearance_findings(SquadronDesign(params), meshes)
+    return found + clearance_findings(design, meshes) + fit_proof(design, meshes)
 
 
 def rule_invariants(params: KitParams, meshes: Mapping[str, trimesh.Trimesh]) -> list[dict]:
