@@ -9,7 +9,7 @@ overlap with the box and the gap beside them are measured with manifold3d.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import manifold3d
 import numpy as np
@@ -18,8 +18,10 @@ from shapely.geometry import MultiPolygon
 
 from squadron_cad.checks import meshgeo
 from squadron_cad.checks.findings import Finding, Severity, verdict
-from squadron_cad.fit.layout import Layout, Placement
 from squadron_cad.params import FitRange
+
+if TYPE_CHECKING:  # a layout is read, never made, here
+    from squadron_cad.fit.layout import Layout, Placement
 
 OVERLAP_EPS_MM3 = 1e-3  # booleans of touching faces leave slivers below this
 GAP_SHARES = (0.25, 0.5, 0.75)  # heights, as shares of the items' height, gaps are taken at
