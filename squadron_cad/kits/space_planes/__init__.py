@@ -1,0 +1,45 @@
+"""The Space Planes kit: the joker gauge, cubeships, plane-die holders and a box fitted to a
+container for the deck, the gauge, the cubes and the dice.
+
+This module stays light (the parameter model and paths): the parts and checks load on
+first use, through `contents`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from squadron_cad.kit import Kit, KitContents
+from squadron_cad.kits.space_planes.params import SpacePlanesParams
+
+HERE = Path(__file__).resolve().parent
+GAME_CREDIT = (
+    "Space Planes, a microgame played with a deck of cards, cubes and d6s; this kit is an "
+    "unofficial accessory, no rules text or footprint art included"
+)
+
+
+def contents() -> KitContents:
+    from squadron_cad.kits.space_planes import checks, design
+    from squadron_cad.kits.space_planes.parts.registry import PARTS
+
+    return KitContents(
+        parts=PARTS,
+        design=design.SpacePlanesDesign,
+        checks=checks.clearance_findings,
+        invariants=checks.invariants,
+        fit_lines=design.fit_lines,
+        purchases=design.purchases,
+    )
+
+
+KIT = Kit(
+    name="space-planes",
+    title="Space Planes",
+    credit=GAME_CREDIT,
+    params_model=SpacePlanesParams,
+    defaults=HERE / "default.yaml",
+    presets=HERE / "tins",
+    contents=contents,
+    notes="joker gauge, cubeships, plane-die holders, a box for deck, cubes and dice",
+)

@@ -1,0 +1,1 @@
+"""The Space Planes kit's parts."""
