@@ -26,7 +26,6 @@ def contents() -> KitContents:
     return KitContents(
         parts=PARTS,
         design=design.SpacePlanesDesign,
-        checks=checks.clearance_findings,
         invariants=checks.invariants,
         fit_lines=design.fit_lines,
         purchases=design.purchases,

@@ -13,7 +13,7 @@ from typing import Annotated
 from pydantic import Field, model_validator
 
 from squadron_cad.geometry.glyphs import layout_text
-from squadron_cad.params import ChecksParams, FitRange, KitParamsBase, Mm, Section, TinParams, mm
+from squadron_cad.params import KitParamsBase, Mm, Section, TinParams, mm
 
 FLOOR_MM = 0.8  # least material left under any engraving or recess
 EDGE_MM = 0.5  # a numeral stays this far inside the cube's rounded edge
@@ -135,12 +135,6 @@ class BoxParams(Section):
     divider_mm: Annotated[Mm, mm("Thickness of pocket walls", 0.4, 10)]
 
 
-class SpacePlanesChecksParams(ChecksParams):
-    """The engine's check limits plus the pocket fit of this kit's box."""
-
-    pocket_fit: FitRange
-
-
 class SpacePlanesParams(KitParamsBase):
     """Everything a Space Planes build needs; sections mirror the kit's default.yaml."""
 
@@ -150,7 +144,6 @@ class SpacePlanesParams(KitParamsBase):
     holder: HolderParams
     tin: TinParams
     box: BoxParams
-    checks: SpacePlanesChecksParams
 
     @property
     def long_move_mm(self) -> float:

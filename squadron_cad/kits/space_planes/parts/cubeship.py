@@ -35,9 +35,8 @@ ROOT2_LESS_1 = 2**0.5 - 1
 # Each face: its centre (in units of the side), then its in-face axes u and v and its
 # outward normal w, with u x v = w so no transform mirrors. u and v point towards the key
 # corner, so the cut-off corner of every panel is the one nearest (side, side, side).
-FACES: tuple[
-    tuple[tuple[float, float, float], tuple[int, ...], tuple[int, ...], tuple[int, ...]], ...
-] = (  # fmt: skip
+Face = tuple[tuple[float, float, float], tuple[int, ...], tuple[int, ...], tuple[int, ...]]
+FACES: tuple[Face, ...] = (
     ((0.5, 0.5, 1.0), (1, 0, 0), (0, 1, 0), (0, 0, 1)),
     ((0.5, 0.5, 0.0), (0, 1, 0), (1, 0, 0), (0, 0, -1)),
     ((1.0, 0.5, 0.5), (0, 1, 0), (0, 0, 1), (1, 0, 0)),
