@@ -1,0 +1,100 @@
+"""The Space Planes kit really rendered, once for this module: the build passes with no
+failing check, every invariant holds, and every piece fits its box pocket."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import trimesh
+
+from squadron_cad.build import BuildOptions, BuildReport, build
+from squadron_cad.resolve import resolve
+
+pytestmark = pytest.mark.integration
+
+
+@pytest.fixture(scope="module")
+def kit(tmp_path_factory: pytest.TempPathFactory) -> BuildReport:
+    out = tmp_path_factory.mktemp("space_planes") / "kit"
+    options = BuildOptions(out_dir=out, jobs=2, previews=False, slice=False)
+    return build(resolve(kit="space-planes"), options)
+
+
+@pytest.fixture(scope="module")
+def invariants(kit: BuildReport) -> dict[str, dict]:
+    data = json.loads((kit.out_dir / "manifest.json").read_text())
+    return {item["name"]: item for item in data["invariants"]}
+
+
+def test_the_kit_builds_with_no_failing_check(kit: BuildReport) -> None:
+    assert kit.committed
+    assert [f.line() for f in kit.failures] == []
+    counts = {r.spec.name: r.count for r in kit.parts}
+    assert counts == {
+        "joker_gauge": 1,
+        **{f"cubeship_{n}": 1 for n in range(1, 7)},
+        "die_holder": 6,
+        "box": 1,
+    }
+
+
+def test_every_part_is_one_closed_body_flat_on_the_bed(kit: BuildReport) -> None:
+    for result in kit.parts:
+        mesh = trimesh.load_mesh(result.stl)
+        assert mesh.is_watertight, result.spec.name
+        assert len(mesh.split(only_watertight=False)) == 1, result.spec.name
+        assert mesh.bounds[0][2] == pytest.approx(0, abs=1e-6), result.spec.name
+        checks = {f.check: f for f in result.findings}
+        assert checks["overhangs"].severity == "ok", result.spec.name
+        assert checks["bridges"].severity == "ok", result.spec.name
+
+
+def test_every_invariant_holds(invariants: dict[str, dict]) -> None:
+    assert len(invariants) > 20, "the kit measured too few invariants"
+    assert [name for name, item in invariants.items() if not item["ok"]] == []
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        ("joker gauge: long move, gauge edge minus cube side (mm)", 88.9 - 16),
+        ("joker gauge: short move, gauge edge minus cube side (mm)", 63.5 - 16),
+        ("joker gauge: long-move end marks found", 2),
+        ("joker gauge: short-move end marks found", 2),
+        ("joker gauge: pivot corner angle (deg)", 90),
+        ("cubeship 1: side (mm), worst axis", 16),
+        ("cubeship 6: faces off 90 degrees (deg), worst pair", 0),
+        ("cubeship 6: top panel side (mm)", 10),
+        ("cubeship 6: top panel depth (mm)", 0.5),
+        ("cubeship 6: bed panel depth (mm)", 0.5),
+        ("cubeship 6: side panels depth (mm), mean of 4", 0.5),
+        ("die holder: clearance around the die, per side (mm)", 0.3),
+        ("box: piece groups that fit their pockets", 3),
+    ],
+)
+def test_measured_values(invariants: dict[str, dict], name: str, expected: float) -> None:
+    item = invariants[name]
+    assert item["measured"] == pytest.approx(expected, abs=item["tolerance"] + 1e-9)
+
+
+def test_slide_distances_within_a_tenth(invariants: dict[str, dict]) -> None:
+    for name in ("long", "short"):
+        item = invariants[f"joker gauge: {name} move, gauge edge minus cube side (mm)"]
+        assert abs(item["measured"] - item["expected"]) <= 0.1
+
+
+def test_every_piece_fits_its_pocket(kit: BuildReport) -> None:
+    out: Path = kit.out_dir
+    layout = json.loads((out / "layout.json").read_text())
+    assert len(layout["contents"]) == 20  # deck, gauge, 6 cubes, 6 holders, 6 dice
+    box = trimesh.load_mesh(out / "stl" / "box.stl")
+    for entry in layout["contents"]:
+        piece = trimesh.load_mesh(out / entry["stl"])
+        piece.apply_transform(entry["transform"])
+        clash = trimesh.boolean.intersection([box, piece], engine="manifold")
+        assert clash.is_empty or clash.volume < 1e-3, entry["name"]
+    pockets = [f for f in kit.kit_findings if f.check in ("in_pocket", "pocket_gap")]
+    assert len(pockets) == 3
+    assert all(f.severity == "ok" for f in pockets)
