@@ -98,3 +98,15 @@ def test_every_piece_fits_its_pocket(kit: BuildReport) -> None:
     pockets = [f for f in kit.kit_findings if f.check in ("in_pocket", "pocket_gap")]
     assert len(pockets) == 3
     assert all(f.severity == "ok" for f in pockets)
+
+
+def test_the_footprint_sheet_is_written(tmp_path: Path) -> None:
+    from squadron_cad.kit import load_kit
+
+    kit = load_kit("space-planes")
+    assert kit.paper is not None
+    report = kit.paper(resolve(kit="space-planes"), tmp_path / "paper", False)
+    assert report.pdf.name == "space_planes_paper_a4.pdf"
+    assert (tmp_path / "paper" / report.pdf.name).stat().st_size > 0
+    assert report.pages == ["footprints-1"]
+    assert (tmp_path / "paper" / "laser" / "footprint.svg").exists()

@@ -141,3 +141,25 @@ def test_sources_keep_symbolic_names() -> None:
     assert "cube_panel_depth_mm" in cube
     holder = emit(KIT.part("die_holder"), design, KIT.credit).text
     assert "holder_clearance_mm" in holder
+
+
+def test_the_footprint_is_the_panel_with_its_key_corner_marked() -> None:
+    from shapely.geometry import Polygon
+
+    from squadron_cad.kits.space_planes.sheets import footprint, footprint_sheet
+
+    p = params()
+    drawn = footprint(p)
+    outline = next(item for item in drawn.items if item.tag == "footprint-outline")
+    shape = Polygon(outline.points)
+    x0, y0, x1, y1 = shape.bounds
+    assert (x1 - x0, y1 - y0) == (pytest.approx(10), pytest.approx(10))
+    assert shape.area == pytest.approx(10 * 10 - 3 * 3 / 2)  # the cut-off key corner
+    assert outline.layer == "cut"
+    key = next(item for item in drawn.items if item.tag == "footprint-key")
+    mark = Polygon(key.rings[0])
+    assert shape.contains(mark)
+    assert mark.centroid.x > 0  # in the key corner's quarter
+    assert mark.centroid.y > 0
+    sheet = footprint_sheet(p)
+    assert sheet.pieces[0].copies == 6 * 6 + 6

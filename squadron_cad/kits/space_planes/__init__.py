@@ -8,15 +8,26 @@ first use, through `contents`.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from squadron_cad.kit import Kit, KitContents
 from squadron_cad.kits.space_planes.params import SpacePlanesParams
+
+if TYPE_CHECKING:
+    from squadron_cad.paper.edition import PaperReport
 
 HERE = Path(__file__).resolve().parent
 GAME_CREDIT = (
     "Space Planes, a microgame played with a deck of cards, cubes and d6s; this kit is an "
     "unofficial accessory, no rules text or footprint art included"
 )
+
+
+def _paper(params: SpacePlanesParams, out: Path, previews: bool) -> PaperReport:
+    """The footprint sheet (fpdf2 and pypdf load only when it is asked for)."""
+    from squadron_cad.kits.space_planes.sheets import write_paper
+
+    return write_paper(params, out, previews, GAME_CREDIT)
 
 
 def contents() -> KitContents:
@@ -29,6 +40,7 @@ def contents() -> KitContents:
         invariants=checks.invariants,
         fit_lines=design.fit_lines,
         purchases=design.purchases,
+        paper=_paper,
     )
 
 
