@@ -16,7 +16,7 @@ from squadron_cad.geometry.glyphs import layout_text
 from squadron_cad.params import KitParamsBase, Mm, Section, TinParams, mm
 
 FLOOR_MM = 0.8  # least material left under any engraving or recess
-EDGE_MM = 0.5  # a numeral stays this far inside the cube's rounded edge
+EDGE_MM = 0.8  # a numeral stays this far inside the cube's rounded edge (no slivers)
 GAP_MM = 1.0  # engraved words stand this far from the fences
 MIN_MOVE_MM = 10.0  # a short move shorter than this is no move
 FACET_MM = 0.05  # the rounding's facets lower the cube's faces by a few microns
