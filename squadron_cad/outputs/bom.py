@@ -123,6 +123,8 @@ def _player_set(player: Any) -> str:
     """One player's set (what each player prints), the figure a colour-sample pack limits."""
     if not isinstance(player, dict) or player.get("missing") or "filament_mm" not in player:
         return ""
+    if not player.get("parts"):
+        return ""  # a kit with no per-player parts: nothing to say
     return (
         f" One player's set takes {player['filament_mm']:.0f} mm ({player['filament_g']:.1f} g)"
         f" of filament, {duration(player['print_seconds'])} of printing."

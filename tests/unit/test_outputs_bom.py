@@ -131,3 +131,17 @@ def test_the_note_names_the_slicer_and_its_version() -> None:
 def test_the_note_says_why_slicing_was_skipped() -> None:
     data = manifest(2, slicer={"skipped": "built with --no-slice"})
     assert "built with --no-slice" in markdown(data)
+
+
+def test_a_kit_without_player_parts_has_no_player_set_line() -> None:
+    data = manifest(2, slicer=sliced(manifest(2)))
+    data["slicer"]["per_player"] = {
+        "filament_mm": 0.0,
+        "filament_g": 0.0,
+        "print_seconds": 0,
+        "parts": {},
+        "missing": [],
+    }
+    assert "One player's set" not in markdown(data)
+    data["slicer"]["per_player"]["parts"] = {"plane_token": 1}
+    assert "One player's set takes 0 mm" in markdown(data)
