@@ -56,6 +56,17 @@ class PrintNotes:
 
 
 @dataclass(frozen=True)
+class Stowing:
+    """How a part lies in its kit's box, for the engine's stower (fit.simple.declared_units):
+    its bounds as built (print orientation), how many stack in one column, and whether
+    each player's copies are kept together."""
+
+    bounds: Callable[[Any], tuple[tuple[float, float, float], tuple[float, float, float]]]
+    per_column: int = 1  # copies stacked in one pocket (1: each in a pocket of its own)
+    by_player: bool = False  # a player's copies stowed together, apart from the others'
+
+
+@dataclass(frozen=True)
 class Part:
     """One printable part: its builder and everything the engine needs to know of it."""
 
@@ -76,6 +87,7 @@ class Part:
     slow_render: bool = False  # rendered first, so parallel workers finish together
     noun: str = ""  # one piece in words ("plane token"); default: the name
     camera: str = ""  # its preview's OpenSCAD --camera (rotation form); default: the engine's
+    stow: Stowing | None = None  # how it lies in the box (None: not stowed, or the kit's own)
 
     @property
     def file_name(self) -> str:

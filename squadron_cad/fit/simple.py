@@ -1,7 +1,9 @@
 """A stower for any kit: each unit in a rectangular pocket, packed on the box floor.
 
 A kit that needs no cleverer strategy (stacks split to fit under a lid, a piece lying on
-top) declares its units (a stack of tiles, a die, a gauge) and calls `stow`; the box part
+top) declares how each part is stowed (Part.stow: its bounds, how many stack in a column,
+whether a player's copies go together), makes the units with `declared_units` (or its
+own, for a die or a deck) and calls `stow`; the box part
 then cuts the pockets of the layout it is given. Each unit tries both quarter turns; the
 engine's guillotine packer (fit.packing) keeps the arrangements that fit, and the one with
 the largest smallest margin wins. That search grows as 3^n in the number of units, so past
@@ -16,10 +18,57 @@ from collections.abc import Sequence
 from squadron_cad.errors import InputError
 from squadron_cad.fit.layout import BoxShape, Layout, Placement, Pocket, score
 from squadron_cad.fit.packing import Packed, pack
-from squadron_cad.fit.units import Unit, Variant, both_turns, rect_pocket
+from squadron_cad.fit.units import Piece, Unit, Variant, both_turns, rect_pocket
 from squadron_cad.geometry import frames
+from squadron_cad.kit import Part
+from squadron_cad.params import KitParamsBase
 
 EXACT_LIMIT = 8  # units the exhaustive packer takes in under a second (9: 2 s, 10: 9 s)
+
+
+def declared_units(parts: Sequence[Part], params: KitParamsBase) -> list[Unit]:
+    """The units the parts' `stow` declarations make: each part's copies in columns of
+    `per_column`, a player's apart from the others' when `by_player`."""
+    units: list[Unit] = []
+    for part in parts:
+        count = part.count(params)
+        if part.stow is None or count <= 0:
+            continue
+        owners = _owners(part, params, count)
+        for owner, copies in owners:
+            for column, start in enumerate(range(0, copies, part.stow.per_column)):
+                size = min(part.stow.per_column, copies - start)
+                name = f"{owner}{part.name}" + (f"_{column + 1}" if copies > size else "")
+                units.append(_column(part, params, name, owner, start, size))
+    return units
+
+
+def _owners(part: Part, params: KitParamsBase, count: int) -> list[tuple[str, int]]:
+    """('player<n>_', copies) per player when stowed by player, else ('', count)."""
+    assert part.stow is not None
+    if not part.stow.by_player:
+        return [("", count)]
+    share, extra = divmod(count, params.players)
+    return [(f"player{n + 1}_", share + (n < extra)) for n in range(params.players)]
+
+
+def _column(
+    part: Part, params: KitParamsBase, name: str, owner: str, start: int, size: int
+) -> Unit:
+    """`size` copies of the part stacked from z = 0, the column's envelope from the origin."""
+    assert part.stow is not None
+    (x0, y0, z0), (x1, y1, z1) = part.stow.bounds(params)
+    thick = z1 - z0
+    pieces = tuple(
+        Piece(
+            f"{owner}{part.name}_{start + k + 1}",
+            part.name,
+            frames.translate(-x0, -y0, k * thick - z0),
+            ((x0, y0, z0), (x1, y1, z1)),
+        )
+        for k in range(size)
+    )
+    return Unit(name, "stack", (x1 - x0, y1 - y0, thick * size), pieces, part.words)
 
 
 def unit_block(unit: Unit, clearance: float) -> Variant:

@@ -79,6 +79,12 @@ def test_add_a_part_is_one_module_and_one_entry(tmp_path: Path) -> None:
     assert marker.is_watertight
     assert marker.extents == pytest.approx([10, 10, 3], abs=0.05)  # half the 20 mm tile
     assert "marker" in (out / "bom.md").read_text()
+    layout = json.loads((out / "layout.json").read_text())
+    stowed = [entry["name"] for entry in layout["contents"] if entry["stl"] == "stl/marker.stl"]
+    assert stowed == ["player1_marker_1", "player2_marker_1"]
+    proof = [f for f in manifest["kit_checks"] if "marker" in f["part"]]
+    assert proof, "the marker's pocket was not checked"
+    assert all(f["severity"] == "ok" for f in proof), proof
     assert (out / "previews" / "marker.png").stat().st_size > 1000
     with zipfile.ZipFile(out / "plates" / "player1.3mf") as plate:
         model = plate.read("3D/3dmodel.model").decode()

@@ -16,10 +16,9 @@ from solid2.core.object_base import OpenSCADObject
 
 from squadron_cad.fit import simple
 from squadron_cad.fit.layout import BoxShape, Layout
-from squadron_cad.fit.units import Piece, Unit
 from squadron_cad.geometry import frames
 from squadron_cad.geometry.shapes import EPSILON_MM, rounded_rectangle
-from squadron_cad.kit import Kit, KitContents, Part, PrintNotes, Purchase
+from squadron_cad.kit import Kit, KitContents, Part, PrintNotes, Purchase, Stowing
 from squadron_cad.params import KitParamsBase, Mm, Section, mm
 
 HERE = Path(__file__).resolve().parent
@@ -67,10 +66,9 @@ class ToyDesign:
     @cached_property
     def layout(self) -> Layout:
         p = self.params
-        stacks = [tile_stack(p, player) for player in range(1, p.players + 1)]
         return simple.stow(
             self.box,
-            stacks,
+            simple.declared_units(PARTS, p),  # each player's tiles, stacked (Part.stow)
             clearance=p.tray.pocket_clearance_mm,
             divider=p.tray.divider_mm,
             box_part="tray",
@@ -81,21 +79,6 @@ class ToyDesign:
 def tile_bounds(p: ToyParams) -> frames.Bounds:
     half = p.tile.width_mm / 2
     return (-half, -half, 0.0), (half, half, p.tile.thickness_mm)
-
-
-def tile_stack(p: ToyParams, player: int) -> Unit:
-    """One player's tiles, stacked; a tile's frame is centred on x and y, on z = 0."""
-    side, thick, half = p.tile.width_mm, p.tile.thickness_mm, p.tile.width_mm / 2
-    pieces = tuple(
-        Piece(
-            f"player{player}_tile_{k + 1}",
-            "tile",
-            frames.translate(half, half, k * thick),
-            tile_bounds(p),
-        )
-        for k in range(p.tile.per_player)
-    )
-    return Unit(f"player{player}_tiles", "stack", (side, side, thick * len(pieces)), pieces)
 
 
 def build_tile(design: Any) -> OpenSCADObject:
@@ -160,6 +143,7 @@ PARTS = (
         colour="player",
         print_notes=_tile_notes,
         noun="tile",
+        stow=Stowing(tile_bounds, per_column=20, by_player=True),  # a player's tiles: one stack
     ),
     Part(
         "tray",

@@ -73,3 +73,37 @@ def test_a_box_too_shallow_is_refused() -> None:
         simple.stow(
             box(200, 150, 5.0), units(3), clearance=0.3, divider=1.2, box_part="b", lid_part=None
         )
+
+
+def test_declared_units_stack_each_players_copies() -> None:
+    """Part.stow: 5 copies per player, 2 to a column, kept by player: 3 columns each."""
+    from types import SimpleNamespace
+
+    from squadron_cad.kit import Part, Stowing
+
+    def bounds(_params: object) -> tuple[tuple[float, float, float], tuple[float, float, float]]:
+        return (-5.0, -4.0, 0.0), (5.0, 4.0, 1.5)
+
+    part = Part(
+        "chip",
+        "a chip",
+        lambda _design: None,
+        "player",
+        per_player=5,
+        stow=Stowing(bounds, per_column=2, by_player=True),
+    )
+    params = SimpleNamespace(players=2)
+    made = simple.declared_units([part], params)  # type: ignore[arg-type]
+    assert [unit.name for unit in made] == [
+        "player1_chip_1",
+        "player1_chip_2",
+        "player1_chip_3",
+        "player2_chip_1",
+        "player2_chip_2",
+        "player2_chip_3",
+    ]
+    assert [len(unit.pieces) for unit in made] == [2, 2, 1, 2, 2, 1]
+    assert made[0].size == pytest.approx((10.0, 8.0, 3.0))
+    lows = [frames.transform_bounds(p.transform, p.bounds)[0] for p in made[0].pieces]
+    assert lows == [pytest.approx((0.0, 0.0, 0.0)), pytest.approx((0.0, 0.0, 1.5))]
+    assert [p.name for p in made[2].pieces] == ["player1_chip_5"]
