@@ -125,7 +125,7 @@ def packed(request: pytest.FixtureRequest, contents: Path) -> tuple[KitParams, L
     layout = solve(params)
     write_layout(layout, params, out)
     if request.param == "deep":
-        assert not layout.template_on_top
+        assert layout.on_top is None
         assert "stacks whole" in layout.strategy
     return params, layout, out
 
@@ -245,7 +245,7 @@ def test_layout_outputs_load(packed: tuple[KitParams, Layout, Path]) -> None:
     )
     picture = write_layout_png(layout, params, out / "layout.png")
     assert picture.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    assembly = write_assembly(layout, out, out / "layout_assembly.stl")
+    assembly = write_assembly(layout, params, out, out / "layout_assembly.stl")
     mesh = trimesh.load_mesh(assembly)
     expected = 1 + len(layout.placements)  # the box and every piece
     assert len(mesh.split(only_watertight=False)) >= expected

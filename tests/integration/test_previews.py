@@ -11,6 +11,7 @@ import pytest
 from PIL import Image
 
 from squadron_cad.build import BuildOptions, BuildReport, build
+from squadron_cad.kits.squadron_leader import scenes
 from squadron_cad.outputs import previews
 from squadron_cad.resolve import resolve
 
@@ -60,7 +61,7 @@ def test_every_part_and_scene_has_a_picture(kit: BuildReport, drawn) -> None:
     paths, _seconds = drawn
     names = {path.stem for path in paths}
     assert {r.spec.name for r in kit.parts} <= names
-    assert {previews.KIT_VIEW, previews.STACK_VIEW, previews.BOX_VIEW} <= names
+    assert {scenes.KIT_VIEW, scenes.STACK_VIEW, previews.BOX_VIEW} <= names
     for path in paths:
         assert path.parent == kit.out_dir / "previews"
         assert path.is_file()
@@ -86,7 +87,7 @@ def test_pictures_have_the_size_and_show_the_part(kit: BuildReport, drawn) -> No
 
 def test_player_parts_wear_the_player_colours(drawn) -> None:
     paths, _seconds = drawn
-    kit_picture = pixels(next(p for p in paths if p.stem == previews.KIT_VIEW))
+    kit_picture = pixels(next(p for p in paths if p.stem == scenes.KIT_VIEW))
     red, green, blue = kit_picture[..., 0], kit_picture[..., 1], kit_picture[..., 2]
     reddish = (red > green + 60) & (red > blue + 60)
     bluish = (blue > red + 50) & (blue > green + 20)
