@@ -88,6 +88,18 @@ class TinParams(Section):
         return self
 
 
+class TrayParams(Section):
+    """A box of pockets cut straight down into a block fitted to the tin (fit.simple)."""
+
+    tin_clearance_mm: Annotated[
+        Mm, mm("Gap between box and container on every side and at the top", 0, 10, allow_zero=True)
+    ]
+    wall_mm: Annotated[Mm, mm("Box wall thickness", 0.8, 10)]
+    floor_mm: Annotated[Mm, mm("Box floor thickness", 0.4, 10)]
+    pocket_clearance_mm: Annotated[Mm, mm("Gap around each unit in its pocket, per side", 0.05, 3)]
+    divider_mm: Annotated[Mm, mm("Thickness of pocket walls", 0.4, 10)]
+
+
 class PrinterParams(Section):
     bed_length_mm: Annotated[Mm, mm("Print bed length (x)", 50, 1000)]
     bed_width_mm: Annotated[Mm, mm("Print bed width (y)", 50, 1000)]

@@ -21,7 +21,7 @@ from squadron_cad.fit.packing import Packed, pack
 from squadron_cad.fit.units import Piece, Unit, Variant, both_turns, rect_pocket
 from squadron_cad.geometry import frames
 from squadron_cad.kit import Part
-from squadron_cad.params import KitParamsBase
+from squadron_cad.params import KitParamsBase, TinParams, TrayParams
 
 EXACT_LIMIT = 8  # units the exhaustive packer takes in under a second (9: 2 s, 10: 9 s)
 
@@ -69,6 +69,33 @@ def _column(
         for k in range(size)
     )
     return Unit(name, "stack", (x1 - x0, y1 - y0, thick * size), pieces, part.words)
+
+
+def tray_shape(tin: TinParams, tray: TrayParams) -> BoxShape:
+    """A lidless box fitted to the tin: its inside less the clearance on every side."""
+    gap = tray.tin_clearance_mm
+    return BoxShape(
+        length=tin.inner_length_mm - 2 * gap,
+        width=tin.inner_width_mm - 2 * gap,
+        height=tin.inner_depth_mm - gap,
+        radius=max(tin.corner_radius_mm - gap, tray.wall_mm),
+        wall=tray.wall_mm,
+        floor=tray.floor_mm,
+        lid_thickness=0.0,
+        headroom=0.0,
+    )
+
+
+def stow_in_tray(tin: TinParams, tray: TrayParams, units: Sequence[Unit], box_part: str) -> Layout:
+    """`stow` into the tray fitted to the tin, with the tray's clearance and dividers."""
+    return stow(
+        tray_shape(tin, tray),
+        units,
+        clearance=tray.pocket_clearance_mm,
+        divider=tray.divider_mm,
+        box_part=box_part,
+        lid_part=None,
+    )
 
 
 def unit_block(unit: Unit, clearance: float) -> Variant:

@@ -11,15 +11,15 @@ from typing import Annotated, Any
 
 import trimesh
 from pydantic import Field
-from solid2 import cube, difference, linear_extrude, translate
+from solid2 import cube, difference, translate
 from solid2.core.object_base import OpenSCADObject
 
 from squadron_cad.fit import simple
-from squadron_cad.fit.layout import BoxShape, Layout
+from squadron_cad.fit.layout import Layout
+from squadron_cad.fit.tray import pocket_tray
 from squadron_cad.geometry import frames
-from squadron_cad.geometry.shapes import EPSILON_MM, rounded_rectangle
 from squadron_cad.kit import Kit, KitContents, Part, PrintNotes, Purchase, Stowing
-from squadron_cad.params import KitParamsBase, Mm, Section, mm
+from squadron_cad.params import KitParamsBase, Mm, Section, TrayParams, mm
 
 HERE = Path(__file__).resolve().parent
 
@@ -29,14 +29,6 @@ class TileParams(Section):
     thickness_mm: Annotated[Mm, mm("Thickness of a tile", 1, 20)]
     per_player: Annotated[int, Field(ge=1, le=20, description="Tiles for each player")]
     mark_depth_mm: Annotated[Mm, mm("Depth of the groove across a tile's top", 0.2, 3)]
-
-
-class TrayParams(Section):
-    tin_clearance_mm: Annotated[Mm, mm("Gap between tray and tin", 0, 5, allow_zero=True)]
-    wall_mm: Annotated[Mm, mm("Tray wall", 0.8, 10)]
-    floor_mm: Annotated[Mm, mm("Tray floor", 0.4, 10)]
-    pocket_clearance_mm: Annotated[Mm, mm("Gap around a stack in its pocket", 0, 3)]
-    divider_mm: Annotated[Mm, mm("Wall between pockets", 0.4, 10)]
 
 
 class ToyParams(KitParamsBase):
@@ -49,31 +41,10 @@ class ToyDesign:
     params: ToyParams
 
     @cached_property
-    def box(self) -> BoxShape:
-        tin, tray = self.params.tin, self.params.tray
-        gap = tray.tin_clearance_mm
-        return BoxShape(
-            length=tin.inner_length_mm - 2 * gap,
-            width=tin.inner_width_mm - 2 * gap,
-            height=tin.inner_depth_mm - gap,
-            radius=max(tin.corner_radius_mm - gap, tray.wall_mm),
-            wall=tray.wall_mm,
-            floor=tray.floor_mm,
-            lid_thickness=0.0,
-            headroom=0.0,
-        )
-
-    @cached_property
     def layout(self) -> Layout:
+        """Each player's tiles, stacked (what Part.stow declares), in the tray."""
         p = self.params
-        return simple.stow(
-            self.box,
-            simple.declared_units(PARTS, p),  # each player's tiles, stacked (Part.stow)
-            clearance=p.tray.pocket_clearance_mm,
-            divider=p.tray.divider_mm,
-            box_part="tray",
-            lid_part=None,
-        )
+        return simple.stow_in_tray(p.tin, p.tray, simple.declared_units(PARTS, p), "tray")
 
 
 def tile_bounds(p: ToyParams) -> frames.Bounds:
@@ -89,17 +60,7 @@ def build_tile(design: Any) -> OpenSCADObject:
 
 
 def build_tray(design: Any) -> OpenSCADObject:
-    box, layout = design.box, design.layout
-    body = linear_extrude(height=box.height)(rounded_rectangle(box.length, box.width, box.radius))
-    cuts = []
-    for pocket in layout.pockets:
-        (x0, y0, x1, y1) = pocket.bounds_2d
-        cuts.append(
-            translate([x0, y0, pocket.z_bottom])(
-                cube([x1 - x0, y1 - y0, box.height - pocket.z_bottom + EPSILON_MM])
-            )
-        )
-    return difference()(body, *cuts)
+    return pocket_tray(design.layout)
 
 
 def _tile_notes(p: ToyParams) -> PrintNotes:

@@ -13,7 +13,7 @@ from typing import Annotated
 from pydantic import Field, model_validator
 
 from squadron_cad.geometry.glyphs import layout_text
-from squadron_cad.params import KitParamsBase, Mm, Section, TinParams, mm
+from squadron_cad.params import KitParamsBase, Mm, Section, TinParams, TrayParams, mm
 
 FLOOR_MM = 0.8  # least material left under any engraving or recess
 EDGE_MM = 0.8  # a numeral stays this far inside the cube's rounded edge (no slivers)
@@ -125,16 +125,6 @@ class HolderParams(Section):
         return self
 
 
-class BoxParams(Section):
-    tin_clearance_mm: Annotated[
-        Mm, mm("Gap between box and container on every side and at the top", 0, 10, allow_zero=True)
-    ]
-    wall_mm: Annotated[Mm, mm("Box wall thickness", 0.8, 10)]
-    floor_mm: Annotated[Mm, mm("Box floor thickness", 0.4, 10)]
-    pocket_clearance_mm: Annotated[Mm, mm("Gap around each unit in its pocket, per side", 0.05, 3)]
-    divider_mm: Annotated[Mm, mm("Thickness of pocket walls", 0.4, 10)]
-
-
 class SpacePlanesParams(KitParamsBase):
     """Everything a Space Planes build needs; sections mirror the kit's default.yaml."""
 
@@ -143,7 +133,7 @@ class SpacePlanesParams(KitParamsBase):
     cube: CubeParams
     holder: HolderParams
     tin: TinParams
-    box: BoxParams
+    box: TrayParams
 
     @property
     def long_move_mm(self) -> float:

@@ -46,18 +46,7 @@ class SquadronsDesign:
 
     @cached_property
     def box(self) -> BoxShape:
-        tin, box = self.params.tin, self.params.box
-        gap = box.tin_clearance_mm
-        return BoxShape(
-            length=tin.inner_length_mm - 2 * gap,
-            width=tin.inner_width_mm - 2 * gap,
-            height=tin.inner_depth_mm - gap,
-            radius=max(tin.corner_radius_mm - gap, box.wall_mm),
-            wall=box.wall_mm,
-            floor=box.floor_mm,
-            lid_thickness=0.0,
-            headroom=0.0,
-        )
+        return simple.tray_shape(self.params.tin, self.params.box)
 
     @cached_property
     def layout(self) -> Layout:

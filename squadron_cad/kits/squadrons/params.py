@@ -23,6 +23,7 @@ from squadron_cad.params import (
     Mm,
     Section,
     TinParams,
+    TrayParams,
     mm,
 )
 
@@ -113,16 +114,6 @@ class ObjectiveParams(Section):
         return self
 
 
-class BoxParams(Section):
-    tin_clearance_mm: Annotated[
-        Mm, mm("Gap between box and container on every side and at the top", 0, 10, allow_zero=True)
-    ]
-    wall_mm: Annotated[Mm, mm("Box wall thickness", 0.8, 10)]
-    floor_mm: Annotated[Mm, mm("Box floor thickness", 0.4, 10)]
-    pocket_clearance_mm: Annotated[Mm, mm("Gap around each unit in its pocket, per side", 0.05, 3)]
-    divider_mm: Annotated[Mm, mm("Thickness of pocket walls", 0.4, 10)]
-
-
 class SquadronsChecksParams(ChecksParams):
     """The engine's check limits plus the clearance range of each of this kit's fits."""
 
@@ -140,7 +131,7 @@ class SquadronsParams(KitParamsBase):
     objective: ObjectiveParams
     stat_dial: StatDialParams  # the ship tracker: Squadron Leader's card and clips
     tin: TinParams
-    box: BoxParams
+    box: TrayParams
     checks: SquadronsChecksParams
 
     @property
