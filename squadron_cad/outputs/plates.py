@@ -4,7 +4,7 @@ Each part keeps its print orientation (as rendered: flat face down at z = 0) and
 turn 90 degrees about z. Footprints are bounding rectangles packed by a skyline
 bottom-left packer, `plates.spacing_mm` apart and `plates.margin_mm` inside the bed's edges.
 A plate is a 3MF (written with lib3mf, in the player's colour) with one named object per
-printed piece ("plane_token", "altitude_token 3"), so a slicer lists them separately, and
+printed piece ("token", "token 3"), so a slicer lists them separately, and
 an STL of the same arrangement for slicers without 3MF. A part too long for the bed square
 on lies turned as the bed model lays it (squadron_cad.bed); an optional part that fits at
 no turn is left off (its mesh check warns and names what to print instead).
@@ -44,7 +44,7 @@ class Piece:
     @property
     def label(self) -> str:
         """The object's name in the slicer: the part, and its copy when there are several
-        ("plane_token", "altitude_token 2")."""
+        ("token", "token 2")."""
         return self.part if self.copies == 1 else f"{self.part} {self.copy}"
 
     @property
