@@ -41,6 +41,8 @@ Examples:
   squadron-cad build --params mytin.yaml --only box --out mybox  just the box
   squadron-cad fit --params mytin.yaml       the box layout, without rendering
   squadron-cad check                         re-check the kit in out/
+  squadron-cad kits                          the games' kits installed (use one with --kit)
+  squadron-cad fit --kit squadrons           another game's box layout
 """
 
 app = typer.Typer(
