@@ -11,7 +11,6 @@ import contextlib
 import difflib
 import hashlib
 import importlib
-import inspect
 import os
 import resource
 import threading
@@ -65,10 +64,10 @@ Progress = Callable[[str, str], None]  # (part, status) with status in PartStatu
 
 
 def kit_version(kit: Kit) -> str:
-    """A digest of the kit package's source: its checks' cached results follow its code."""
-    module = inspect.getmodule(kit.design)
-    package = importlib.import_module(module.__package__) if module and module.__package__ else None
-    return code_version(package or module) if (package or module) else kit.name
+    """A digest of the kit package's source (the package of its parameter model): its
+    checks' cached results follow its code, an outside kit's as well as ours."""
+    module = importlib.import_module(kit.params_model.__module__)
+    return code_version(importlib.import_module(module.__package__ or module.__name__))
 
 
 @dataclass(frozen=True)

@@ -120,3 +120,14 @@ def test_an_outside_package_adds_a_kit_by_entry_point(tmp_path: Path) -> None:
     )
     assert fit.returncode == 0, fit.stderr
     assert "pocket" in fit.stdout
+
+
+def test_cached_kit_checks_follow_the_kits_own_source() -> None:
+    """The cache key of a kit's checks is its own package's source, not the engine's."""
+    import toykit
+
+    from squadron_cad.build import kit_version
+    from squadron_cad.uptodate import code_version
+
+    assert kit_version(TOY_KIT) == code_version(toykit)
+    assert kit_version(TOY_KIT) != code_version(sys.modules["squadron_cad"])
