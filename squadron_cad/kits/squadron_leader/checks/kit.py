@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
 UPPERS = ("altitude_token", "plane_token")  # what stands on an altitude token
 
-_STACKS: weakref.WeakKeyDictionary[trimesh.Trimesh, dict[int, StackMeasure]] = (
+_STACKS: weakref.WeakKeyDictionary[trimesh.Trimesh, dict[tuple[str, int], StackMeasure]] = (
     weakref.WeakKeyDictionary()
 )
 
@@ -47,7 +47,9 @@ def stacks(meshes: Mapping[str, trimesh.Trimesh]) -> list[StackMeasure]:
     for upper in UPPERS:
         if not _solid(meshes, upper):
             continue
-        key = id(meshes[upper])
+        # Trimesh hashes by content, so _STACKS is shared by equal meshes of other builds;
+        # an id() could be reused by another mesh there, the content hash cannot.
+        key = (upper, hash(meshes[upper]))
         if key not in known:
             known[key] = clearances.measure_stack(lower, meshes[upper], upper)
         measured.append(known[key])
