@@ -14,9 +14,11 @@ first): not optimal, but linear. A box too small is refused naming the shortfall
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from squadron_cad.errors import InputError
 from squadron_cad.fit.layout import BoxShape, Layout, Placement, Pocket, score
+from squadron_cad.fit.notches import Notch, finger_notches
 from squadron_cad.fit.packing import Packed, pack
 from squadron_cad.fit.units import Piece, Unit, Variant, both_turns, rect_pocket
 from squadron_cad.geometry import frames
@@ -139,7 +141,14 @@ def stow(
             f"({box.inner_length:.1f} x {box.inner_width:.1f} mm); choose a bigger tin"
         )
     best = max(fits, key=lambda packed: score(_margins(box, packed)))
-    return _layout(box, best, box_part, lid_part)
+    return _layout(box, best, divider, box_part, lid_part)
+
+
+def tray_notches(box: BoxShape, pockets: Sequence[Pocket], divider: float) -> tuple[Notch, ...]:
+    """Finger notches for the pockets whose pieces sit too low to grip: a tray's pockets are
+    cut from their floor to the tray's top, so that is the wall a finger reaches over."""
+    walls = [replace(pocket, z_top=box.height) for pocket in pockets]
+    return tuple(finger_notches(walls, divider, box.floor))
 
 
 def shelves(blocks: Sequence[Sequence[Variant]], divider: float, max_w: float) -> Packed:
@@ -184,7 +193,9 @@ def _margins(box: BoxShape, packed: Packed) -> dict[str, float]:
     }
 
 
-def _layout(box: BoxShape, packed: Packed, box_part: str, lid_part: str | None) -> Layout:
+def _layout(
+    box: BoxShape, packed: Packed, divider: float, box_part: str, lid_part: str | None
+) -> Layout:
     pockets, placements = [], []
     for variant, x, y in packed.leaves():
         matrix = frames.translate(x - packed.w / 2, y - packed.h / 2, box.floor)
@@ -208,7 +219,7 @@ def _layout(box: BoxShape, packed: Packed, box_part: str, lid_part: str | None) 
         insert_top=max(pocket.z_top for pocket in pockets),
         pockets=tuple(pockets),
         placements=tuple(placements),
-        notches=(),
+        notches=tray_notches(box, pockets, divider),
         margins=margins,
         limited_by=min(margins, key=lambda axis: margins[axis] * (2 if axis == "corner" else 1)),
         box_part=box_part,

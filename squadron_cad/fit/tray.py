@@ -1,14 +1,17 @@
 """A tray: a rounded block fitted to the container, a pocket cut for each unit of a layout
-(fit.simple), straight down from the top to the pocket's floor: prints floor down with no
-support."""
+(fit.simple), straight down from the top to the pocket's floor, and the layout's finger
+notches through the dividers: prints floor down with no support."""
 
 from __future__ import annotations
 
-from solid2 import cube, difference, linear_extrude, translate
+from solid2 import circle, cube, difference, linear_extrude, rotate, square, translate, union
 from solid2.core.object_base import OpenSCADObject
 
 from squadron_cad.fit.layout import Layout
+from squadron_cad.fit.notches import Notch
 from squadron_cad.geometry.shapes import EPSILON_MM, rounded_rectangle
+
+NOTCH_FACETS = 24  # the round bottom of a finger notch; coarse is fine and renders fast
 
 
 def pocket_tray(layout: Layout) -> OpenSCADObject:
@@ -22,4 +25,21 @@ def pocket_tray(layout: Layout) -> OpenSCADObject:
                 cube([x1 - x0, y1 - y0, box.height - pocket.z_bottom + EPSILON_MM])
             )
         )
+    cuts += [finger_notch(notch) for notch in layout.notches]
     return difference()(body, *cuts)
+
+
+def finger_notch(notch: Notch) -> OpenSCADObject:
+    """A U in a vertical plane, pushed through the divider along the notch's axis."""
+    r = round(notch.radius, 4)
+    centre_z = round(notch.z_bottom + notch.radius, 4)
+    rise = round(notch.z_top - notch.z_bottom - notch.radius, 4) + EPSILON_MM
+    profile = union()(
+        translate([0, centre_z])(circle(r=r, _fn=NOTCH_FACETS)),
+        translate([-r, centre_z])(square([2 * r, max(rise, EPSILON_MM)])),
+    )
+    turn = [90, 0, 90] if notch.axis == "x" else [90, 0, 0]
+    x, y = (round(v, 4) for v in notch.centre)
+    return translate([x, y, 0])(
+        rotate(turn)(linear_extrude(height=round(notch.length, 4), center=True)(profile))
+    )

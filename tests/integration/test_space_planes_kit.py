@@ -10,6 +10,7 @@ import pytest
 import trimesh
 
 from squadron_cad.build import BuildOptions, BuildReport, build
+from squadron_cad.kit import design_of
 from squadron_cad.resolve import resolve
 
 pytestmark = pytest.mark.integration
@@ -98,6 +99,25 @@ def test_every_piece_fits_its_pocket(kit: BuildReport) -> None:
     pockets = [f for f in kit.kit_findings if f.check in ("in_pocket", "pocket_gap")]
     assert len(pockets) == 3
     assert all(f.severity == "ok" for f in pockets)
+
+
+def test_every_pocket_has_a_finger_notch_open_in_the_box(kit: BuildReport) -> None:
+    """A cube 16 mm deep in a 24 mm pocket cannot be gripped from above: each pocket shares
+    a notch through a divider, and the rendered box is open there down to the notch's bottom."""
+    layout = design_of(resolve(kit="space-planes")).layout
+    served = {name for notch in layout.notches for name in notch.pockets}
+    assert served == {pocket.name for pocket in layout.pockets}
+    box = trimesh.load_mesh(kit.out_dir / "stl" / "box.stl")
+    for notch in layout.notches:
+        x, y = notch.centre
+        low = notch.z_bottom + 0.5  # just above the round bottom
+        probes = [[x, y, low], [x, y, (low + notch.z_top) / 2]]
+        assert not box.contains(probes).any(), notch.pockets
+        # and the divider is there beside the notch
+        beside = (
+            [x, y + notch.radius + 1, low] if notch.axis == "x" else [x + notch.radius + 1, y, low]
+        )
+        assert box.contains([beside]).all(), notch.pockets
 
 
 def test_the_footprint_sheet_is_written(tmp_path: Path) -> None:
