@@ -7,8 +7,8 @@ the meshes (the parameters give only what is expected).
 - cubeships: the side on every axis, faces flat and at 90 degrees, the edge radius, the
   panels' size, cut-off key corner and depth (top, bed and side faces);
 - die holder: the clearance around the die, and how far the die stands proud;
-- box: every piece group in its pocket, no overlap, the gap in checks.pocket_fit (the
-  engine's fit proof, counted here as an invariant).
+(Every piece group in its box pocket is the engine's fit proof, run by the build for every
+kit with a layout: checks.fits.stowed_findings.)
 """
 
 from __future__ import annotations
@@ -23,8 +23,6 @@ import trimesh
 from shapely.geometry import LineString, Point, Polygon, box
 
 from squadron_cad.checks import meshgeo
-from squadron_cad.checks.fits import stowed_findings
-from squadron_cad.errors import SquadronError
 from squadron_cad.kits.space_planes.design import GAUGE, HOLDER, MAX_SHIPS, cube_part
 
 MOVE_TOL_MM = 0.1  # the issue: slide distances within 0.1 mm
@@ -279,26 +277,6 @@ def holder_invariants(design: Any, meshes: Meshes) -> list[dict[str, Any]]:
 # ---- the box ------------------------------------------------------------------------------
 
 
-def _layout(design: Any, meshes: Meshes) -> Any:
-    if "box" not in meshes:
-        return None
-    try:
-        return design.layout
-    except SquadronError:  # the stower refused the container; the build reported it
-        return None
-
-
-def box_invariants(design: Any, meshes: Meshes) -> list[dict[str, Any]]:
-    layout = _layout(design, meshes)
-    if layout is None:
-        return []
-    checks = design.params.checks
-    findings = stowed_findings(layout, meshes, checks.pocket_fit, checks.fit_tolerance_mm)
-    fits = [f for f in findings if f.check in ("in_pocket", "pocket_gap")]
-    held = sum(1 for f in fits if not f.failed)
-    return [invariant("box: piece groups that fit their pockets", len(fits), held, 0)]
-
-
 def invariants(design: Any, meshes: Meshes) -> list[dict[str, Any]]:
     valid = _valid(meshes)
     unmeasured = [
@@ -310,5 +288,4 @@ def invariants(design: Any, meshes: Meshes) -> list[dict[str, Any]]:
         + gauge_invariants(design, valid)
         + cube_invariants(design, valid)
         + holder_invariants(design, valid)
-        + box_invariants(design, valid)
     )

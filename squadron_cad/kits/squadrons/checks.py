@@ -8,7 +8,8 @@ measured on the meshes (the parameters give only what is expected).
 - ship bases: the four zone boundaries 90 degrees apart, the Fixed line on the forward axis;
 - pivot guide: its limit edges at 45 degrees, meeting at the base's centre;
 - tracker: Squadron Leader's dial measure: a clip clicks in at every value 0..6 of both rows;
-- box: every piece in its pocket, no overlap, the pocket gap in checks.pocket_fit.
+(Every piece in its box pocket is the engine's fit proof, run by the build for every kit
+with a layout: checks.fits.stowed_findings.)
 """
 
 from __future__ import annotations
@@ -28,8 +29,6 @@ from shapely.ops import unary_union
 
 from squadron_cad.checks import meshgeo
 from squadron_cad.checks.findings import Finding
-from squadron_cad.checks.fits import stowed_findings
-from squadron_cad.errors import SquadronError
 from squadron_cad.kits.squadron_leader.checks import clearances as sl
 from squadron_cad.kits.squadron_leader.checks.invariants import invariant
 from squadron_cad.kits.squadrons import constants as C
@@ -298,15 +297,6 @@ def tracker_invariants(design: Any, meshes: Meshes) -> list[dict[str, Any]]:
     ]  # fmt: skip
 
 
-def _layout(design: Any, meshes: Meshes) -> Any:
-    if "box" not in meshes:
-        return None
-    try:
-        return design.layout
-    except SquadronError:  # the stower refused the container; the build reported it
-        return None
-
-
 def clearance_findings(design: Any, meshes: Meshes) -> list[Finding]:
     """Ruler joints, the tracker's clip on its card, every piece in its box pocket."""
     p = design.params
@@ -326,17 +316,6 @@ def clearance_findings(design: Any, meshes: Meshes) -> list[Finding]:
     return found  # the pieces in their pockets: the engine's fit proof
 
 
-def box_invariants(design: Any, meshes: Meshes) -> list[dict[str, Any]]:
-    layout = _layout(design, meshes)
-    if layout is None:
-        return []
-    limits = design.params.checks
-    findings = stowed_findings(layout, meshes, limits.pocket_fit, limits.fit_tolerance_mm)
-    fits = [f for f in findings if f.check in ("in_pocket", "pocket_gap")]
-    held = sum(1 for f in fits if not f.failed)
-    return [invariant("box: piece groups that fit their pockets", len(fits), held, 0)]
-
-
 def invariants(design: Any, meshes: Meshes) -> list[dict[str, Any]]:
     valid = _valid(meshes)
     unmeasured = [
@@ -350,5 +329,4 @@ def invariants(design: Any, meshes: Meshes) -> list[dict[str, Any]]:
         + objective_invariants(design, valid)
         + pivot_invariants(design, valid)
         + tracker_invariants(design, valid)
-        + box_invariants(design, valid)
     )
