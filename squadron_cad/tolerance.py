@@ -1,0 +1,477 @@
+"""The tolerance test print: each fit a kit declares, at a ladder of clearances, on one
+small plate; then the maker's choice written as a parameters file.
+
+`build_plate` renders every coupon a kit declares (squadron_cad.kit.Coupon: a mate
+printed once, and one labelled step per clearance on the ladder), measures each step's
+clearance on the meshes placed on their mate, lays them out in rows (one fit a row,
+mate first, steps in order), writes the plate (3MF and STL), a picture of it, the
+slicer's time and filament and a README with the steps, atomically into one folder.
+`choose` turns "fit=value" picks into the kit's own clearance keys.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import trimesh
+import yaml
+
+from squadron_cad.checks.mesh import load_mesh
+from squadron_cad.checks.slicer import SlicerError, SliceResult, SliceSettings, slice_part
+from squadron_cad.emit import emit
+from squadron_cad.errors import InputError
+from squadron_cad.kit import Coupon, Kit, Part, kit_of
+from squadron_cad.outfolder import prepare_cache, safe_output_folder, staged
+from squadron_cad.outputs.previews import PictureSettings, Placed, View, snapshot
+from squadron_cad.outputs.threemf import PlateObject, plate_bytes
+from squadron_cad.params import COLOUR_NAMES, KitParamsBase
+from squadron_cad.render import openscad
+from squadron_cad.render.atomic import write_bytes, write_json, write_text
+from squadron_cad.render.cache import RenderCache, file_sha256, source_key
+from squadron_cad.render.display import display_environment
+
+DEFAULT_LADDER = "0.10:0.40:0.05"
+MAX_STEPS = 12  # a longer ladder no longer makes a small plate
+KIND = "tolerance"  # the output folder's kind (squadron_cad.outfolder)
+PLATE = "tolerance_plate"
+COUPON_FOLDER = "coupons"
+PICTURE = "tolerance_plate.png"
+REPORT = "tolerance.json"
+README = "README.md"
+MATE = "mate"
+LIMIT_MINUTES = 15.0  # the plate must stay a quick print (issue #18)
+LIMIT_GRAMS = 5.0
+MATE_COLOUR = COLOUR_NAMES["silver"]
+STEP_COLOUR = COLOUR_NAMES["orange"]
+CAMERA = "0,0,0,35,0,0,0"  # from the front and above, numerals upright
+ROW_GAP_MM = 4.0
+_LADDER = re.compile(r"^\s*([\d.]+)\s*:\s*([\d.]+)\s*:\s*([\d.]+)\s*$")
+
+Progress = Callable[[str, str], None]
+
+
+# ---- the ladder ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Ladder:
+    """Clearances from low to high in steps, in mm (each a coupon)."""
+
+    low_mm: float
+    high_mm: float
+    step_mm: float
+
+    @classmethod
+    def parse(cls, text: str) -> Ladder:
+        match = _LADDER.match(text)
+        if not match:
+            raise InputError(f"--ladder {text!r}: give FROM:TO:STEP in mm, e.g. {DEFAULT_LADDER}")
+        low, high, step = (float(group) for group in match.groups())
+        if not 0 < low < high <= 2 or step <= 0:
+            raise InputError(f"--ladder {text!r}: needs 0 < FROM < TO <= 2 and STEP > 0 (mm)")
+        steps = (high - low) / step
+        if abs(steps - round(steps)) > 1e-6 or round(steps) + 1 > MAX_STEPS:
+            raise InputError(
+                f"--ladder {text!r}: TO - FROM must be a whole number of STEPs, at most "
+                f"{MAX_STEPS} values (the plate stays small)"
+            )
+        return cls(low, high, step)
+
+    @property
+    def values(self) -> tuple[float, ...]:
+        count = round((self.high_mm - self.low_mm) / self.step_mm) + 1
+        return tuple(round(self.low_mm + i * self.step_mm, 4) for i in range(count))
+
+    def holds(self, value: float) -> bool:
+        return any(abs(value - step) < 1e-6 for step in self.values)
+
+    def __str__(self) -> str:
+        return f"{self.low_mm:g}:{self.high_mm:g}:{self.step_mm:g}"
+
+
+def coupons_of(kit: Kit) -> tuple[Coupon, ...]:
+    if not kit.coupons:
+        raise InputError(f"the {kit.name} kit declares no fits: it has no tolerance test print")
+    return kit.coupons
+
+
+def with_value(params: Any, key: str, value: float) -> Any:
+    """The parameters with one dotted key set (not validated: a coupon may go below the
+    kit's fit range, which is what the test print is for)."""
+    head, _, rest = key.partition(".")
+    if not rest:
+        return params.model_copy(update={head: value})
+    return params.model_copy(update={head: with_value(getattr(params, head), rest, value)})
+
+
+def _value_at(params: Any, key: str) -> Any:
+    for name in key.split("."):
+        params = getattr(params, name)
+    return params
+
+
+# ---- choosing --------------------------------------------------------------------------------
+
+
+def parse_picks(picks: Iterable[str], coupons: tuple[Coupon, ...], ladder: Ladder) -> dict:
+    """ "fit=mm" words as {fit: value}; unknown fits and values off the ladder refused."""
+    fits = {coupon.fit: coupon for coupon in coupons}
+    chosen: dict[str, float] = {}
+    for pick in picks:
+        name, sep, text = pick.partition("=")
+        name = name.strip()
+        if not sep or name not in fits:
+            known = ", ".join(fits)
+            raise InputError(f"--choose {pick!r}: give FIT=MM with FIT one of: {known}")
+        try:
+            value = float(text)
+        except ValueError:
+            raise InputError(f"--choose {pick!r}: {text!r} is not a number of mm") from None
+        if not math.isfinite(value) or not ladder.holds(value):
+            steps = ", ".join(f"{v:.2f}" for v in ladder.values)
+            raise InputError(f"--choose {pick!r}: {name} must be a step of the ladder: {steps}")
+        chosen[name] = round(value, 4)
+    if not chosen:
+        raise InputError("--choose: name at least one fit, e.g. --choose peg=0.25")
+    return chosen
+
+
+def choice_values(
+    params: KitParamsBase, coupons: tuple[Coupon, ...], chosen: dict[str, float]
+) -> dict[str, Any]:
+    """The nested parameters that set each chosen fit, and widen its checked range so the
+    value is accepted (a printer that needs 0.15 where the kit's range starts at 0.2)."""
+    values: dict[str, Any] = {}
+    for coupon in coupons:
+        if coupon.fit not in chosen:
+            continue
+        value = chosen[coupon.fit]
+        _set(values, coupon.key, value)
+        if coupon.fit_range:
+            current = _value_at(params, coupon.fit_range)
+            per_side = value / coupon.sides
+            _set(values, f"{coupon.fit_range}.min_mm", round(min(current.min_mm, per_side), 4))
+            _set(values, f"{coupon.fit_range}.max_mm", round(max(current.max_mm, per_side), 4))
+    return values
+
+
+def _set(tree: dict[str, Any], key: str, value: Any) -> None:
+    *sections, last = key.split(".")
+    for section in sections:
+        tree = tree.setdefault(section, {})
+    tree[last] = value
+
+
+def choice_yaml(kit: Kit, chosen: dict[str, float], values: dict[str, Any]) -> str:
+    picks = " ".join(f"{fit}={value:.2f}" for fit, value in chosen.items())
+    header = (
+        f"# Clearances chosen from the {kit.title} tolerance test print:\n"
+        f"#   squadron-cad tolerance --choose {picks}\n"
+        "# Build with them: squadron-cad build --params THIS_FILE\n"
+    )
+    return header + yaml.safe_dump(values, sort_keys=False)
+
+
+# ---- building the plate ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CouponPiece:
+    """One rendered piece: a fit's mate (value None) or one of its steps."""
+
+    coupon: Coupon
+    value: float | None
+    design: Any
+
+    @property
+    def name(self) -> str:
+        tail = MATE if self.value is None else f"{self.value:.2f}".replace(".", "p")
+        return f"{self.coupon.fit}_{tail}"
+
+    @property
+    def label(self) -> str:
+        return f"{self.coupon.fit} {MATE if self.value is None else f'{self.value:.2f}'}"
+
+    def part(self) -> Part:
+        coupon, value = self.coupon, self.value
+        if value is None:
+            builder = coupon.mate
+        else:
+
+            def builder(design: Any) -> Any:
+                return coupon.step(design, value)
+
+        return Part(
+            name=self.name, title=f"{coupon.title}: {self.label}", builder=builder, group="shared"
+        )
+
+
+@dataclass
+class PlateReport:
+    out: Path
+    measures: list[dict[str, Any]]
+    slice: SliceResult | None
+    slice_note: str
+    files: list[str]
+
+    @property
+    def minutes(self) -> float | None:
+        return None if self.slice is None else self.slice.print_seconds / 60
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "coupons": self.measures,
+            "slicer": None if self.slice is None else self.slice.as_dict(),
+            "slicer_note": self.slice_note,
+            "limits": {"minutes": LIMIT_MINUTES, "grams": LIMIT_GRAMS},
+        }
+
+
+def pieces_of(params: KitParamsBase, ladder: Ladder) -> list[CouponPiece]:
+    kit = kit_of(params)
+    pieces = []
+    for coupon in coupons_of(kit):
+        pieces.append(CouponPiece(coupon, None, kit.design(params)))
+        for value in ladder.values:
+            varied = with_value(params, coupon.key, value)
+            pieces.append(CouponPiece(coupon, value, kit.design(varied)))
+    return pieces
+
+
+def render_pieces(
+    pieces: list[CouponPiece],
+    folder: Path,
+    cache: RenderCache,
+    credit: str,
+    jobs: int,
+    progress: Progress,
+) -> dict[str, Path]:
+    """Each piece's STL in folder (cached by its source), by name."""
+    tool = openscad.locate()
+    folder.mkdir(parents=True, exist_ok=True)
+
+    def one(piece: CouponPiece) -> tuple[str, Path]:
+        source = emit(piece.part(), piece.design, credit)
+        target = folder / f"{piece.name}.stl"
+        key = source_key(source.text, tool)
+        entry = cache.lookup(key)
+        if entry is not None:
+            write_bytes(target, entry.stl.read_bytes())
+            progress(piece.name, "cached")
+            return piece.name, target
+        progress(piece.name, "rendering")
+        openscad.render(tool, piece.name, source.text, target, 300.0)
+        cache.store(key, target, {"part": piece.name})
+        progress(piece.name, "done")
+        return piece.name, target
+
+    with ThreadPoolExecutor(max(1, jobs)) as pool:
+        return dict(pool.map(one, pieces))
+
+
+def measure_steps(pieces: list[CouponPiece], stls: dict[str, Path]) -> list[dict[str, Any]]:
+    """Each step's clearance measured on its mesh placed on its mate's."""
+    mates = {p.coupon.fit: load_mesh(stls[p.name]) for p in pieces if p.value is None}
+    rows = []
+    for piece in pieces:
+        if piece.value is None:
+            continue
+        measured = piece.coupon.measure(
+            piece.design, load_mesh(stls[piece.name]), mates[piece.coupon.fit]
+        )
+        rows.append(
+            {
+                "fit": piece.coupon.fit,
+                "key": piece.coupon.key,
+                "label_mm": piece.value,
+                "measured_mm": round(float(measured), 4),
+                "stl": f"{COUPON_FOLDER}/{piece.name}.stl",
+            }
+        )
+    return rows
+
+
+def layout(
+    pieces: list[CouponPiece], stls: dict[str, Path], params: KitParamsBase
+) -> dict[str, np.ndarray]:
+    """Where each piece goes (a translation from its frame to the bed): one row per fit,
+    mate first, centred on the bed."""
+    spacing = float(params.plates.spacing_mm)
+    spots: dict[str, np.ndarray] = {}
+    y = 0.0
+    width = 0.0
+    fits = list(dict.fromkeys(p.coupon.fit for p in pieces))
+    for fit in fits:
+        row = [p for p in pieces if p.coupon.fit == fit]
+        bounds = [load_mesh(stls[p.name]).bounds for p in row]
+        depth = max(float(b[1][1] - b[0][1]) for b in bounds)
+        x = 0.0
+        for piece, (low, high) in zip(row, bounds, strict=True):
+            spots[piece.name] = np.array([x - low[0], y - low[1], -low[2]])
+            x += float(high[0] - low[0]) + spacing
+        width = max(width, x - spacing)
+        y += depth + ROW_GAP_MM
+    centre = np.array(
+        [
+            (params.printer.bed_length_mm - width) / 2,
+            (params.printer.bed_width_mm - (y - ROW_GAP_MM)) / 2,
+            0,
+        ]
+    )
+    return {name: spot + centre for name, spot in spots.items()}
+
+
+def _placed(stl: Path, shift: np.ndarray) -> trimesh.Trimesh:
+    mesh = trimesh.load(stl, file_type="stl", force="mesh", process=True)
+    mesh.apply_translation(shift)
+    return mesh
+
+
+def write_plate(
+    folder: Path, pieces: list[CouponPiece], stls: dict[str, Path], spots: dict[str, np.ndarray]
+) -> tuple[Path, Path]:
+    objects = [
+        PlateObject(
+            piece.label,
+            _placed(stls[piece.name], spots[piece.name]),
+            "mates" if piece.value is None else "steps",
+            MATE_COLOUR if piece.value is None else STEP_COLOUR,
+        )
+        for piece in pieces
+    ]
+    three_mf, stl = folder / f"{PLATE}.3mf", folder / f"{PLATE}.stl"
+    write_bytes(three_mf, plate_bytes(PLATE, objects))
+    whole = trimesh.util.concatenate([item.mesh for item in objects])
+    write_bytes(stl, whole.export(file_type="stl"))
+    return three_mf, stl
+
+
+def draw_plate(
+    target: Path,
+    pieces: list[CouponPiece],
+    stls: dict[str, Path],
+    spots: dict[str, np.ndarray],
+    params: KitParamsBase,
+) -> None:
+    items = tuple(
+        Placed(
+            stls[piece.name],
+            MATE_COLOUR if piece.value is None else STEP_COLOUR,
+            tuple(tuple(float(v) for v in row) for row in _translation(spots[piece.name])),
+        )
+        for piece in pieces
+    )
+    view = View(PLATE, items, "the tolerance test plate", CAMERA)
+    settings = PictureSettings(params.previews.width_px, params.previews.height_px)
+    with display_environment() as env:
+        snapshot(openscad.locate(), view, target, settings, env)
+
+
+def _translation(shift: np.ndarray) -> np.ndarray:
+    matrix = np.eye(4)
+    matrix[:3, 3] = shift
+    return matrix
+
+
+def slice_plate(stl: Path, params: KitParamsBase) -> tuple[SliceResult | None, str]:
+    settings = SliceSettings.from_params(params)
+    try:
+        result = slice_part(stl, settings, name=PLATE)
+    except SlicerError as error:
+        return None, f"not sliced: {error}"
+    if result is None:
+        return None, "not sliced: PrusaSlicer is not installed"
+    return (
+        result,
+        f"PrusaSlicer, {settings.layer_height_mm:g} mm layers, {settings.infill_percent} % infill",
+    )
+
+
+def readme(kit: Kit, ladder: Ladder, report: PlateReport) -> str:
+    coupons = coupons_of(kit)
+    lines = [
+        f"# {kit.title}: tolerance test print",
+        "",
+        f"One plate, `{PLATE}.3mf` (or `.stl`), with one row per fit: the mate (grey in the",
+        "picture) and one coupon per clearance, labelled in mm in raised numerals.",
+        "",
+        f"![the plate]({PICTURE})",
+        "",
+    ]
+    if report.slice is not None:
+        lines += [
+            f"Print time {report.slice.print_seconds / 60:.1f} min, filament "
+            f"{report.slice.filament_g:.2f} g ({report.slice_note}).",
+            "",
+        ]
+    else:
+        lines += [f"Print time and filament: {report.slice_note}.", ""]
+    lines += ["## Steps", "", "1. Print the plate in the filament and on the printer you will use."]
+    lines += [f"2. Ladder `{ladder}` mm. For each fit:", ""]
+    for coupon in coupons:
+        lines.append(f"   - **{coupon.fit}**, {coupon.title} (`{coupon.key}`): {coupon.how}.")
+    example = " ".join(f"{c.fit}={ladder.values[len(ladder.values) // 2]:.2f}" for c in coupons)
+    lines += [
+        "",
+        f"3. Write your choice: `squadron-cad tolerance --choose {example} --out-params fits.yaml`",
+        "4. Build with it: `squadron-cad build --params fits.yaml`",
+        "",
+        "## Measured on the meshes",
+        "",
+        "| fit | label (mm) | measured (mm) |",
+        "|---|---|---|",
+    ]
+    lines += [
+        f"| {m['fit']} | {m['label_mm']:.2f} | {m['measured_mm']:.3f} |" for m in report.measures
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def build_plate(
+    params: KitParamsBase,
+    out: Path,
+    ladder: Ladder,
+    *,
+    jobs: int = 2,
+    picture: bool = True,
+    progress: Progress | None = None,
+) -> PlateReport:
+    """Render, measure, lay out, slice and describe the plate; swapped into out whole."""
+    out = safe_output_folder(out)
+    kit = kit_of(params)
+    pieces = pieces_of(params, ladder)
+    tell = progress or _quiet
+    with staged(out, KIND) as staging:
+        folder = staging.path
+        stls = render_pieces(
+            pieces, folder / COUPON_FOLDER, RenderCache(prepare_cache(out)), kit.credit, jobs, tell
+        )
+        measures = measure_steps(pieces, stls)
+        spots = layout(pieces, stls, params)
+        _three_mf, plate_stl = write_plate(folder, pieces, stls, spots)
+        if picture:
+            tell("picture", "drawing")
+            draw_plate(folder / PICTURE, pieces, stls, spots, params)
+        tell("slice", "running")
+        result, note = slice_plate(plate_stl, params)
+        report = PlateReport(out, measures, result, note, [])
+        write_json(folder / REPORT, {"kit": kit.name, "ladder": str(ladder), **report.as_dict()})
+        write_text(folder / README, readme(kit, ladder, report))
+        report.files = sorted(str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file())
+        staging.commit()
+    return report
+
+
+def _quiet(_name: str, _status: str) -> None:
+    """Progress is optional."""
+
+
+def plate_sha256(out: Path) -> str:
+    return file_sha256(out / f"{PLATE}.3mf")
