@@ -26,7 +26,7 @@ import yaml
 from squadron_cad.checks.mesh import load_mesh
 from squadron_cad.checks.slicer import SlicerError, SliceResult, SliceSettings, slice_part
 from squadron_cad.emit import emit
-from squadron_cad.errors import InputError
+from squadron_cad.errors import InputError, ToolError
 from squadron_cad.kit import Coupon, Kit, Part, kit_of
 from squadron_cad.outfolder import prepare_cache, safe_output_folder, staged
 from squadron_cad.outputs.previews import PictureSettings, Placed, View, snapshot
@@ -283,9 +283,10 @@ def measure_steps(pieces: list[CouponPiece], stls: dict[str, Path]) -> list[dict
     for piece in pieces:
         if piece.value is None:
             continue
-        measured = piece.coupon.measure(
-            piece.design, load_mesh(stls[piece.name]), mates[piece.coupon.fit]
-        )
+        step = load_mesh(stls[piece.name])
+        measured = float(piece.coupon.measure(piece.design, step, mates[piece.coupon.fit]))
+        if not math.isfinite(measured):
+            raise ToolError(f"coupon {piece.label}: its clearance cannot be measured on its mesh")
         rows.append(
             {
                 "fit": piece.coupon.fit,

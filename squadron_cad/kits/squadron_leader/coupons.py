@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 import shapely
 import trimesh
-from solid2 import cube, difference, linear_extrude, rotate, square, translate, union
+from solid2 import circle, cube, difference, linear_extrude, rotate, square, translate, union
 from solid2.core.object_base import OpenSCADObject
 
 from squadron_cad.checks import meshgeo
@@ -40,30 +40,36 @@ if TYPE_CHECKING:
     from squadron_cad.kits.squadron_leader.design import SquadronDesign
 
 LABEL_HEIGHT_MM = 2.5  # numerals: the norm's least letter is 2 mm
-LABEL_RAISE_MM = 0.6  # three layers: a colour change or a glance shows them
-LABEL_WIDTH_MM = 6.3  # "0.25" at 2.5 mm with a 0.7 stroke is 6.2 wide
-PROBE_MM = 0.5  # sections are taken this far above a piece's base
+LABEL_RAISE_MM = 0.2  # one layer: a colour change at it or a glance shows the numerals
+PROBE_MM = 0.3  # sections are taken this far above a piece's base
 
-PEG_TILE_MM = (7.5, 6.5)  # the socket tile; its label sits over the socket
-SOCKET_ROOF_MM = 0.6
-PEG_BASE_MM = (6.0, 6.0, 1.2)  # the peg's tile
+PEG_TILE_MM = 5.4  # the round socket tile's diameter; its label sits over the socket
+SOCKET_ROOF_MM = 0.4
+PEG_BASE_MM = (5.0, 5.0, 0.8)  # the peg's tile
 
-JOINT_THICKNESS_MM = 1.6  # a ruler stub: the joint is an extruded outline
-JOINT_BODY_MM = 4.0  # stub behind the tab's shoulder
-JOINT_MARGIN_MM = 0.8  # stub between the slot's end and the label, and after it
+JOINT_THICKNESS_MM = 0.8  # a ruler stub: the joint is an extruded outline
+JOINT_BODY_MM = 3.0  # stub behind the tab's shoulder
+JOINT_MARGIN_MM = 0.6  # stub between the slot's end and the label, and after it
 
-CLIP_TAG_MM = (7.2, 3.5, 0.6)  # the flat label tag on a clip's back (along u, w, z)
-CARD_STUB_MM = 14.0  # the card finger the clips are tried on
+CLIP_WIDTH_MM = 1.2  # a slice of the clip's profile (no window, no bump): the sliding gap
+CLIP_TAG_MM = (5.0, 3.2, 0.4)  # the flat label tag on a clip's back (along u, w, z)
+CARD_STUB_MM = 6.0  # the card finger the clips are tried on
 
-LID_BOX_MM = (14.0, 10.0)  # a small box top: rim, rebate and ledge are the box's own
-LID_COUPON_RADIUS_MM = 4.0  # at most the box's corner radius
-LID_COUPON_THICKNESS_MM = 1.0
+LID_BOX_MM = (9.0, 6.4)  # a small box top: rim, rebate and ledge are the box's own
+LID_COUPON_RADIUS_MM = 2.4  # at most the box's corner radius
+LID_COUPON_THICKNESS_MM = 0.6
 LEDGE_MM = 0.6  # the frame's floor the lid rests on
+
+
+def label_text(value: float) -> str:
+    """The value in mm, without the leading zero (".25"): shorter numerals print faster."""
+    text = f"{value:.2f}"
+    return text[1:] if text.startswith("0.") else text
 
 
 def label(value: float, p: KitParams, z: Number) -> OpenSCADObject:
     """The step's value in raised numerals on the face at height z, centred on x = y = 0."""
-    text = centred_text(f"{value:.2f}", LABEL_HEIGHT_MM, p.text.stroke_mm)
+    text = centred_text(label_text(value), LABEL_HEIGHT_MM, p.text.stroke_mm)
     return translate([0, 0, z - EPSILON_MM])(
         linear_extrude(height=LABEL_RAISE_MM + EPSILON_MM)(text)
     )
@@ -81,10 +87,11 @@ def _section(mesh: trimesh.Trimesh, z: float) -> shapely.MultiPolygon:
 
 
 def socket_step(design: SquadronDesign, value: float) -> OpenSCADObject:
-    """A tile with one token socket cut up from its underside, as under every token."""
+    """A round tile with one token socket cut up from its underside, as under every
+    token; the label sits on the roof over the socket."""
     p = design.params
     height = p.stacking.socket_depth_mm + SOCKET_ROOF_MM
-    tile = _centred_box(PEG_TILE_MM[0], PEG_TILE_MM[1], height)
+    tile = linear_extrude(height=height)(circle(d=PEG_TILE_MM))
     return union()(difference()(tile, plane_token.one_socket(p)), label(value, p, height))
 
 
@@ -146,7 +153,9 @@ def measure_slot(_design: SquadronDesign, step: trimesh.Trimesh, mate: trimesh.T
 
 
 def clip_step(design: SquadronDesign, value: float) -> OpenSCADObject:
-    """The stat clip itself, with a flat label tag on its back (away from the card)."""
+    """A short slice of the stat clip's own profile, with a flat label tag on its back
+    (away from the card). The window and the detent bump are left off: the coupon tests
+    the gap the clip slides with."""
     p = design.params
     d = p.stat_dial
     spine_outer = -d.clip_clearance_mm - d.clip_spine_thickness_mm
@@ -156,18 +165,14 @@ def clip_step(design: SquadronDesign, value: float) -> OpenSCADObject:
         cube([length + EPSILON_MM, width, height])
     )
     numerals = translate([spine_outer - length / 2, middle, 0])(label(value, p, height))
-    return union()(stat_dial.build_clip(design), tag, numerals)
+    profile = stat_dial.clip_profile(p, stat_dial.DialLayout(p))
+    return union()(linear_extrude(height=CLIP_WIDTH_MM)(profile), tag, numerals)
 
 
 def card_mate(design: SquadronDesign) -> OpenSCADObject:
-    """A stub of one card finger (its lower edge on y = 0) with one detent groove."""
-    p = design.params
-    d = p.stat_dial
-    finger = cube([CARD_STUB_MM, d.row_width_mm, d.card_thickness_mm])
-    groove = translate([CARD_STUB_MM / 2, 0, 0])(
-        stat_dial.detent_groove(p, stat_dial.DialLayout(p))
-    )
-    return difference()(finger, groove)
+    """A stub of one card finger, as thick and as wide as the card's rows."""
+    d = design.params.stat_dial
+    return cube([CARD_STUB_MM, d.row_width_mm, d.card_thickness_mm])
 
 
 def measure_clip(design: SquadronDesign, step: trimesh.Trimesh, mate: trimesh.Trimesh) -> float:
@@ -175,7 +180,7 @@ def measure_clip(design: SquadronDesign, step: trimesh.Trimesh, mate: trimesh.Tr
     card's thickness: the gap the clip slides with."""
     layout = design.dial
     across = shapely.LineString([(layout.jaw_length / 2, -1e3), (layout.jaw_length / 2, 1e3)])
-    jaws = _section(step, PROBE_MM / 2).intersection(across)
+    jaws = _section(step, CLIP_WIDTH_MM / 2).intersection(across)
     spans = sorted(shapely.get_coordinates(jaws)[:, 1].tolist())
     if len(spans) < 4:
         return float("nan")
@@ -258,7 +263,7 @@ COUPONS = (
         mate=card_mate,
         measure=measure_clip,
         fit_range="checks.clip_fit",
-        how="slide each clip along the card stub: choose the tightest that slides and clicks",
+        how="slide each clip along the card stub: choose the tightest that slides freely",
     ),
     Coupon(
         fit="lid",

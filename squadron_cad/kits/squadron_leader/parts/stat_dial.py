@@ -122,9 +122,8 @@ def _engraving(p: KitParams, layout: DialLayout) -> OpenSCADObject:
     return union()(*marks)
 
 
-def detent_groove(p: KitParams, layout: DialLayout) -> OpenSCADObject:
-    """One V groove under a row, centred on x = 0, for a row whose lower edge is y = 0
-    (the tolerance coupons' card stub has one)."""
+def _detent_grooves(p: KitParams, layout: DialLayout) -> OpenSCADObject:
+    """V grooves under each row at every value, across the finger where the bump runs."""
     d = p.stat_dial
     start, end = layout.bump_u
     length = end - start + 2 * JAW_TIP_MARGIN_MM
@@ -134,15 +133,10 @@ def detent_groove(p: KitParams, layout: DialLayout) -> OpenSCADObject:
             v_prism(length, d.detent_depth_mm + EPSILON_MM, d.detent_depth_mm + EPSILON_MM)
         )
     )
-    return translate([0, start - JAW_TIP_MARGIN_MM, 0])(groove)
-
-
-def _detent_grooves(p: KitParams, layout: DialLayout) -> OpenSCADObject:
-    """V grooves under each row at every value, across the finger where the bump runs."""
-    groove = detent_groove(p, layout)
+    first_y = start - JAW_TIP_MARGIN_MM
     return union()(
         *(
-            translate([layout.value_x(value), layout.row_bottom(row), 0])(groove)
+            translate([layout.value_x(value), layout.row_bottom(row) + first_y, 0])(groove)
             for row in range(layout.rows)
             for value in layout.values
         )
