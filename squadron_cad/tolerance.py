@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 import re
+import tempfile
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -36,6 +37,7 @@ from squadron_cad.render import openscad
 from squadron_cad.render.atomic import write_bytes, write_json, write_text
 from squadron_cad.render.cache import RenderCache, file_sha256, source_key
 from squadron_cad.render.display import display_environment
+from squadron_cad.resolve import resolve
 
 DEFAULT_LADDER = "0.10:0.40:0.05"
 MAX_STEPS = 12  # a longer ladder no longer makes a small plate
@@ -156,9 +158,11 @@ def choice_values(
         _set(values, coupon.key, value)
         if coupon.fit_range:
             current = _value_at(params, coupon.fit_range)
-            per_side = value / coupon.sides
-            _set(values, f"{coupon.fit_range}.min_mm", round(min(current.min_mm, per_side), 4))
-            _set(values, f"{coupon.fit_range}.max_mm", round(max(current.max_mm, per_side), 4))
+            per_side = round(value / coupon.sides, 4)
+            if per_side < current.min_mm:
+                _set(values, f"{coupon.fit_range}.min_mm", per_side)
+            if per_side > current.max_mm:
+                _set(values, f"{coupon.fit_range}.max_mm", per_side)
     return values
 
 
@@ -177,6 +181,35 @@ def choice_yaml(kit: Kit, chosen: dict[str, float], values: dict[str, Any]) -> s
         "# Build with them: squadron-cad build --params THIS_FILE\n"
     )
     return header + yaml.safe_dump(values, sort_keys=False)
+
+
+def write_choice(
+    params: KitParamsBase,
+    kit: Kit,
+    ladder: Ladder,
+    picks: Iterable[str],
+    target: Path,
+    layers: tuple[Iterable[Path], Iterable[str], str | None] = ((), (), None),
+) -> list[str]:
+    """Write the picks as a parameters file, once the kit accepts it on top of the same
+    layers (--params files, --set, --tin); the lines to show."""
+    coupons = coupons_of(kit)
+    chosen = parse_picks(picks, coupons, ladder)
+    values = choice_values(params, coupons, chosen)
+    text = choice_yaml(kit, chosen, values)
+    if target.is_dir():
+        raise InputError(f"--out-params {target}: is a folder; give a file name, e.g. fits.yaml")
+    files, overrides, tin = layers
+    with tempfile.TemporaryDirectory(prefix="squadron-choice-") as folder:
+        trial = Path(folder) / target.name
+        trial.write_text(text, encoding="utf-8")
+        try:
+            resolve([*files, trial], list(overrides), tin, kit)
+        except InputError as error:
+            raise InputError(f"--choose: the kit refuses the chosen values: {error}") from None
+    write_text(target, text)
+    keys = ", ".join(f"{c.key} = {chosen[c.fit]:g}" for c in coupons if c.fit in chosen)
+    return [f"wrote {target}: {keys}", f"build with them: squadron-cad build --params {target}"]
 
 
 # ---- building the plate ----------------------------------------------------------------------
@@ -468,6 +501,29 @@ def build_plate(
         report.files = sorted(str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file())
         staging.commit()
     return report
+
+
+def build_lines(params: KitParamsBase, out: Path, ladder: Ladder, jobs: int) -> list[str]:
+    """Build the plate; what to tell the maker, a line per fit, then the plate."""
+    report = build_plate(params, out, ladder, jobs=jobs)
+    lines = []
+    for fit in dict.fromkeys(m["fit"] for m in report.measures):
+        rows = [m for m in report.measures if m["fit"] == fit]
+        worst = max(abs(m["measured_mm"] - m["label_mm"]) for m in rows)
+        lines.append(
+            f"{fit}: {len(rows)} coupons {rows[0]['label_mm']:.2f}-{rows[-1]['label_mm']:.2f} mm, "
+            f"measured within {worst:.3f} mm of their labels ({rows[0]['key']})"
+        )
+    if report.slice is None:
+        lines.append(f"plate: {report.slice_note}")
+    else:
+        over = report.minutes > LIMIT_MINUTES or report.slice.filament_g > LIMIT_GRAMS
+        lines.append(
+            f"plate: {report.minutes:.1f} min and {report.slice.filament_g:.2f} g "
+            f"({report.slice_note}){'; over the 15 min / 5 g aim' if over else ''}"
+        )
+    lines.append(f"wrote {out}: {PLATE}.3mf (and .stl), {PICTURE}, {README}; read the README")
+    return lines
 
 
 def _quiet(_name: str, _status: str) -> None:
