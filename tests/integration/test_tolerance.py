@@ -1,0 +1,103 @@
+"""The tolerance test print, rendered once per session: every coupon's clearance
+measured on its mesh (placed on its mate's) equals its label, and PrusaSlicer prints the
+plate in under 15 minutes and 5 g at 0.2 mm."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import lib3mf
+import pytest
+import trimesh
+
+from squadron_cad.checks.mesh import load_mesh
+from squadron_cad.checks.slicer import find_slicer
+from squadron_cad.kit import kit_of
+from squadron_cad.resolve import resolve
+from squadron_cad.tolerance import (
+    COUPON_FOLDER,
+    DEFAULT_LADDER,
+    PICTURE,
+    PLATE,
+    README,
+    REPORT,
+    Ladder,
+    PlateReport,
+    build_plate,
+    with_value,
+)
+
+pytestmark = pytest.mark.integration
+
+LADDER = Ladder.parse(DEFAULT_LADDER)
+LABEL_TOLERANCE_MM = 0.02
+
+
+@pytest.fixture(scope="session")
+def plate(tmp_path_factory) -> PlateReport:
+    return build_plate(resolve(), tmp_path_factory.mktemp("tol") / "tolerance", LADDER, jobs=2)
+
+
+def test_the_folder_holds_the_plate_picture_and_steps(plate: PlateReport) -> None:
+    for name in (f"{PLATE}.3mf", f"{PLATE}.stl", PICTURE, README, REPORT):
+        assert (plate.out / name).is_file(), name
+    coupons = kit_of(resolve()).coupons
+    stls = sorted((plate.out / COUPON_FOLDER).glob("*.stl"))
+    assert len(stls) == len(coupons) * (len(LADDER.values) + 1)
+    text = (plate.out / README).read_text()
+    assert "--choose" in text
+    assert f"]({PICTURE})" in text
+
+
+def test_each_coupon_measures_its_label(plate: PlateReport) -> None:
+    """Measured again here from the STLs on disk, each step on its mate."""
+    params = resolve()
+    kit = kit_of(params)
+    measured = 0
+    for coupon in kit.coupons:
+        mate = load_mesh(plate.out / COUPON_FOLDER / f"{coupon.fit}_mate.stl")
+        for value in LADDER.values:
+            name = f"{coupon.fit}_{value:.2f}".replace(".", "p")
+            step = load_mesh(plate.out / COUPON_FOLDER / f"{name}.stl")
+            design = kit.design(with_value(params, coupon.key, value))
+            gap = coupon.measure(design, step, mate)
+            assert gap == pytest.approx(value, abs=LABEL_TOLERANCE_MM), (coupon.fit, value, gap)
+            measured += 1
+    assert measured == len(plate.measures) == 28
+    for row in plate.measures:
+        assert abs(row["measured_mm"] - row["label_mm"]) <= LABEL_TOLERANCE_MM, row
+
+
+def strict_names(path: Path) -> list[str]:
+    """Object names as lib3mf reads the file in strict mode (any fault raises)."""
+    model = lib3mf.get_wrapper().CreateModel()
+    reader = model.QueryReader("3mf")
+    reader.SetStrictModeActive(True)
+    reader.ReadFromFile(str(path))
+    assert reader.GetWarningCount() == 0
+    names, objects = [], model.GetMeshObjects()
+    while objects.MoveNext():
+        names.append(objects.GetCurrentMeshObject().GetName())
+    return names
+
+
+def test_the_plate_is_one_3mf_object_per_piece(plate: PlateReport) -> None:
+    names = strict_names(plate.out / f"{PLATE}.3mf")
+    assert len(names) == len(set(names)) == 32
+    assert "peg mate" in names
+    assert "lid 0.25" in names
+    whole = trimesh.load(plate.out / f"{PLATE}.stl", file_type="stl", force="mesh")
+    pieces = sum(load_mesh(p).volume for p in (plate.out / COUPON_FOLDER).glob("*.stl"))
+    assert whole.volume == pytest.approx(pieces, rel=1e-3)
+    assert whole.bounds[0][2] == pytest.approx(0.0, abs=1e-6)
+
+
+def test_the_plate_is_a_quick_small_print(plate: PlateReport) -> None:
+    if find_slicer()[0] is None:
+        pytest.skip("PrusaSlicer is not installed")
+    assert plate.slice is not None, plate.slice_note
+    assert plate.slice.print_seconds < 15 * 60
+    assert plate.slice.filament_g < 5.0
+    report = json.loads((plate.out / REPORT).read_text())
+    assert report["slicer"]["print_seconds"] == plate.slice.print_seconds
