@@ -52,7 +52,10 @@ LIMIT_MINUTES = 15.0  # the plate must stay a quick print (issue #18)
 LIMIT_GRAMS = 5.0
 MATE_COLOUR = COLOUR_NAMES["silver"]
 STEP_COLOUR = COLOUR_NAMES["orange"]
-CAMERA = "0,0,0,35,0,0,0"  # from the front and above, numerals upright
+CAMERA = "0,0,0,25,0,0,0"  # from the front and above, numerals upright
+PICTURE_PX = (1200, 600)  # the plate is wide: a wide picture keeps the coupons large
+DOCS_OUT = Path("out") / "docs-tolerance"  # where `make docs` builds the README's picture
+DOCS_PICTURE = "tolerance_plate.png"  # under docs/
 ROW_GAP_MM = 4.0
 _LADDER = re.compile(r"^\s*([\d.]+)\s*:\s*([\d.]+)\s*:\s*([\d.]+)\s*$")
 
@@ -392,7 +395,6 @@ def draw_plate(
     pieces: list[CouponPiece],
     stls: dict[str, Path],
     spots: dict[str, np.ndarray],
-    params: KitParamsBase,
 ) -> None:
     items = tuple(
         Placed(
@@ -403,7 +405,7 @@ def draw_plate(
         for piece in pieces
     )
     view = View(PLATE, items, "the tolerance test plate", CAMERA)
-    settings = PictureSettings(params.previews.width_px, params.previews.height_px)
+    settings = PictureSettings(*PICTURE_PX)
     with display_environment() as env:
         snapshot(openscad.locate(), view, target, settings, env)
 
@@ -492,7 +494,7 @@ def build_plate(
         _three_mf, plate_stl = write_plate(folder, pieces, stls, spots)
         if picture:
             tell("picture", "drawing")
-            draw_plate(folder / PICTURE, pieces, stls, spots, params)
+            draw_plate(folder / PICTURE, pieces, stls, spots)
         tell("slice", "running")
         result, note = slice_plate(plate_stl, params)
         report = PlateReport(out, measures, result, note, [])
@@ -526,9 +528,24 @@ def build_lines(params: KitParamsBase, out: Path, ladder: Ladder, jobs: int) -> 
     return lines
 
 
+def refresh_docs_picture(docs_dir: Path, jobs: int = 2) -> Path:
+    """Build the default kit's plate (cached renders) and copy its picture into docs_dir,
+    for the README's "Tolerance test print" section (`make docs`)."""
+    build_plate(resolve(), DOCS_OUT, Ladder.parse(DEFAULT_LADDER), jobs=jobs)
+    target = docs_dir / DOCS_PICTURE
+    write_bytes(target, (DOCS_OUT / PICTURE).read_bytes())
+    return target
+
+
 def _quiet(_name: str, _status: str) -> None:
     """Progress is optional."""
 
 
 def plate_sha256(out: Path) -> str:
     return file_sha256(out / f"{PLATE}.3mf")
+
+
+if __name__ == "__main__":  # python -m squadron_cad.tolerance docs
+    import sys
+
+    print(refresh_docs_picture(Path(sys.argv[1] if len(sys.argv) > 1 else "docs")))
