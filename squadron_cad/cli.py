@@ -774,7 +774,7 @@ def tolerance(
     game = kit_of(params)
     steps = coupons.Ladder.parse(ladder or coupons.DEFAULT_LADDER)
     if picks and not choose:
-        raise InputError(f"{picks[0]}: FIT=MM words are for --choose (e.g. --choose peg=0.25)")
+        raise InputError(f"{picks[0]}: FIT=MM words are for --choose (--choose {picks[0]})")
     if choose:
         layers = (opts.params, opts.overrides, opts.tin)
         lines = coupons.write_choice(params, game, steps, picks or (), out_params, layers)

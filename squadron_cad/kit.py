@@ -144,7 +144,7 @@ class Coupon:
     diameter for a key measured on the diameter): the tests compare it to the label.
     """
 
-    fit: str  # what --choose takes: "joint"
+    fit: str  # its name, as --choose takes it: "hinge"
     key: str  # the parameter the chosen value sets: "section.gap_mm"
     title: str  # the fit in words, for the README of the plate
     step: Callable[[Any, float], OpenSCADObject]  # (design with key set, value) -> a step

@@ -144,7 +144,8 @@ def parse_picks(picks: Iterable[str], coupons: tuple[Coupon, ...], ladder: Ladde
             raise InputError(f"--choose {pick!r}: {name} must be a step of the ladder: {steps}")
         chosen[name] = round(value, 4)
     if not chosen:
-        raise InputError("--choose: name at least one fit, e.g. --choose peg=0.25")
+        example = f"{coupons[0].fit}={ladder.values[len(ladder.values) // 2]:.2f}"
+        raise InputError(f"--choose: name at least one fit, e.g. --choose {example}")
     return chosen
 
 

@@ -89,7 +89,7 @@ BAD_CHOICES = [
     (["--choose", "pegs=0.25"], "FIT one of: peg, joint, clip, lid"),
     (["--choose", "peg=wide"], "is not a number"),
     (["--choose", "peg"], "give FIT=MM"),
-    (["--choose"], "name at least one fit"),
+    (["--choose"], "name at least one fit, e.g. --choose peg=0.25"),
     (["peg=0.25"], "are for --choose"),
     (["--ladder", "0.1:0.4:0.07", "--choose", "peg=0.1"], "--ladder"),
 ]
