@@ -12,6 +12,7 @@ import pytest
 import trimesh
 
 from squadron_cad.checks.mesh import load_mesh
+from squadron_cad.checks.printability import bridge_finding, overhang_finding
 from squadron_cad.checks.slicer import find_slicer
 from squadron_cad.kit import kit_of
 from squadron_cad.resolve import resolve
@@ -101,3 +102,17 @@ def test_the_plate_is_a_quick_small_print(plate: PlateReport) -> None:
     assert plate.slice.filament_g < 5.0
     report = json.loads((plate.out / REPORT).read_text())
     assert report["slicer"]["print_seconds"] == plate.slice.print_seconds
+
+
+def test_each_coupon_is_one_printable_body(plate: PlateReport) -> None:
+    limits = resolve().checks
+    for stl in sorted((plate.out / COUPON_FOLDER).glob("*.stl")):
+        mesh = load_mesh(stl)
+        assert mesh.is_watertight, stl.name
+        assert len(mesh.split(only_watertight=False)) == 1, stl.name
+        assert mesh.bounds[0][2] == pytest.approx(0.0, abs=1e-6), stl.name  # on the bed
+        for finding in (
+            overhang_finding(stl.stem, mesh, limits),
+            bridge_finding(stl.stem, mesh, limits),
+        ):
+            assert finding.severity == "ok", finding.line()
