@@ -57,6 +57,7 @@ PICTURE_PX = (1200, 600)  # the plate is wide: a wide picture keeps the coupons 
 DOCS_OUT = Path("out") / "docs-tolerance"  # where `make docs` builds the README's picture
 DOCS_PICTURE = "tolerance_plate.png"  # under docs/
 ROW_GAP_MM = 4.0
+FINAL = "final"  # the quality the coupons are always cut at
 _LADDER = re.compile(r"^\s*([\d.]+)\s*:\s*([\d.]+)\s*:\s*([\d.]+)\s*$")
 
 Progress = Callable[[str, str], None]
@@ -272,7 +273,10 @@ class PlateReport:
 
 
 def pieces_of(params: KitParamsBase, ladder: Ladder) -> list[CouponPiece]:
+    """Every mate and step, at final quality whatever the parameters ask: coarse draft
+    curves would change the clearances the coupons are there to show."""
     kit = kit_of(params)
+    params = params.model_copy(update={"quality": FINAL})
     pieces = []
     for coupon in coupons_of(kit):
         pieces.append(CouponPiece(coupon, None, kit.design(params)))
@@ -451,7 +455,8 @@ def readme(kit: Kit, ladder: Ladder, report: PlateReport) -> str:
     else:
         lines += [f"Print time and filament: {report.slice_note}.", ""]
     lines += ["## Steps", "", "1. Print the plate in the filament and on the printer you will use."]
-    lines += [f"2. Ladder `{ladder}` mm. For each fit:", ""]
+    steps = ", ".join(f"{value:.2f}" for value in ladder.values)
+    lines += [f"2. The clearances, in mm: {steps}. For each fit:", ""]
     for coupon in coupons:
         lines.append(f"   - **{coupon.fit}**, {coupon.title} (`{coupon.key}`): {coupon.how}.")
     example = " ".join(f"{c.fit}={ladder.values[len(ladder.values) // 2]:.2f}" for c in coupons)

@@ -116,3 +116,26 @@ def test_each_coupon_is_one_printable_body(plate: PlateReport) -> None:
             bridge_finding(stl.stem, mesh, limits),
         ):
             assert finding.severity == "ok", finding.line()
+
+
+OTHER_SIZES = [
+    "quality=draft",  # the coupons are cut at final quality all the same
+    "token.width_mm=30",
+    "tin.inner_length_mm=130",
+    "tin.inner_width_mm=100",
+    "tin.inner_depth_mm=30",
+    "box.rim_mm=0.6",
+    "stat_dial.card_thickness_mm=1.6",
+    "ruler.tab_width_mm=3.0",
+]
+
+
+def test_coupons_follow_the_parts_sizes(tmp_path_factory) -> None:
+    """Other sizes, other coupons: still each measures its label."""
+    params = resolve(overrides=OTHER_SIZES)
+    other = build_plate(params, tmp_path_factory.mktemp("tol2") / "t", LADDER, picture=False)
+    assert len(other.measures) == 28
+    for row in other.measures:
+        assert abs(row["measured_mm"] - row["label_mm"]) <= LABEL_TOLERANCE_MM, row
+    card = load_mesh(other.out / COUPON_FOLDER / "clip_mate.stl")
+    assert card.extents[2] == pytest.approx(1.6, abs=1e-4)  # the card's own thickness
