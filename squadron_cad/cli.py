@@ -772,6 +772,7 @@ def tolerance(
 
     params = opts.parameters()
     game = kit_of(params)
+    coupons.coupons_of(game)  # a kit without any says so first
     steps = coupons.Ladder.parse(ladder or coupons.DEFAULT_LADDER)
     if picks and not choose:
         raise InputError(f"{picks[0]}: FIT=MM words are for --choose (--choose {picks[0]})")
@@ -779,6 +780,7 @@ def tolerance(
         layers = (opts.params, opts.overrides, opts.tin)
         lines = coupons.write_choice(params, game, steps, picks or (), out_params, layers)
     else:
+        opts.note(f"rendering, measuring and slicing the {game.name} coupons into {opts.out} ...")
         lines = coupons.build_lines(params, opts.out, steps, jobs or os.cpu_count() or 1)
     for line in lines:
         if opts.json:

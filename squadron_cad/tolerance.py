@@ -204,6 +204,8 @@ def write_choice(
     text = choice_yaml(kit, chosen, values)
     if target.is_dir():
         raise InputError(f"--out-params {target}: is a folder; give a file name, e.g. fits.yaml")
+    if not target.parent.is_dir():
+        raise InputError(f"--out-params {target}: the folder {target.parent} does not exist")
     files, overrides, tin = layers
     with tempfile.TemporaryDirectory(prefix="squadron-choice-") as folder:
         trial = Path(folder) / target.name

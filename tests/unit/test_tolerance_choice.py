@@ -92,12 +92,14 @@ BAD_CHOICES = [
     (["--choose"], "name at least one fit, e.g. --choose peg=0.25"),
     (["peg=0.25"], "are for --choose"),
     (["--ladder", "0.1:0.4:0.07", "--choose", "peg=0.1"], "--ladder"),
+    (["--choose", "peg=0.25"], "does not exist"),
 ]
 
 
 @pytest.mark.parametrize(("args", "words"), BAD_CHOICES)
 def test_bad_choose_is_one_line_exit_2(tmp_path: Path, capsys, args: list[str], words: str) -> None:
-    target = tmp_path / "fits.yaml"
+    folder = tmp_path if words != "does not exist" else tmp_path / "no-such-folder"
+    target = folder / "fits.yaml"
     code, _, err = run(["tolerance", *args, "--out-params", str(target)], capsys)
     assert code == 2
     assert len(err.strip().splitlines()) == 1
