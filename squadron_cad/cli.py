@@ -757,6 +757,9 @@ def tolerance(
         int,
         typer.Option("--jobs", "-j", min=0, metavar="N", help="Parallel jobs (0 = one per core)."),
     ] = 0,
+    no_previews: Annotated[
+        bool, typer.Option("--no-previews", help="Skip the picture of the plate.")
+    ] = False,
 ) -> None:
     """Print one small plate of coupons for each fit of the kit, at a ladder of clearances,
     then write the ones that fit your printer as a parameters file.
@@ -781,7 +784,8 @@ def tolerance(
         lines = coupons.write_choice(params, game, steps, picks or (), out_params, layers)
     else:
         opts.note(f"rendering, measuring and slicing the {game.name} coupons into {opts.out} ...")
-        lines = coupons.build_lines(params, opts.out, steps, jobs or os.cpu_count() or 1)
+        cores = jobs or os.cpu_count() or 1
+        lines = coupons.build_lines(params, opts.out, steps, cores, not no_previews)
     for line in lines:
         if opts.json:
             console.emit_json({"event": "tolerance", "message": line})

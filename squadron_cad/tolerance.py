@@ -58,6 +58,7 @@ DOCS_OUT = Path("out") / "docs-tolerance"  # where `make docs` builds the README
 DOCS_PICTURE = "tolerance_plate.png"  # under docs/
 ROW_GAP_MM = 4.0
 FINAL = "final"  # the quality the coupons are always cut at
+RENDER_TIMEOUT_S = 300.0  # a coupon renders in seconds
 _LADDER = re.compile(r"^\s*([\d.]+)\s*:\s*([\d.]+)\s*:\s*([\d.]+)\s*$")
 
 Progress = Callable[[str, str], None]
@@ -260,6 +261,7 @@ class PlateReport:
     slice: SliceResult | None
     slice_note: str
     files: list[str]
+    picture: bool = True
 
     @property
     def minutes(self) -> float | None:
@@ -310,7 +312,7 @@ def render_pieces(
             progress(piece.name, "cached")
             return piece.name, target
         progress(piece.name, "rendering")
-        openscad.render(tool, piece.name, source.text, target, 300.0)
+        openscad.render(tool, piece.name, source.text, target, RENDER_TIMEOUT_S)
         cache.store(key, target, {"part": piece.name})
         progress(piece.name, "done")
         return piece.name, target
@@ -445,9 +447,9 @@ def readme(kit: Kit, ladder: Ladder, report: PlateReport) -> str:
         f"One plate, `{PLATE}.3mf` (or `.stl`), with one row per fit: the mate (grey in the",
         "picture) and one coupon per clearance, labelled in mm in raised numerals.",
         "",
-        f"![the plate]({PICTURE})",
-        "",
     ]
+    if report.picture:
+        lines += [f"![the plate]({PICTURE})", ""]
     if report.slice is not None:
         lines += [
             f"Print time {report.slice.print_seconds / 60:.1f} min, filament "
@@ -505,7 +507,7 @@ def build_plate(
             draw_plate(folder / PICTURE, pieces, stls, spots)
         tell("slice", "running")
         result, note = slice_plate(plate_stl, params)
-        report = PlateReport(out, measures, result, note, [])
+        report = PlateReport(out, measures, result, note, [], picture)
         write_json(folder / REPORT, {"kit": kit.name, "ladder": str(ladder), **report.as_dict()})
         write_text(folder / README, readme(kit, ladder, report))
         report.files = sorted(str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file())
@@ -513,9 +515,11 @@ def build_plate(
     return report
 
 
-def build_lines(params: KitParamsBase, out: Path, ladder: Ladder, jobs: int) -> list[str]:
+def build_lines(
+    params: KitParamsBase, out: Path, ladder: Ladder, jobs: int, picture: bool = True
+) -> list[str]:
     """Build the plate; what to tell the maker, a line per fit, then the plate."""
-    report = build_plate(params, out, ladder, jobs=jobs)
+    report = build_plate(params, out, ladder, jobs=jobs, picture=picture)
     lines = []
     for fit in dict.fromkeys(m["fit"] for m in report.measures):
         rows = [m for m in report.measures if m["fit"] == fit]
@@ -532,7 +536,8 @@ def build_lines(params: KitParamsBase, out: Path, ladder: Ladder, jobs: int) -> 
             f"plate: {report.minutes:.1f} min and {report.slice.filament_g:.2f} g "
             f"({report.slice_note}){'; over the 15 min / 5 g aim' if over else ''}"
         )
-    lines.append(f"wrote {out}: {PLATE}.3mf (and .stl), {PICTURE}, {README}; read the README")
+    drawn = f"{PICTURE}, " if picture else ""
+    lines.append(f"wrote {out}: {PLATE}.3mf (and .stl), {drawn}{README}; read the README")
     return lines
 
 
