@@ -53,6 +53,7 @@ paper: setup ## Write the paper edition into OUT/paper (PDF, SVGs, laser files, 
 docs: setup ## Regenerate the README gallery, parameter table and manifest schema under docs/
 	@$(CLI) docs
 	@$(PY) -m squadron_cad.outputs.models docs/schema
+	@$(PY) -m squadron_cad.tolerance docs
 
 clean: $(VENV)/.installed ## Remove the kit in OUT: only files the tool wrote (its record lists them)
 	@$(CLI) clean --out $(OUT)

@@ -732,6 +732,67 @@ def paper(
         opts.show(line, markup=False)
 
 
+@app.command()
+@shared("params", "set", "tin", "kit", "out", "quiet", "json", out=Path("out/tolerance"))
+def tolerance(
+    opts: Shared,
+    picks: Annotated[
+        list[str] | None,
+        typer.Argument(metavar="[FIT=MM]...", help="With --choose: each fit's chosen clearance."),
+    ] = None,
+    choose: Annotated[
+        bool,
+        typer.Option("--choose", help="Write the chosen clearances as a parameters file."),
+    ] = False,
+    out_params: Annotated[
+        Path, typer.Option("--out-params", metavar="FILE", help="Where --choose writes.")
+    ] = Path("fits.yaml"),
+    ladder: Annotated[
+        str | None,
+        typer.Option(
+            "--ladder", metavar="FROM:TO:STEP", help="Clearances to print, in mm (0.10:0.40:0.05)."
+        ),
+    ] = None,
+    jobs: Annotated[
+        int,
+        typer.Option("--jobs", "-j", min=0, metavar="N", help="Parallel jobs (0 = one per core)."),
+    ] = 0,
+    no_previews: Annotated[
+        bool, typer.Option("--no-previews", help="Skip the picture of the plate.")
+    ] = False,
+) -> None:
+    """Print one small plate of coupons for each fit of the kit, at a ladder of clearances,
+    then write the ones that fit your printer as a parameters file.
+
+    Builds into OUT: the coupons' STLs, the plate (3MF and STL), its picture, the
+    slicer's time and filament, and a README with the steps. After printing, pick the
+    tightest coupon of each fit that still works and write them down with --choose; the
+    file sets the kit's own clearance keys for `squadron-cad build --params FILE`.
+
+    Example: squadron-cad tolerance --choose peg=0.25 joint=0.20 clip=0.15 lid=0.30
+    """
+    from squadron_cad import tolerance as coupons
+
+    params = opts.parameters()
+    game = kit_of(params)
+    coupons.coupons_of(game)  # a kit without any says so first
+    steps = coupons.Ladder.parse(ladder or coupons.DEFAULT_LADDER)
+    if picks and not choose:
+        raise InputError(f"{picks[0]}: FIT=MM words are for --choose (--choose {picks[0]})")
+    if choose:
+        layers = (opts.params, opts.overrides, opts.tin)
+        lines = coupons.write_choice(params, game, steps, picks or (), out_params, layers)
+    else:
+        opts.note(f"rendering, measuring and slicing the {game.name} coupons into {opts.out} ...")
+        cores = jobs or os.cpu_count() or 1
+        lines = coupons.build_lines(params, opts.out, steps, cores, not no_previews)
+    for line in lines:
+        if opts.json:
+            console.emit_json({"event": "tolerance", "message": line})
+        else:
+            opts.show(line, markup=False)
+
+
 def _interrupt(signum: int, _frame: Any) -> None:
     """Ctrl-C or SIGTERM: remembered, so that a library that swallows the KeyboardInterrupt
     (trimesh's loaders catch everything) still ends the run as an interruption."""

@@ -134,6 +134,28 @@ def _no_invariants(_design: Any, _meshes: Meshes) -> list[dict[str, Any]]:
 
 
 @dataclass(frozen=True)
+class Coupon:
+    """One fit of a kit printed small, at a ladder of clearances (`squadron-cad tolerance`).
+
+    Every step is a separate piece, built by the part modules' own geometry with only the
+    clearance parameter `key` set to the step's value, and carries that value in raised
+    numerals; the `mate` is the piece every step is tried on (printed once). `measure`
+    places a step on its mate and returns the clearance in the key's own units (the
+    diameter for a key measured on the diameter): the tests compare it to the label.
+    """
+
+    fit: str  # its name, as --choose takes it: "hinge"
+    key: str  # the parameter the chosen value sets: "section.gap_mm"
+    title: str  # the fit in words, for the README of the plate
+    step: Callable[[Any, float], OpenSCADObject]  # (design with key set, value) -> a step
+    mate: Callable[[Any], OpenSCADObject]  # design -> the piece each step is tried on
+    measure: Callable[[Any, trimesh.Trimesh, trimesh.Trimesh], float]  # (design, step, mate)
+    fit_range: str = ""  # the checks key whose min_mm..max_mm the chosen value must lie in
+    sides: int = 1  # 2 when the key is on the diameter (the range is per side)
+    how: str = ""  # how to judge the printed steps, one sentence for the README
+
+
+@dataclass(frozen=True)
 class KitContents:
     """What a kit builds and checks; loaded on first use, so listing kits and resolving
     parameters stay quick (builders pull in solidpython2, checks pull in trimesh)."""
@@ -146,11 +168,15 @@ class KitContents:
     scenes: Callable[[Any, Path], list[Any]] | None = None  # (params, stl folder) -> views
     paper: Callable[[Any, Path, bool], PaperReport] | None = None  # (params, out, previews)
     purchases: Callable[[Any], list[Purchase]] = _no_purchases  # params -> what to buy
+    coupons: tuple[Coupon, ...] = ()  # its fits, for the tolerance test print
 
     def __post_init__(self) -> None:
         names = [part.name for part in self.parts]
         if len(set(names)) != len(names):
             raise ValueError("two parts of a kit share a name")
+        fits = [coupon.fit for coupon in self.coupons]
+        if len(set(fits)) != len(fits):
+            raise ValueError("two coupons of a kit share a fit name")
 
 
 @dataclass(frozen=True)
@@ -201,6 +227,10 @@ class Kit:
     @property
     def paper(self) -> Callable[[Any, Path, bool], PaperReport] | None:
         return self.loaded.paper
+
+    @property
+    def coupons(self) -> tuple[Coupon, ...]:
+        return self.loaded.coupons
 
     @property
     def part_names(self) -> tuple[str, ...]:

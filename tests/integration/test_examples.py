@@ -19,7 +19,10 @@ pytestmark = pytest.mark.integration
 
 ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
-COMMANDS = ("build", "check", "fit", "list", "params", "tins", "previews", "clean", "docs", "bench")
+COMMANDS = (
+    "build", "check", "fit", "list", "params", "tins", "previews", "clean", "docs", "bench",
+    "tolerance",
+)  # fmt: skip
 # Examples not run here, and why (each is exercised elsewhere).
 NOT_RUN = {
     "make test": "this is the suite itself",

@@ -145,6 +145,7 @@ SHARED_BY_COMMAND = {
     "params": (*PARAMETERS, "--json"),
     "bench": PARAMETERS,
     "paper": (*PARAMETERS, "--out", "--json"),
+    "tolerance": (*PARAMETERS, "--out", "--json"),
     "kits": ("--json",),
     "tins": ("--kit",),
     "previews": ("--out",),

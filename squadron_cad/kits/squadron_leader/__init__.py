@@ -28,7 +28,7 @@ def _paper(params: KitParams, out: Path, previews: bool) -> PaperReport:
 
 
 def contents() -> KitContents:
-    from squadron_cad.kits.squadron_leader import design, scenes
+    from squadron_cad.kits.squadron_leader import coupons, design, scenes
     from squadron_cad.kits.squadron_leader.checks import kit as kit_checks
     from squadron_cad.kits.squadron_leader.parts.registry import PARTS
     from squadron_cad.kits.squadron_leader.shopping import purchases
@@ -43,6 +43,7 @@ def contents() -> KitContents:
         scenes=scenes.scenes,
         paper=_paper,
         purchases=purchases,
+        coupons=coupons.COUPONS,
     )
 
 

@@ -18,14 +18,15 @@ from squadron_cad.kits.squadron_leader.parts.plane_token import sockets
 PEG_ANGLES_DEG = (45, 135, 225, 315)
 
 
-def pegs(p: KitParams) -> list[OpenSCADObject]:
+def one_peg(p: KitParams) -> OpenSCADObject:
+    """One peg standing on z = 0 at the origin (the tolerance coupons use it too)."""
     s = p.stacking
+    return tapered_peg(s.peg_diameter_mm, s.peg_tip_diameter_mm, s.peg_height_mm, s.facets)
+
+
+def pegs(p: KitParams) -> list[OpenSCADObject]:
     return [
-        rotate(angle)(
-            translate([p.peg_circle_radius_mm, 0, p.token.height_mm])(
-                tapered_peg(s.peg_diameter_mm, s.peg_tip_diameter_mm, s.peg_height_mm, s.facets)
-            )
-        )
+        rotate(angle)(translate([p.peg_circle_radius_mm, 0, p.token.height_mm])(one_peg(p)))
         for angle in PEG_ANGLES_DEG
     ]
 

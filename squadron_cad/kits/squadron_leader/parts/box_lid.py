@@ -45,11 +45,17 @@ def box_outer(p: KitParams) -> tuple[Number, Number, Number]:
     return length, width, radius
 
 
-def lid_outline(p: KitParams) -> tuple[Number, Number, Number]:
-    """The plate: the box outside, less the rim and the lid clearance on each side."""
-    length, width, radius = box_outer(p)
+def lid_inside(p: KitParams, outer: tuple[Number, Number, Number]) -> tuple[Number, Number, Number]:
+    """A lid for a box of this outside (length, width, corner radius): less the rim and
+    the lid clearance on each side (the tolerance coupons use it on a small box)."""
+    length, width, radius = outer
     inset = p.box.rim_mm + p.box.lid_clearance_mm
     return length - 2 * inset, width - 2 * inset, radius - inset
+
+
+def lid_outline(p: KitParams) -> tuple[Number, Number, Number]:
+    """The plate: the box outside, less the rim and the lid clearance on each side."""
+    return lid_inside(p, box_outer(p))
 
 
 def landscape(p: KitParams) -> tuple[Number, Number, bool]:

@@ -69,21 +69,22 @@ def underside_hollow(p: KitParams) -> OpenSCADObject:
     )
 
 
+def one_socket(p: KitParams) -> OpenSCADObject:
+    """One socket cut up from z = 0 at the origin (the tolerance coupons use it too)."""
+    s = p.stacking
+    return socket(
+        s.socket_diameter_mm,
+        s.socket_tip_diameter_mm,
+        s.socket_depth_mm,
+        s.socket_chamfer_mm,
+        s.facets,
+    )
+
+
 def sockets(p: KitParams) -> list[OpenSCADObject]:
     """The 8 sockets under every token, on the peg circle, one per 45 degrees."""
-    s = p.stacking
     return [
-        rotate(angle)(
-            translate([p.peg_circle_radius_mm, 0, 0])(
-                socket(
-                    s.socket_diameter_mm,
-                    s.socket_tip_diameter_mm,
-                    s.socket_depth_mm,
-                    s.socket_chamfer_mm,
-                    s.facets,
-                )
-            )
-        )
+        rotate(angle)(translate([p.peg_circle_radius_mm, 0, 0])(one_socket(p)))
         for angle in SOCKET_ANGLES_DEG
     ]
 

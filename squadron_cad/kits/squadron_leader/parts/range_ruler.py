@@ -80,6 +80,11 @@ def tab_outline(p: KitParams, root_x: Number) -> OpenSCADObject:
     return polygon(tab_points(p, root_x))
 
 
+def slot_outline(p: KitParams, root_x: Number) -> OpenSCADObject:
+    """The slot that takes a tab rooted at root_x: the tab grown by the joint clearance."""
+    return offset(delta=p.ruler.joint_clearance_mm)(tab_outline(p, root_x))
+
+
 def section_joints(index: int) -> tuple[bool, bool]:
     """Does section `index` (1..3) carry a tab at its far end, a slot at its near end?"""
     return index < SECTIONS, index > 1
@@ -95,8 +100,7 @@ def build_section(p: KitParams, index: int) -> OpenSCADObject:
         outline = union()(outline, tab_outline(p, length))
         marks.append(_mark(length, p))
     if has_slot:
-        slot = offset(delta=p.ruler.joint_clearance_mm)(tab_outline(p, 0))
-        outline = difference()(outline, slot)
+        outline = difference()(outline, slot_outline(p, 0))
         marks.append(_mark(0, p))
     body = linear_extrude(height=p.ruler.thickness_mm)(outline)
     return _engrave(body, marks, [_numeral(index, length / 2, p)], p)

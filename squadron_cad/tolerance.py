@@ -1,0 +1,564 @@
+"""The tolerance test print: each fit a kit declares, at a ladder of clearances, on one
+small plate; then the maker's choice written as a parameters file.
+
+`build_plate` renders every coupon a kit declares (squadron_cad.kit.Coupon: a mate
+printed once, and one labelled step per clearance on the ladder), measures each step's
+clearance on the meshes placed on their mate, lays them out in rows (one fit a row,
+mate first, steps in order), writes the plate (3MF and STL), a picture of it, the
+slicer's time and filament and a README with the steps, atomically into one folder.
+`choose` turns "fit=value" picks into the kit's own clearance keys.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import tempfile
+from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import trimesh
+import yaml
+
+from squadron_cad.checks.mesh import load_mesh
+from squadron_cad.checks.slicer import SlicerError, SliceResult, SliceSettings, slice_part
+from squadron_cad.emit import emit
+from squadron_cad.errors import InputError, ToolError
+from squadron_cad.kit import Coupon, Kit, Part, kit_of
+from squadron_cad.outfolder import prepare_cache, safe_output_folder, staged
+from squadron_cad.outputs.previews import PictureSettings, Placed, View, snapshot
+from squadron_cad.outputs.threemf import PlateObject, plate_bytes
+from squadron_cad.params import COLOUR_NAMES, KitParamsBase
+from squadron_cad.render import openscad
+from squadron_cad.render.atomic import write_bytes, write_json, write_text
+from squadron_cad.render.cache import RenderCache, file_sha256, source_key
+from squadron_cad.render.display import display_environment
+from squadron_cad.resolve import resolve
+
+DEFAULT_LADDER = "0.10:0.40:0.05"
+MAX_STEPS = 12  # a longer ladder no longer makes a small plate
+KIND = "tolerance"  # the output folder's kind (squadron_cad.outfolder)
+PLATE = "tolerance_plate"
+COUPON_FOLDER = "coupons"
+PICTURE = "tolerance_plate.png"
+REPORT = "tolerance.json"
+README = "README.md"
+MATE = "mate"
+LIMIT_MINUTES = 15.0  # the plate must stay a quick print (issue #18)
+LIMIT_GRAMS = 5.0
+MATE_COLOUR = COLOUR_NAMES["silver"]
+STEP_COLOUR = COLOUR_NAMES["orange"]
+CAMERA = "0,0,0,25,0,0,0"  # from the front and above, numerals upright
+PICTURE_PX = (1200, 600)  # the plate is wide: a wide picture keeps the coupons large
+DOCS_OUT = Path("out") / "docs-tolerance"  # where `make docs` builds the README's picture
+DOCS_PICTURE = "tolerance_plate.png"  # under docs/
+ROW_GAP_MM = 4.0
+FINAL = "final"  # the quality the coupons are always cut at
+RENDER_TIMEOUT_S = 300.0  # a coupon renders in seconds
+_LADDER = re.compile(r"^\s*([\d.]+)\s*:\s*([\d.]+)\s*:\s*([\d.]+)\s*$")
+
+Progress = Callable[[str, str], None]
+
+
+# ---- the ladder ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Ladder:
+    """Clearances from low to high in steps, in mm (each a coupon)."""
+
+    low_mm: float
+    high_mm: float
+    step_mm: float
+
+    @classmethod
+    def parse(cls, text: str) -> Ladder:
+        match = _LADDER.match(text)
+        if not match:
+            raise InputError(f"--ladder {text!r}: give FROM:TO:STEP in mm, e.g. {DEFAULT_LADDER}")
+        low, high, step = (float(group) for group in match.groups())
+        if not 0 < low < high <= 2 or step <= 0:
+            raise InputError(f"--ladder {text!r}: needs 0 < FROM < TO <= 2 and STEP > 0 (mm)")
+        steps = (high - low) / step
+        if abs(steps - round(steps)) > 1e-6 or round(steps) + 1 > MAX_STEPS:
+            raise InputError(
+                f"--ladder {text!r}: TO - FROM must be a whole number of STEPs, at most "
+                f"{MAX_STEPS} values (the plate stays small)"
+            )
+        return cls(low, high, step)
+
+    @property
+    def values(self) -> tuple[float, ...]:
+        count = round((self.high_mm - self.low_mm) / self.step_mm) + 1
+        return tuple(round(self.low_mm + i * self.step_mm, 4) for i in range(count))
+
+    def holds(self, value: float) -> bool:
+        return any(abs(value - step) < 1e-6 for step in self.values)
+
+    def __str__(self) -> str:
+        return f"{self.low_mm:g}:{self.high_mm:g}:{self.step_mm:g}"
+
+
+def coupons_of(kit: Kit) -> tuple[Coupon, ...]:
+    if not kit.coupons:
+        raise InputError(f"the {kit.name} kit declares no fits: it has no tolerance test print")
+    return kit.coupons
+
+
+def with_value(params: Any, key: str, value: float) -> Any:
+    """The parameters with one dotted key set (not validated: a coupon may go below the
+    kit's fit range, which is what the test print is for)."""
+    head, _, rest = key.partition(".")
+    if not rest:
+        return params.model_copy(update={head: value})
+    return params.model_copy(update={head: with_value(getattr(params, head), rest, value)})
+
+
+def _value_at(params: Any, key: str) -> Any:
+    for name in key.split("."):
+        params = getattr(params, name)
+    return params
+
+
+# ---- choosing --------------------------------------------------------------------------------
+
+
+def parse_picks(picks: Iterable[str], coupons: tuple[Coupon, ...], ladder: Ladder) -> dict:
+    """ "fit=mm" words as {fit: value}; unknown fits and values off the ladder refused."""
+    fits = {coupon.fit: coupon for coupon in coupons}
+    chosen: dict[str, float] = {}
+    for pick in picks:
+        name, sep, text = pick.partition("=")
+        name = name.strip()
+        if not sep or name not in fits:
+            known = ", ".join(fits)
+            raise InputError(f"--choose {pick!r}: give FIT=MM with FIT one of: {known}")
+        try:
+            value = float(text)
+        except ValueError:
+            raise InputError(f"--choose {pick!r}: {text!r} is not a number of mm") from None
+        if not math.isfinite(value) or not ladder.holds(value):
+            steps = ", ".join(f"{v:.2f}" for v in ladder.values)
+            raise InputError(f"--choose {pick!r}: {name} must be a step of the ladder: {steps}")
+        chosen[name] = round(value, 4)
+    if not chosen:
+        example = f"{coupons[0].fit}={ladder.values[len(ladder.values) // 2]:.2f}"
+        raise InputError(f"--choose: name at least one fit, e.g. --choose {example}")
+    return chosen
+
+
+def choice_values(
+    params: KitParamsBase, coupons: tuple[Coupon, ...], chosen: dict[str, float]
+) -> dict[str, Any]:
+    """The nested parameters that set each chosen fit, and widen its checked range so the
+    value is accepted (a printer that needs 0.15 where the kit's range starts at 0.2)."""
+    values: dict[str, Any] = {}
+    for coupon in coupons:
+        if coupon.fit not in chosen:
+            continue
+        value = chosen[coupon.fit]
+        _set(values, coupon.key, value)
+        if coupon.fit_range:
+            current = _value_at(params, coupon.fit_range)
+            per_side = round(value / coupon.sides, 4)
+            if per_side < current.min_mm:
+                _set(values, f"{coupon.fit_range}.min_mm", per_side)
+            if per_side > current.max_mm:
+                _set(values, f"{coupon.fit_range}.max_mm", per_side)
+    return values
+
+
+def _set(tree: dict[str, Any], key: str, value: Any) -> None:
+    *sections, last = key.split(".")
+    for section in sections:
+        tree = tree.setdefault(section, {})
+    tree[last] = value
+
+
+def choice_yaml(kit: Kit, chosen: dict[str, float], values: dict[str, Any]) -> str:
+    picks = " ".join(f"{fit}={value:.2f}" for fit, value in chosen.items())
+    header = (
+        f"# Clearances chosen from the {kit.title} tolerance test print:\n"
+        f"#   squadron-cad tolerance --choose {picks}\n"
+        "# Build with them: squadron-cad build --params THIS_FILE\n"
+    )
+    return header + yaml.safe_dump(values, sort_keys=False)
+
+
+def write_choice(
+    params: KitParamsBase,
+    kit: Kit,
+    ladder: Ladder,
+    picks: Iterable[str],
+    target: Path,
+    layers: tuple[Iterable[Path], Iterable[str], str | None] = ((), (), None),
+) -> list[str]:
+    """Write the picks as a parameters file, once the kit accepts it on top of the same
+    layers (--params files, --set, --tin); the lines to show."""
+    coupons = coupons_of(kit)
+    chosen = parse_picks(picks, coupons, ladder)
+    values = choice_values(params, coupons, chosen)
+    text = choice_yaml(kit, chosen, values)
+    if target.is_dir():
+        raise InputError(f"--out-params {target}: is a folder; give a file name, e.g. fits.yaml")
+    if not target.parent.is_dir():
+        raise InputError(f"--out-params {target}: the folder {target.parent} does not exist")
+    files, overrides, tin = layers
+    with tempfile.TemporaryDirectory(prefix="squadron-choice-") as folder:
+        trial = Path(folder) / target.name
+        trial.write_text(text, encoding="utf-8")
+        try:
+            resolve([*files, trial], list(overrides), tin, kit)
+        except InputError as error:
+            raise InputError(f"--choose: the kit refuses the chosen values: {error}") from None
+    write_text(target, text)
+    keys = ", ".join(f"{c.key} = {chosen[c.fit]:g}" for c in coupons if c.fit in chosen)
+    return [f"wrote {target}: {keys}", f"build with them: squadron-cad build --params {target}"]
+
+
+# ---- building the plate ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CouponPiece:
+    """One rendered piece: a fit's mate (value None) or one of its steps."""
+
+    coupon: Coupon
+    value: float | None
+    design: Any
+
+    @property
+    def name(self) -> str:
+        tail = MATE if self.value is None else f"{self.value:.2f}".replace(".", "p")
+        return f"{self.coupon.fit}_{tail}"
+
+    @property
+    def label(self) -> str:
+        return f"{self.coupon.fit} {MATE if self.value is None else f'{self.value:.2f}'}"
+
+    def part(self) -> Part:
+        coupon, value = self.coupon, self.value
+        if value is None:
+            builder = coupon.mate
+        else:
+
+            def builder(design: Any) -> Any:
+                return coupon.step(design, value)
+
+        return Part(
+            name=self.name, title=f"{coupon.title}: {self.label}", builder=builder, group="shared"
+        )
+
+
+@dataclass
+class PlateReport:
+    out: Path
+    measures: list[dict[str, Any]]
+    slice: SliceResult | None
+    slice_note: str
+    files: list[str]
+    picture: bool = True
+
+    @property
+    def minutes(self) -> float | None:
+        return None if self.slice is None else self.slice.print_seconds / 60
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "coupons": self.measures,
+            "slicer": None if self.slice is None else self.slice.as_dict(),
+            "slicer_note": self.slice_note,
+            "limits": {"minutes": LIMIT_MINUTES, "grams": LIMIT_GRAMS},
+        }
+
+
+def pieces_of(params: KitParamsBase, ladder: Ladder) -> list[CouponPiece]:
+    """Every mate and step, at final quality whatever the parameters ask: coarse draft
+    curves would change the clearances the coupons are there to show."""
+    kit = kit_of(params)
+    params = params.model_copy(update={"quality": FINAL})
+    pieces = []
+    for coupon in coupons_of(kit):
+        pieces.append(CouponPiece(coupon, None, kit.design(params)))
+        for value in ladder.values:
+            varied = with_value(params, coupon.key, value)
+            pieces.append(CouponPiece(coupon, value, kit.design(varied)))
+    return pieces
+
+
+def render_pieces(
+    pieces: list[CouponPiece],
+    folder: Path,
+    cache: RenderCache,
+    credit: str,
+    jobs: int,
+    progress: Progress,
+) -> dict[str, Path]:
+    """Each piece's STL in folder (cached by its source), by name."""
+    tool = openscad.locate()
+    folder.mkdir(parents=True, exist_ok=True)
+
+    def one(piece: CouponPiece) -> tuple[str, Path]:
+        source = emit(piece.part(), piece.design, credit)
+        target = folder / f"{piece.name}.stl"
+        key = source_key(source.text, tool)
+        entry = cache.lookup(key)
+        if entry is not None:
+            write_bytes(target, entry.stl.read_bytes())
+            progress(piece.name, "cached")
+            return piece.name, target
+        progress(piece.name, "rendering")
+        openscad.render(tool, piece.name, source.text, target, RENDER_TIMEOUT_S)
+        cache.store(key, target, {"part": piece.name})
+        progress(piece.name, "done")
+        return piece.name, target
+
+    with ThreadPoolExecutor(max(1, jobs)) as pool:
+        return dict(pool.map(one, pieces))
+
+
+def measure_steps(pieces: list[CouponPiece], stls: dict[str, Path]) -> list[dict[str, Any]]:
+    """Each step's clearance measured on its mesh placed on its mate's."""
+    mates = {p.coupon.fit: load_mesh(stls[p.name]) for p in pieces if p.value is None}
+    rows = []
+    for piece in pieces:
+        if piece.value is None:
+            continue
+        step = load_mesh(stls[piece.name])
+        measured = float(piece.coupon.measure(piece.design, step, mates[piece.coupon.fit]))
+        if not math.isfinite(measured):
+            raise ToolError(f"coupon {piece.label}: its clearance cannot be measured on its mesh")
+        rows.append(
+            {
+                "fit": piece.coupon.fit,
+                "key": piece.coupon.key,
+                "label_mm": piece.value,
+                "measured_mm": round(float(measured), 4),
+                "stl": f"{COUPON_FOLDER}/{piece.name}.stl",
+            }
+        )
+    return rows
+
+
+def layout(
+    pieces: list[CouponPiece], stls: dict[str, Path], params: KitParamsBase
+) -> dict[str, np.ndarray]:
+    """Where each piece goes (a translation from its frame to the bed): one row per fit,
+    mate first, centred on the bed."""
+    spacing = float(params.plates.spacing_mm)
+    spots: dict[str, np.ndarray] = {}
+    y = 0.0
+    width = 0.0
+    fits = list(dict.fromkeys(p.coupon.fit for p in pieces))
+    for fit in fits:
+        row = [p for p in pieces if p.coupon.fit == fit]
+        bounds = [load_mesh(stls[p.name]).bounds for p in row]
+        depth = max(float(b[1][1] - b[0][1]) for b in bounds)
+        x = 0.0
+        for piece, (low, high) in zip(row, bounds, strict=True):
+            spots[piece.name] = np.array([x - low[0], y - low[1], -low[2]])
+            x += float(high[0] - low[0]) + spacing
+        width = max(width, x - spacing)
+        y += depth + ROW_GAP_MM
+    centre = np.array(
+        [
+            (params.printer.bed_length_mm - width) / 2,
+            (params.printer.bed_width_mm - (y - ROW_GAP_MM)) / 2,
+            0,
+        ]
+    )
+    return {name: spot + centre for name, spot in spots.items()}
+
+
+def _placed(stl: Path, shift: np.ndarray) -> trimesh.Trimesh:
+    mesh = trimesh.load(stl, file_type="stl", force="mesh", process=True)
+    mesh.apply_translation(shift)
+    return mesh
+
+
+def write_plate(
+    folder: Path, pieces: list[CouponPiece], stls: dict[str, Path], spots: dict[str, np.ndarray]
+) -> tuple[Path, Path]:
+    objects = [
+        PlateObject(
+            piece.label,
+            _placed(stls[piece.name], spots[piece.name]),
+            "mates" if piece.value is None else "steps",
+            MATE_COLOUR if piece.value is None else STEP_COLOUR,
+        )
+        for piece in pieces
+    ]
+    three_mf, stl = folder / f"{PLATE}.3mf", folder / f"{PLATE}.stl"
+    write_bytes(three_mf, plate_bytes(PLATE, objects))
+    whole = trimesh.util.concatenate([item.mesh for item in objects])
+    write_bytes(stl, whole.export(file_type="stl"))
+    return three_mf, stl
+
+
+def draw_plate(
+    target: Path,
+    pieces: list[CouponPiece],
+    stls: dict[str, Path],
+    spots: dict[str, np.ndarray],
+) -> None:
+    items = tuple(
+        Placed(
+            stls[piece.name],
+            MATE_COLOUR if piece.value is None else STEP_COLOUR,
+            tuple(tuple(float(v) for v in row) for row in _translation(spots[piece.name])),
+        )
+        for piece in pieces
+    )
+    view = View(PLATE, items, "the tolerance test plate", CAMERA)
+    settings = PictureSettings(*PICTURE_PX)
+    with display_environment() as env:
+        snapshot(openscad.locate(), view, target, settings, env)
+
+
+def _translation(shift: np.ndarray) -> np.ndarray:
+    matrix = np.eye(4)
+    matrix[:3, 3] = shift
+    return matrix
+
+
+def slice_plate(stl: Path, params: KitParamsBase) -> tuple[SliceResult | None, str]:
+    settings = SliceSettings.from_params(params)
+    try:
+        result = slice_part(stl, settings, name=PLATE)
+    except SlicerError as error:
+        return None, f"not sliced: {error}"
+    if result is None:
+        return None, "not sliced: PrusaSlicer is not installed"
+    return (
+        result,
+        f"PrusaSlicer, {settings.layer_height_mm:g} mm layers, {settings.infill_percent} % infill",
+    )
+
+
+def readme(kit: Kit, ladder: Ladder, report: PlateReport) -> str:
+    coupons = coupons_of(kit)
+    lines = [
+        f"# {kit.title}: tolerance test print",
+        "",
+        f"One plate, `{PLATE}.3mf` (or `.stl`), with one row per fit: the mate (grey in the",
+        "picture) and one coupon per clearance, labelled in mm in raised numerals.",
+        "",
+    ]
+    if report.picture:
+        lines += [f"![the plate]({PICTURE})", ""]
+    if report.slice is not None:
+        lines += [
+            f"Print time {report.slice.print_seconds / 60:.1f} min, filament "
+            f"{report.slice.filament_g:.2f} g ({report.slice_note}).",
+            "",
+        ]
+    else:
+        lines += [f"Print time and filament: {report.slice_note}.", ""]
+    lines += ["## Steps", "", "1. Print the plate in the filament and on the printer you will use."]
+    steps = ", ".join(f"{value:.2f}" for value in ladder.values)
+    lines += [f"2. The clearances, in mm: {steps}. For each fit:", ""]
+    for coupon in coupons:
+        lines.append(f"   - **{coupon.fit}**, {coupon.title} (`{coupon.key}`): {coupon.how}.")
+    example = " ".join(f"{c.fit}={ladder.values[len(ladder.values) // 2]:.2f}" for c in coupons)
+    lines += [
+        "",
+        f"3. Write your choice: `squadron-cad tolerance --choose {example} --out-params fits.yaml`",
+        "4. Build with it: `squadron-cad build --params fits.yaml`",
+        "",
+        "## Measured on the meshes",
+        "",
+        "| fit | label (mm) | measured (mm) |",
+        "|---|---|---|",
+    ]
+    lines += [
+        f"| {m['fit']} | {m['label_mm']:.2f} | {m['measured_mm']:.3f} |" for m in report.measures
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def build_plate(
+    params: KitParamsBase,
+    out: Path,
+    ladder: Ladder,
+    *,
+    jobs: int = 2,
+    picture: bool = True,
+    progress: Progress | None = None,
+) -> PlateReport:
+    """Render, measure, lay out, slice and describe the plate; swapped into out whole."""
+    out = safe_output_folder(out)
+    kit = kit_of(params)
+    pieces = pieces_of(params, ladder)
+    tell = progress or _quiet
+    with staged(out, KIND) as staging:
+        folder = staging.path
+        stls = render_pieces(
+            pieces, folder / COUPON_FOLDER, RenderCache(prepare_cache(out)), kit.credit, jobs, tell
+        )
+        measures = measure_steps(pieces, stls)
+        spots = layout(pieces, stls, params)
+        _three_mf, plate_stl = write_plate(folder, pieces, stls, spots)
+        if picture:
+            tell("picture", "drawing")
+            draw_plate(folder / PICTURE, pieces, stls, spots)
+        tell("slice", "running")
+        result, note = slice_plate(plate_stl, params)
+        report = PlateReport(out, measures, result, note, [], picture)
+        write_json(folder / REPORT, {"kit": kit.name, "ladder": str(ladder), **report.as_dict()})
+        write_text(folder / README, readme(kit, ladder, report))
+        report.files = sorted(str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file())
+        staging.commit()
+    return report
+
+
+def build_lines(
+    params: KitParamsBase, out: Path, ladder: Ladder, jobs: int, picture: bool = True
+) -> list[str]:
+    """Build the plate; what to tell the maker, a line per fit, then the plate."""
+    report = build_plate(params, out, ladder, jobs=jobs, picture=picture)
+    lines = []
+    for fit in dict.fromkeys(m["fit"] for m in report.measures):
+        rows = [m for m in report.measures if m["fit"] == fit]
+        worst = max(abs(m["measured_mm"] - m["label_mm"]) for m in rows)
+        lines.append(
+            f"{fit}: {len(rows)} coupons {rows[0]['label_mm']:.2f}-{rows[-1]['label_mm']:.2f} mm, "
+            f"measured within {worst:.3f} mm of their labels ({rows[0]['key']})"
+        )
+    if report.slice is None:
+        lines.append(f"plate: {report.slice_note}")
+    else:
+        over = report.minutes > LIMIT_MINUTES or report.slice.filament_g > LIMIT_GRAMS
+        lines.append(
+            f"plate: {report.minutes:.1f} min and {report.slice.filament_g:.2f} g "
+            f"({report.slice_note}){'; over the 15 min / 5 g aim' if over else ''}"
+        )
+    drawn = f"{PICTURE}, " if picture else ""
+    lines.append(f"wrote {out}: {PLATE}.3mf (and .stl), {drawn}{README}; read the README")
+    return lines
+
+
+def refresh_docs_picture(docs_dir: Path, jobs: int = 2) -> Path:
+    """Build the default kit's plate (cached renders) and copy its picture into docs_dir,
+    for the README's "Tolerance test print" section (`make docs`)."""
+    build_plate(resolve(), DOCS_OUT, Ladder.parse(DEFAULT_LADDER), jobs=jobs)
+    target = docs_dir / DOCS_PICTURE
+    write_bytes(target, (DOCS_OUT / PICTURE).read_bytes())
+    return target
+
+
+def _quiet(_name: str, _status: str) -> None:
+    """Progress is optional."""
+
+
+def plate_sha256(out: Path) -> str:
+    return file_sha256(out / f"{PLATE}.3mf")
+
+
+if __name__ == "__main__":  # python -m squadron_cad.tolerance docs
+    import sys
+
+    print(refresh_docs_picture(Path(sys.argv[1] if len(sys.argv) > 1 else "docs")))

@@ -1,0 +1,118 @@
+"""The tolerance test print's ladder and --choose (no rendering): the written file is
+accepted by resolve and sets the chosen values; bad input is one line, exit 2."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from squadron_cad.cli import main
+from squadron_cad.errors import InputError
+from squadron_cad.kit import load_kit
+from squadron_cad.resolve import resolve
+from squadron_cad.tolerance import DEFAULT_LADDER, Ladder, choice_values, parse_picks, with_value
+
+KIT = load_kit("squadron-leader")
+LADDER = Ladder.parse(DEFAULT_LADDER)
+PICKS = ["peg=0.25", "joint=0.20", "clip=0.15", "lid=0.30"]
+KEYS = {
+    "stacking.peg_socket_clearance_mm": 0.25,
+    "ruler.joint_clearance_mm": 0.20,
+    "stat_dial.clip_clearance_mm": 0.15,
+    "box.lid_clearance_mm": 0.30,
+}
+
+
+def run(args: list[str], capsys) -> tuple[int, str, str]:
+    with pytest.raises(SystemExit) as done:
+        main(args)
+    captured = capsys.readouterr()
+    return int(done.value.code or 0), captured.out, captured.err
+
+
+def value_at(params, key: str) -> float:
+    for name in key.split("."):
+        params = getattr(params, name)
+    return params
+
+
+def test_default_ladder_is_the_seven_steps() -> None:
+    assert LADDER.values == (0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4)
+
+
+@pytest.mark.parametrize(
+    "text", ["0.1-0.4", "0.4:0.1:0.05", "0.1:0.4:0.07", "0:0.4:0.05", "0.05:1.9:0.01"]
+)
+def test_bad_ladders_are_refused(text: str) -> None:
+    with pytest.raises(InputError, match="--ladder"):
+        Ladder.parse(text)
+
+
+def test_the_kit_declares_a_coupon_per_fit() -> None:
+    fits = {coupon.fit: coupon.key for coupon in KIT.coupons}
+    assert fits == dict(zip(["peg", "joint", "clip", "lid"], KEYS, strict=True))
+    params = resolve()
+    for key in KEYS:  # every coupon sets a real parameter of the kit
+        assert isinstance(value_at(params, key), float)
+
+
+def test_with_value_sets_one_key_and_nothing_else() -> None:
+    params = resolve()
+    varied = with_value(params, "ruler.joint_clearance_mm", 0.35)
+    assert varied.ruler.joint_clearance_mm == 0.35
+    assert varied.ruler.tab_width_mm == params.ruler.tab_width_mm
+    assert varied.stacking == params.stacking
+    assert params.ruler.joint_clearance_mm != 0.35  # the original is untouched
+
+
+def test_choose_writes_a_file_resolve_accepts(tmp_path: Path, capsys) -> None:
+    target = tmp_path / "fits.yaml"
+    code, out, err = run(["tolerance", "--choose", *PICKS, "--out-params", str(target)], capsys)
+    assert code == 0, err
+    assert "wrote" in out
+    chosen = resolve([target])
+    for key, value in KEYS.items():
+        assert value_at(chosen, key) == pytest.approx(value)
+    # 0.15 is under the kit's clip range (0.2): the file widens it, so the kit accepts it
+    assert chosen.checks.clip_fit.min_mm == pytest.approx(0.15)
+
+
+def test_choice_values_only_widen_ranges_that_need_it() -> None:
+    params = resolve()
+    values = choice_values(params, KIT.coupons, parse_picks(["peg=0.25"], KIT.coupons, LADDER))
+    assert values == {"stacking": {"peg_socket_clearance_mm": 0.25}}
+
+
+BAD_CHOICES = [
+    (["--choose", "peg=0.27"], "peg must be a step of the ladder"),
+    (["--choose", "pegs=0.25"], "FIT one of: peg, joint, clip, lid"),
+    (["--choose", "peg=wide"], "is not a number"),
+    (["--choose", "peg"], "give FIT=MM"),
+    (["--choose"], "name at least one fit, e.g. --choose peg=0.25"),
+    (["peg=0.25"], "are for --choose"),
+    (["--ladder", "0.1:0.4:0.07", "--choose", "peg=0.1"], "--ladder"),
+    (["--choose", "peg=0.25"], "does not exist"),
+]
+
+
+@pytest.mark.parametrize(("args", "words"), BAD_CHOICES)
+def test_bad_choose_is_one_line_exit_2(tmp_path: Path, capsys, args: list[str], words: str) -> None:
+    folder = tmp_path if words != "does not exist" else tmp_path / "no-such-folder"
+    target = folder / "fits.yaml"
+    code, _, err = run(["tolerance", *args, "--out-params", str(target)], capsys)
+    assert code == 2
+    assert len(err.strip().splitlines()) == 1
+    assert words in err
+    assert not target.exists()
+
+
+@pytest.mark.parametrize("kit", ["squadrons", "space-planes"])
+def test_a_kit_without_coupons_says_so(tmp_path: Path, capsys, kit: str) -> None:
+    out = tmp_path / "tolerance"
+    code, _, err = run(["tolerance", "--kit", kit, "--out", str(out)], capsys)
+    assert code == 2
+    assert err.strip().splitlines() == [
+        f"squadron-cad: error: the {kit} kit declares no fits: it has no tolerance test print"
+    ]
+    assert not out.exists()
