@@ -136,6 +136,16 @@ class AltitudeParams(Section):
     hole_scale: Annotated[float, ratio("Centre hole as a fraction of the octagon", 0, 0.9)]
 
 
+class MarkParams(Section):
+    """Each player's mark (player_colours.mark): raised on the plane token beside the
+    silhouette, and standing in a recess, flush with the top, on the altitude tokens
+    (their top carries the token above) and the stat card (the clips slide over it)."""
+
+    plane_size_mm: Annotated[Mm, mm("Player mark on the plane token, across", 2, 10)]
+    token_size_mm: Annotated[Mm, mm("Player mark on altitude tokens and stat card, across", 2, 10)]
+    frame_mm: Annotated[Mm, mm("Recess around a flush mark, each side", 0.3, 2)]
+
+
 class TemplateParams(Section):
     thickness_mm: Annotated[Mm, mm("Thickness of the move templates", 1, 20)]
     notch_clearance_mm: Annotated[
@@ -304,6 +314,7 @@ class KitParams(KitParamsBase):
     plane: PlaneParams
     stacking: StackingParams
     altitude: AltitudeParams
+    marks: MarkParams
     templates: TemplateParams
     ruler: RulerParams
     stat_dial: StatDialParams

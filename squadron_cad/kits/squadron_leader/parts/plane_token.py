@@ -8,6 +8,7 @@ from solid2 import difference, hull, linear_extrude, polygon, rotate, scale, tra
 from solid2.core.object_base import OpenSCADObject
 
 from squadron_cad.geometry.expr import Number
+from squadron_cad.geometry.marks import mark_2d, player_mark
 from squadron_cad.geometry.shapes import (
     EPSILON_MM,
     chamfered_prism,
@@ -23,6 +24,9 @@ if TYPE_CHECKING:
 
 FIRING_ARC_HALF_ANGLE_DEG = 45  # the rules' 90 degree V, symmetric about forward
 SOCKET_ANGLES_DEG = tuple(range(0, 360, 45))
+# The player's mark: behind the right wing, clear of silhouette, grooves and rim (as
+# fractions of the token width; 3.6 mm free around it at the default size).
+MARK_AT_WIDTHS = (-0.18, -0.27)
 
 
 def silhouette(p: KitParams) -> OpenSCADObject:
@@ -88,12 +92,25 @@ def sockets(p: KitParams) -> list[OpenSCADObject]:
     ]
 
 
+def mark_centre(p: KitParams) -> tuple[Number, Number]:
+    """Where the player's mark stands on the token's top."""
+    return p.token.width_mm * MARK_AT_WIDTHS[0], p.token.width_mm * MARK_AT_WIDTHS[1]
+
+
 def build(design: SquadronDesign) -> OpenSCADObject:
+    """The representative token (player 1's): what the kit's checks measure."""
+    return build_for(design, 0)
+
+
+def build_for(design: SquadronDesign, player: int) -> OpenSCADObject:
+    """Player `player`'s token (0-based): their mark raised as high as the silhouette."""
     p = design.params
     token = p.token
     body = chamfered_prism(token.height_mm, token.bottom_chamfer_mm, octagon(token.width_mm))
+    x, y = mark_centre(p)
+    mark = translate([x, y])(mark_2d(player_mark(p, player), p.marks.plane_size_mm))
     raised = translate([0, 0, token.height_mm - EPSILON_MM])(
-        linear_extrude(height=p.plane.silhouette_height_mm + EPSILON_MM)(silhouette(p))
+        linear_extrude(height=p.plane.silhouette_height_mm + EPSILON_MM)(silhouette(p), mark)
     )
     grooves = translate([0, 0, token.height_mm - p.plane.groove_depth_mm])(
         linear_extrude(height=p.plane.groove_depth_mm + EPSILON_MM)(marks(p))

@@ -60,6 +60,20 @@ def _silhouette_base(p: KitParams) -> float:
     return float(p.token.height_mm)
 
 
+def _token_recess_floor(p: KitParams) -> float:
+    """The player's mark stands from its recess floor: drawn darker from there."""
+    return float(p.token.height_mm - p.text.depth_mm)
+
+
+def _card_recess_floor(p: KitParams) -> float:
+    """Mark and numerals are cut text.depth_mm deep: the top above their floor is darker."""
+    return float(p.stat_dial.card_thickness_mm - p.text.depth_mm)
+
+
+def _altitude_notes(p: KitParams) -> PrintNotes:
+    return _engraved(p.text.depth_mm)
+
+
 def _clips(p: KitParams) -> int:
     """One clip per stat row for each player."""
     return len(p.stat_dial.labels) * p.players
@@ -96,6 +110,7 @@ PARTS: tuple[Part, ...] = (
         plane_token.build,
         "player",
         per_player=1,
+        player_builder=plane_token.build_for,
         orientation="sockets down, silhouette up",
         colour="player",
         accent_from_mm=_silhouette_base,
@@ -109,8 +124,11 @@ PARTS: tuple[Part, ...] = (
         altitude_token.build,
         "player",
         per_player=C.ALTITUDE_TOKENS_PER_STACK,
+        player_builder=altitude_token.build_for,
         orientation="sockets down, pegs up",
         colour="player",
+        accent_from_mm=_token_recess_floor,
+        print_notes=_altitude_notes,
         slow_render=True,
         noun="altitude token",
     ),
@@ -120,8 +138,10 @@ PARTS: tuple[Part, ...] = (
         stat_dial.build_card,
         "player",
         per_player=1,
+        player_builder=stat_dial.build_card_for,
         orientation="numerals up",
         colour="player",
+        accent_from_mm=_card_recess_floor,
         print_notes=_card_notes,
         slow_render=True,
         noun="stat dial card",
