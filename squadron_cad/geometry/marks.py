@@ -24,7 +24,7 @@ Outline = tuple[tuple[tuple[float, float], ...], ...]  # outer ring, then holes
 
 
 def _round(points: list[tuple[float, float]]) -> tuple[tuple[float, float], ...]:
-    return tuple((round(x, 6), round(y, 6)) for x, y in points)
+    return tuple((round(x, 3), round(y, 3)) for x, y in points)
 
 
 def _regular(sides: int, radius: float, start_deg: float) -> tuple[tuple[float, float], ...]:
@@ -61,7 +61,7 @@ def _chevron() -> tuple[tuple[float, float], ...]:
     return _round([(0.0, 0.48), (0.4, 0.0), (0.4, -0.28), (0.0, 0.12), (-0.4, -0.28), (-0.4, 0.0)])
 
 
-_CIRCLE = _regular(40, 0.5, 0.0)
+_CIRCLE = _regular(32, 0.5, 0.0)
 OUTLINES: dict[MarkName, Outline] = {
     "circle": (_CIRCLE,),
     "triangle": (_regular(3, 0.5, 90.0),),  # point up
@@ -69,7 +69,7 @@ OUTLINES: dict[MarkName, Outline] = {
     "star": (_star(5, 0.5, 0.24),),
     "square": (_regular(4, 0.5, 45.0),),
     "diamond": (_round([(0.0, 0.5), (-0.34, 0.0), (0.0, -0.5), (0.34, 0.0)]),),  # tall rhombus
-    "ring": (_CIRCLE, _regular(40, 0.28, 0.0)),
+    "ring": (_CIRCLE, _regular(32, 0.28, 0.0)),
     "chevron": (_chevron(),),
 }
 

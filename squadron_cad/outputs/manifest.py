@@ -54,7 +54,7 @@ def part_entry(result: PartResult, out_dir: Path, variants: list[str] | None = N
         cached=result.cached,
         ok=result.ok,
         checks=[f.as_dict() for f in result.findings],
-        variants=variants,
+        **({"variants": variants} if variants else {}),  # unset: absent from the JSON
     )
 
 

@@ -12,6 +12,7 @@ import pytest
 import trimesh
 
 from squadron_cad.errors import InputError
+from squadron_cad.kit import variant_name
 from squadron_cad.kits.squadron_leader.parts.registry import PARTS
 from squadron_cad.outputs.plates import Skyline, plate_groups, plate_material, write_plates
 from squadron_cad.outputs.threemf import read_objects, read_strict
@@ -32,12 +33,18 @@ SIZES = {
 }
 
 
+BY_PLAYER = {spec.name for spec in PARTS if spec.player_builder is not None}
+
+
 def fake_out(folder: Path, sizes: dict[str, tuple[float, float, float]] = SIZES) -> Path:
+    """Box stand-ins for every part, and for each player's own copy (up to 8 players)."""
     (folder / "stl").mkdir(parents=True, exist_ok=True)
     for name, size in sizes.items():
         mesh = trimesh.creation.box(extents=size)
         mesh.apply_translation([5.0, -3.0, size[2] / 2 + 2.0])  # off-centre and off the bed
-        mesh.export(folder / "stl" / f"{name}.stl")
+        stems = [name] + ([variant_name(name, i) for i in range(8)] if name in BY_PLAYER else [])
+        for stem in stems:
+            mesh.export(folder / "stl" / f"{stem}.stl")
     return folder
 
 
