@@ -289,22 +289,37 @@ def plate_material(plate: str, params: KitParamsBase) -> tuple[str, str]:
 
 
 DARK_MARKS, LIGHT_MARKS = "#1c1c1c", "#f2f2f2"
+SPLIT_ABOVE_MM = 0.001  # marks and body part this far above the marks' base
+
+
+def _luminance(colour_hex: str) -> float:
+    """WCAG relative luminance of an sRGB colour."""
+    linear = []
+    for i in (1, 3, 5):
+        channel = int(colour_hex[i : i + 2], 16) / 255
+        linear.append(channel / 12.92 if channel <= 0.04045 else ((channel + 0.055) / 1.055) ** 2.4)
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
 
 
 def accent_material(colour_hex: str) -> tuple[str, str]:
-    """The marks' material and colour: dark on a light body, light on a dark one."""
-    red, green, blue = (int(colour_hex[i : i + 2], 16) / 255 for i in (1, 3, 5))
-    light = 0.2126 * red + 0.7152 * green + 0.0722 * blue > 0.35
-    return ("marks (dark)", DARK_MARKS) if light else ("marks (light)", LIGHT_MARKS)
+    """The marks' material and colour: dark or light, whichever contrasts more (WCAG)."""
+    body = _luminance(colour_hex)
+    on_dark = (_luminance(LIGHT_MARKS) + 0.05) / (body + 0.05)
+    on_light = (body + 0.05) / (_luminance(DARK_MARKS) + 0.05)
+    return ("marks (dark)", DARK_MARKS) if on_light >= on_dark else ("marks (light)", LIGHT_MARKS)
 
 
 def split_at(mesh: trimesh.Trimesh, z: float) -> tuple[trimesh.Trimesh, trimesh.Trimesh | None]:
-    """The piece below z (the body) and above it (its raised marks), each closed."""
-    if not mesh.bounds[0][2] < z < mesh.bounds[1][2]:
+    """The piece below z (the body) and above it (its raised marks), each closed.
+
+    The cut runs SPLIT_ABOVE_MM over z: a face lying in the cutting plane (the top the
+    marks stand on) would stay in both halves as a sheet of no thickness."""
+    cut = z + SPLIT_ABOVE_MM
+    if not mesh.bounds[0][2] < cut < mesh.bounds[1][2]:
         return mesh, None
     solid = meshgeo.to_manifold(mesh)
-    body = meshgeo.to_trimesh(solid.trim_by_plane((0.0, 0.0, -1.0), -z))
-    marks = meshgeo.to_trimesh(solid.trim_by_plane((0.0, 0.0, 1.0), z))
+    body = meshgeo.to_trimesh(solid.trim_by_plane((0.0, 0.0, -1.0), -cut))
+    marks = meshgeo.to_trimesh(solid.trim_by_plane((0.0, 0.0, 1.0), cut))
     return body, marks
 
 
@@ -343,7 +358,9 @@ def plate_summary(plate: Plate, params: KitParamsBase) -> dict[str, Any]:
         z = _accent(kit.part(name), params)
         marks, marks_hex = accent_material(colour) if z is not None else (None, None)
         change = change_height(z, params) if z is not None else None
-        rows.append(PlateRow(name, counts[name], material, colour, marks, marks_hex, z, change))
+        begins = None if z is None else round(z, 4)
+        row = PlateRow(name, counts[name], material, colour, marks, marks_hex, begins, change)
+        rows.append(row)
     changes = [row.change_at_mm for row in rows if row.change_at_mm is not None]
     return {
         "plate": plate.name,

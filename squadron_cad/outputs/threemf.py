@@ -138,7 +138,8 @@ class ReadVolume:
 
     name: str  # its colour
     vertices: np.ndarray  # the vertices they use, n x 3, mm
-    colour_hex: str  # its object-level base material's display colour, "#RRGGBB"
+    colour_hex: str  # their base material's display colour, "#RRGGBB"
+    faces: np.ndarray  # m x 3 indices into vertices
 
 
 @dataclass(frozen=True)
@@ -184,8 +185,9 @@ def _volumes(
                    for p in mesh.GetAllTriangleProperties()]  # fmt: skip
     found = []
     for colour in dict.fromkeys(colours):
-        used = np.unique(faces[[c == colour for c in colours]].ravel())
-        found.append(ReadVolume(colour, points[used], colour))
+        mine = faces[[c == colour for c in colours]]
+        used, remapped = np.unique(mine.ravel(), return_inverse=True)
+        found.append(ReadVolume(colour, points[used], colour, remapped.reshape(-1, 3)))
     return tuple(found)
 
 
