@@ -83,6 +83,10 @@ class Part:
     count_rule: Callable[[Any], int] | None = None  # params -> how many (else the counts)
     colour: ColourRole = "neutral"
     accent_from_mm: Callable[[Any], float] | None = None  # params -> z of a darker raised top
+    # (params, player) -> outlines (xy rings, as modelled) that the marks' volume keeps to,
+    # for marks standing in a recess (the top around them stays the body's colour); None:
+    # everything above accent_from_mm is the marks' volume.
+    accent_within: Callable[[Any, int], list[list[tuple[float, float]]]] | None = None
     print_notes: Callable[[Any], PrintNotes] = field(default=lambda _params: PrintNotes())
     slow_render: bool = False  # rendered first, so parallel workers finish together
     noun: str = ""  # one piece in words ("plane token"); default: the name

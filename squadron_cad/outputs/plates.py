@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import manifold3d
 import numpy as np
 import trimesh
 
@@ -43,6 +44,9 @@ class Piece:
     copy: int
     mesh: trimesh.Trimesh
     copies: int = 1  # of this part on its plate group
+    source: trimesh.Trimesh | None = None  # as modelled (the marks' split is made there)
+    source_key: str = ""  # its STL's stem
+
 
     @property
     def label(self) -> str:
@@ -309,8 +313,11 @@ def accent_material(colour_hex: str) -> tuple[str, str]:
     return ("marks (dark)", DARK_MARKS) if on_light >= on_dark else ("marks (light)", LIGHT_MARKS)
 
 
-def split_at(mesh: trimesh.Trimesh, z: float) -> tuple[trimesh.Trimesh, trimesh.Trimesh | None]:
-    """The piece below z (the body) and above it (its raised marks), each closed.
+def split_at(
+    mesh: trimesh.Trimesh, z: float, within: list[list[tuple[float, float]]] | None = None
+) -> tuple[trimesh.Trimesh, trimesh.Trimesh | None]:
+    """The piece's body and its raised marks (above z, and inside the outlines `within`
+    when given), each closed.
 
     The cut runs SPLIT_ABOVE_MM over z: a face lying in the cutting plane (the top the
     marks stand on) would stay in both halves as a sheet of no thickness."""
@@ -318,9 +325,31 @@ def split_at(mesh: trimesh.Trimesh, z: float) -> tuple[trimesh.Trimesh, trimesh.
     if not mesh.bounds[0][2] < cut < mesh.bounds[1][2]:
         return mesh, None
     solid = meshgeo.to_manifold(mesh)
-    body = meshgeo.to_trimesh(solid.trim_by_plane((0.0, 0.0, -1.0), -cut))
-    marks = meshgeo.to_trimesh(solid.trim_by_plane((0.0, 0.0, 1.0), cut))
-    return body, marks
+    if within is None:
+        body = solid.trim_by_plane((0.0, 0.0, -1.0), -cut)
+        marks = solid.trim_by_plane((0.0, 0.0, 1.0), cut)
+    else:
+        height = float(mesh.bounds[1][2]) - cut + 1.0
+        rings = manifold3d.CrossSection(within, manifold3d.FillRule.NonZero)  # either winding
+        region = rings.extrude(height).translate((0.0, 0.0, cut))
+        marks = solid ^ region
+        body = solid - marks
+    if marks.is_empty():
+        return mesh, None
+    return meshgeo.to_trimesh(body), meshgeo.to_trimesh(marks)
+
+
+def rigid_transform(source: np.ndarray, target: np.ndarray) -> np.ndarray:
+    """The 4x4 turn and shift taking source points onto target points (same order)."""
+    a, b = source.mean(axis=0), target.mean(axis=0)
+    u, _s, vt = np.linalg.svd((source - a).T @ (target - b))
+    turn = vt.T @ u.T
+    if np.linalg.det(turn) < 0:
+        vt[-1] *= -1
+        turn = vt.T @ u.T
+    matrix = np.eye(4)
+    matrix[:3, :3], matrix[:3, 3] = turn, b - turn @ a
+    return matrix
 
 
 def change_height(z: float, params: KitParamsBase) -> float:
@@ -373,6 +402,19 @@ def plate_summary(plate: Plate, params: KitParamsBase) -> dict[str, Any]:
     }
 
 
+def _halves(
+    part: Part, mesh: trimesh.Trimesh, params: KitParamsBase, player: int | None
+) -> tuple[trimesh.Trimesh, trimesh.Trimesh | None]:
+    """A part's body and marks, as modelled (its accent z and outlines are in that frame)."""
+    z = _accent(part, params)
+    if z is None:
+        return mesh, None
+    within = None
+    if part.accent_within is not None:
+        within = part.accent_within(params, player or 0)
+    return split_at(mesh, z, within)
+
+
 def _accent(part: Part, params: KitParamsBase) -> float | None:
     return None if part.accent_from_mm is None else float(part.accent_from_mm(params))
 
@@ -382,11 +424,23 @@ def write_plate(folder: Path, plate: Plate, bed: Bed, params: KitParamsBase) -> 
     material, colour = plate_material(plate.name, params)
     marks_material, marks_colour = accent_material(colour)
     kit = kit_of(params)
-    parts = {piece.label: kit.part(piece.part) for piece, _spot in plate.placed}
+    pieces = {piece.label: piece for piece, _spot in plate.placed}
+    player = plate_player(plate.name, params)
+    halves: dict[str, tuple[trimesh.Trimesh, trimesh.Trimesh | None]] = {}
     objects = []
     for label, mesh in meshes.items():
-        z = _accent(parts[label], params)
-        body, marks = split_at(mesh, z) if z is not None else (mesh, None)
+        piece = pieces[label]
+        if piece.source is not None and piece.source_key not in halves:
+            halves[piece.source_key] = _halves(kit.part(piece.part), piece.source, params, player)
+        body, marks = mesh, None
+        if piece.source is not None and halves[piece.source_key][1] is not None:
+            # Split as modelled, then moved as the piece was: the same turn and shift.
+            whole, top = halves[piece.source_key]
+            move = rigid_transform(np.asarray(piece.source.vertices), np.asarray(mesh.vertices))
+            body, marks = whole.copy(), top.copy() if top is not None else None
+            body.apply_transform(move)
+            if marks is not None:
+                marks.apply_transform(move)
         objects.append(
             PlateObject(label, body, material, colour, marks, marks_material, marks_colour)
         )
@@ -432,7 +486,8 @@ def write_plates(
         for stem in sorted(set(files.values()) - set(loaded)):
             loaded[stem] = load_part(out_dir, stem)
         meshes = lay_on_bed({part: loaded[stem] for part, stem in files.items()}, bed, optional)
-        plates += arrange(name, _pieces(wanted, meshes), bed)
+        sources = {part: (loaded[stem], stem) for part, stem in files.items()}
+        plates += arrange(name, _pieces(wanted, meshes, sources), bed)
     folder = out_dir / "plates"
     written = [path for plate in plates for path in write_plate(folder, plate, bed, params)]
     if summaries is not None:
@@ -441,9 +496,14 @@ def write_plates(
     return written
 
 
-def _pieces(wanted: Iterable[tuple[str, int]], meshes: dict[str, trimesh.Trimesh]) -> list[Piece]:
+def _pieces(
+    wanted: Iterable[tuple[str, int]],
+    meshes: dict[str, trimesh.Trimesh],
+    sources: dict[str, tuple[trimesh.Trimesh, str]] | None = None,
+) -> list[Piece]:
+    sources = sources or {}
     return [
-        Piece(name, copy + 1, meshes[name], count)
+        Piece(name, copy + 1, meshes[name], count, *sources.get(name, (None, "")))
         for name, count in wanted
         if name in meshes  # an optional part off the bed is left out (its check warns)
         for copy in range(count)

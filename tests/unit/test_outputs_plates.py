@@ -300,3 +300,21 @@ def test_the_filament_change_is_the_first_layer_above_the_marks_base() -> None:
     assert change_height(0.9, params) == pytest.approx(1.0)
     first = resolve(overrides=["slicer.first_layer_height_mm=0.3"])
     assert change_height(4.0, first) == pytest.approx(4.1)
+
+
+def test_a_flush_marks_volume_keeps_to_its_outline() -> None:
+    """A mark standing in a recess, flush with the top: above the recess floor only the
+    region inside the outline is the marks' volume; the top around it stays body."""
+    slab = trimesh.creation.box(extents=(20, 20, 4))
+    slab.apply_translation([0, 0, 2])
+    channel = trimesh.creation.box(extents=(6, 6, 1))
+    channel.apply_translation([0, 0, 4])  # 0.5 deep into the top
+    block = trimesh.creation.box(extents=(4, 4, 0.5))
+    block.apply_translation([0, 0, 3.75])
+    solid = slab.difference(channel).union(block)
+    outline = [[(-2.5, -2.5), (2.5, -2.5), (2.5, 2.5), (-2.5, 2.5)]]
+    body, marks = split_at(solid, 3.5, outline)
+    assert marks is not None
+    assert marks.volume == pytest.approx(16 * (4.0 - 3.501), rel=1e-3)  # the 4 x 4 block alone
+    assert body.bounds[1][2] == pytest.approx(4.0)  # the top around it stays with the body
+    assert body.volume + marks.volume == pytest.approx(solid.volume, rel=1e-6)
