@@ -16,6 +16,7 @@ from squadron_cad.geometry.shapes import (
     octagon_across_flats,
     socket,
 )
+from squadron_cad.kits.squadron_leader import constants as C
 from squadron_cad.kits.squadron_leader.geometry.icons import PLANE_SILHOUETTE
 from squadron_cad.kits.squadron_leader.params import KitParams
 
@@ -24,9 +25,6 @@ if TYPE_CHECKING:
 
 FIRING_ARC_HALF_ANGLE_DEG = 45  # the rules' 90 degree V, symmetric about forward
 SOCKET_ANGLES_DEG = tuple(range(0, 360, 45))
-# The player's mark: behind the right wing, clear of silhouette, grooves and rim (as
-# fractions of the token width; 3.6 mm free around it at the default size).
-MARK_AT_WIDTHS = (-0.18, -0.27)
 
 
 def silhouette(p: KitParams) -> OpenSCADObject:
@@ -94,7 +92,8 @@ def sockets(p: KitParams) -> list[OpenSCADObject]:
 
 def mark_centre(p: KitParams) -> tuple[Number, Number]:
     """Where the player's mark stands on the token's top."""
-    return p.token.width_mm * MARK_AT_WIDTHS[0], p.token.width_mm * MARK_AT_WIDTHS[1]
+    x, y = C.PLANE_MARK_AT_WIDTHS
+    return p.token.width_mm * x, p.token.width_mm * y
 
 
 def build(design: SquadronDesign) -> OpenSCADObject:
