@@ -114,17 +114,18 @@ class BuildReport:
     notices: list[str] = field(default_factory=list)  # steps skipped, and why
     committed: bool = False  # the new kit is in out_dir (False: the previous one still is)
     reused: list[str] = field(default_factory=list)  # parts kept from the kit (--only)
+    variants: list[PartResult] = field(default_factory=list)  # each player's own copies
 
     def relocate(self, old: Path, new: Path) -> None:
         """Point every path at the output folder once the staging folder is swapped in."""
         self.out_dir = new
-        for result in self.parts:
+        for result in self.parts + self.variants:
             result.stl = new / result.stl.relative_to(old)
             result.scad = new / result.scad.relative_to(old)
 
     @property
     def failures(self) -> list[Finding]:
-        per_part = [f for result in self.parts for f in result.findings if f.failed]
+        per_part = [f for r in self.parts + self.variants for f in r.findings if f.failed]
         return per_part + [f for f in self.kit_findings if f.failed]
 
     @property
@@ -153,6 +154,17 @@ def select_parts(kit: Kit, only: Iterable[str]) -> list[Part]:
                 f"--only {name}: no such part{hint}; see `squadron-cad list` for the parts"
             )
     return [spec for spec in kit.parts if not wanted or spec.name in wanted]
+
+
+def with_player_variants(specs: list[Part], params: KitParamsBase) -> list[Part]:
+    """The parts and, after them, each player's copy of those that differ by player."""
+    return specs + [variant for spec in specs for variant in spec.player_variants(params.players)]
+
+
+def split_variants(report: BuildReport) -> None:
+    """Players' copies leave the part list (one row per part in the manifest and BOM)."""
+    report.variants = [r for r in report.parts if r.spec.variant_of is not None]
+    report.parts = [r for r in report.parts if r.spec.variant_of is None]
 
 
 def emit_sources(design: Design, specs: list[Part]) -> dict[str, ScadSource]:
@@ -417,7 +429,8 @@ def report_from_manifest(
     report = BuildReport(out, tool, parts, seconds, params, committed=True)
     report.kit_findings = [Finding.from_dict(f) for f in data.get("kit_checks", [])]
     report.notices = [f"the kit in {out} is up to date: nothing to rebuild"]
-    report.extras = {k: data[k] for k in ("invariants", "slicer", "layout", "stages") if k in data}
+    kept = ("invariants", "slicer", "layout", "plates", "stages")
+    report.extras = {k: data[k] for k in kept if k in data}
     return report
 
 
@@ -436,7 +449,9 @@ def _transaction(
         _seed(staging, options, existing)
         design = kit_of(params).design(params)
         builder = Builder(design, options, progress, staging.path, prepare_cache(out), tool)
-        report = builder.run(specs if not kept else list(builder.kit.parts), kept)
+        wanted = specs if not kept else list(builder.kit.parts)
+        report = builder.run(with_player_variants(wanted, params), kept)
+        split_variants(report)
         if report.failures and not options.keep_failed:
             staging.abort()  # a broken mesh: nothing after it (checks, slicer, pictures) helps
             return report
@@ -661,15 +676,17 @@ def slice_stage(report: BuildReport, cache_dir: Path, jobs: int | None) -> None:
 
 
 def _outputs(report: BuildReport, options: BuildOptions, tell: Progress, whole_kit: bool) -> None:
-    tell("bom", "running")
-    bom.write_bom(report.out_dir, manifest.manifest_data(report))
     if options.plates and whole_kit:
         tell("plates", "running")
         counts = {r.spec.name: r.count for r in report.parts}
+        colours: list[dict[str, Any]] = []
         try:
-            plates.write_plates(report.out_dir, report.params, counts)
+            plates.write_plates(report.out_dir, report.params, counts, colours)
+            report.extras["plates"] = colours  # the BOM's colour table
         except SquadronError as error:
             report.notices.append(f"plates skipped: {error}")
+    tell("bom", "running")
+    bom.write_bom(report.out_dir, manifest.manifest_data(report))
     if options.previews:
         tell("previews", "running")
         names = [r.spec.name for r in report.parts]

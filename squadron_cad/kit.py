@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from functools import cache, cached_property
+from dataclasses import dataclass, field, replace
+from functools import cache, cached_property, partial
 from importlib.metadata import EntryPoint, entry_points
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol
@@ -83,15 +83,41 @@ class Part:
     count_rule: Callable[[Any], int] | None = None  # params -> how many (else the counts)
     colour: ColourRole = "neutral"
     accent_from_mm: Callable[[Any], float] | None = None  # params -> z of a darker raised top
+    # (params, player) -> outlines (xy rings, as modelled) that the marks' volume keeps to,
+    # for marks standing in a recess (the top around them stays the body's colour); None:
+    # everything above accent_from_mm is the marks' volume.
+    accent_within: Callable[[Any, int], list[list[tuple[float, float]]]] | None = None
     print_notes: Callable[[Any], PrintNotes] = field(default=lambda _params: PrintNotes())
     slow_render: bool = False  # rendered first, so parallel workers finish together
     noun: str = ""  # one piece in words ("plane token"); default: the name
     camera: str = ""  # its preview's OpenSCAD --camera (rotation form); default: the engine's
     stow: Stowing | None = None  # how it lies in the box (None: not stowed, or the kit's own)
+    # (design, player index) -> that player's copy (their mark): the engine renders one STL
+    # per player ("token.p1.stl") for the player plates; `builder` stays the representative
+    # (player 1's) that checks, slicer and previews read.
+    player_builder: Callable[[Any, int], OpenSCADObject] | None = None
+    variant_of: str | None = None  # set on a player's variant: the part it is a copy of
+    player: int | None = None  # a variant's player (0-based)
 
     @property
     def file_name(self) -> str:
         return f"{self.name}.stl"
+
+    def player_variants(self, players: int) -> tuple[Part, ...]:
+        """One part per player when each player's copy differs (player_builder), else none."""
+        if self.player_builder is None:
+            return ()
+        return tuple(
+            replace(
+                self,
+                name=variant_name(self.name, player),
+                builder=partial(self.player_builder, player=player),
+                player_builder=None,
+                variant_of=self.name,
+                player=player,
+            )
+            for player in range(players)
+        )
 
     @property
     def replaces(self) -> tuple[str, ...]:
@@ -107,6 +133,11 @@ class Part:
         if self.count_rule is not None:
             return self.count_rule(params)
         return self.per_player * params.players + self.per_kit
+
+
+def variant_name(part: str, player: int) -> str:
+    """The name (and STL stem) of player `player`'s copy (0-based): "token.p1"."""
+    return f"{part}.p{player + 1}"
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from squadron_cad.geometry.glyphs import GLYPHS
+from squadron_cad.geometry.marks import MarkName
 
 MODEL_CONFIG = ConfigDict(frozen=True, extra="forbid", strict=True, allow_inf_nan=False)
 LENGTH_EPSILON_MM = 1e-9  # sums of decimal lengths are not exact in binary
@@ -150,6 +151,10 @@ class PlayerColour(Section):
         str, Field(description="Name for the player's plate files (letters, digits, - and _)")
     ]
     colour: Annotated[str, Field(max_length=20, description="A colour name or #rrggbb")]
+    mark: Annotated[
+        MarkName | None,
+        Field(description="The symbol raised on the player's pieces (default: by player order)"),
+    ] = None
 
     @property
     def hex(self) -> str:
@@ -303,5 +308,13 @@ class KitParamsBase(BaseModel):
             raise ValueError(
                 f"player_colours has {len(colours)} of them but players is {self.players}: "
                 "give at least one name and colour per player"
+            )
+        from squadron_cad.geometry.marks import player_mark
+
+        marks = [player_mark(self, index) for index in range(self.players)]
+        if len(set(marks)) != len(marks):
+            raise ValueError(
+                f"player_colours marks {', '.join(marks)}: two players share a mark; "
+                "give each player a different one"
             )
         return self

@@ -215,9 +215,62 @@ def markdown(manifest: dict[str, Any]) -> str:
     if unused:
         text += ["", "Not needed with these parameters (none to print):", ""]
         text += [f"- `{line.file}`" for line in unused]
+    text += colour_tables(manifest)
     text += ["", "## Buy", "", "| item | count | detail |", "|---|---:|---|"]
     text += [f"| {p.item} | {p.count or ''} | {p.detail} |" for p in purchases(manifest)]
     return "\n".join(text) + "\n"
+
+
+def colour_tables(manifest: dict[str, Any]) -> list[str]:
+    """"What to print in which colour", per plate: each part's body and marks colours and
+    the layer from which a single extruder prints the marks (a filament change)."""
+    plates = manifest.get("plates") or []
+    if not plates:
+        return []
+    text = [
+        "",
+        "## Colours per plate",
+        "",
+        "Each plate's 3MF holds every piece as one object; a piece with raised marks has "
+        "them as a second volume in the marks' colour (assign it to a second extruder). "
+        "With one extruder, pause at the listed height (PrusaSlicer: add a colour change "
+        "at that layer) and load the marks' filament: every layer from there up prints in it.",
+    ]
+    for plate in plates:
+        change = plate.get("filament_change_mm")
+        pause = (
+            f"filament change before the layer ending at **{change:g} mm**"
+            if change is not None
+            else "one colour, no filament change"
+        )
+        text += [
+            "",
+            f"### `{plate['file']}`: {plate['pieces']} pieces, {pause}",
+            "",
+            "| part | count | body | marks | marks from | change at |",
+            "|---|---:|---|---|---:|---:|",
+        ]
+        for row in plate["parts"]:
+            marks = (
+                f"{row['marks_material']} `{row['marks_hex']}`" if row["marks_material"] else "-"
+            )
+            text.append(
+                f"| {row['part']} | {row['count']} | {row['material']} `{row['colour_hex']}` "
+                f"| {marks} | {_mm(row['marks_from_mm'])} | {_mm(row['change_at_mm'])} |"
+            )
+        later = sorted({r["change_at_mm"] for r in plate["parts"]} - {None, change})
+        if later:
+            text += [
+                "",
+                f"One change at {change:g} mm colours every piece above it; the parts that "
+                f"begin their marks higher ({', '.join(f'{z:g} mm' for z in later)}) print "
+                "in two colours only on a multi-material printer, or from a plate of their own.",
+            ]
+    return text
+
+
+def _mm(value: float | None) -> str:
+    return "-" if value is None else f"{value:g} mm"
 
 
 def _print_table(printed: list[Line], sliced: bool) -> list[str]:

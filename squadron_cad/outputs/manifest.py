@@ -31,8 +31,9 @@ if TYPE_CHECKING:
 MANIFEST_NAME = "manifest.json"
 
 
-def part_entry(result: PartResult, out_dir: Path) -> PartEntry:
+def part_entry(result: PartResult, out_dir: Path, variants: list[str] | None = None) -> PartEntry:
     spec = result.spec
+    variants = variants or []
     low, high = result.bounds
     return PartEntry(
         name=spec.name,
@@ -53,6 +54,7 @@ def part_entry(result: PartResult, out_dir: Path) -> PartEntry:
         cached=result.cached,
         ok=result.ok,
         checks=[f.as_dict() for f in result.findings],
+        **({"variants": variants} if variants else {}),  # unset: absent from the JSON
     )
 
 
@@ -68,13 +70,24 @@ def manifest_model(report: BuildReport) -> Manifest:
         openscad=OpenScadInfo(version=report.tool.version, backend=report.tool.backend),
         players=params.players,
         build_seconds=round(report.seconds, 3),
-        parts=[part_entry(result, report.out_dir) for result in report.parts],
+        parts=[
+            part_entry(result, report.out_dir, _variant_files(report, result.spec.name))
+            for result in report.parts
+        ],
         kit_checks=[f.as_dict() for f in report.kit_findings],
         notices=report.notices,
         purchases=[purchase.as_dict() for purchase in kit.purchases(params)],
         **report.extras,
         params=params.model_dump(mode="json"),
     )
+
+
+def _variant_files(report: BuildReport, name: str) -> list[str]:
+    return [
+        variant.stl.relative_to(report.out_dir).as_posix()
+        for variant in report.variants
+        if variant.spec.variant_of == name
+    ]
 
 
 def manifest_data(report: BuildReport) -> dict[str, Any]:

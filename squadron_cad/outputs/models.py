@@ -93,6 +93,10 @@ class PartEntry(Contract):
     cached: bool
     ok: bool
     checks: list[Finding]
+    variants: list[str] = Field(
+        default_factory=list,
+        description="Each player's own copy (their mark), in player order: STLs for the plates",
+    )
 
 
 class Invariant(Contract):
@@ -205,6 +209,35 @@ class LayoutSummary(Contract):
     files: list[str] = Field(default_factory=list)
 
 
+class PlatePart(Contract):
+    """One part on a plate: its colours, and where its marks' colour begins."""
+
+    part: str
+    count: int
+    material: str
+    colour_hex: str
+    marks_material: str | None
+    marks_hex: str | None
+    marks_from_mm: Number | None = Field(description="Where its raised marks begin (z)")
+    change_at_mm: Number | None = Field(
+        description="Top of the first layer wholly in the marks' colour (pause before it)"
+    )
+
+
+class PlateColours(Contract):
+    """What to print in which colour on one plate."""
+
+    plate: str
+    file: str
+    pieces: int
+    material: str
+    colour: str
+    filament_change_mm: Number | None = Field(
+        description="A single extruder's filament change: its lowest part's change_at_mm"
+    )
+    parts: list[PlatePart]
+
+
 class StageTiming(Contract):
     """Wall and CPU seconds of one stage of the build."""
 
@@ -248,6 +281,7 @@ class Manifest(Contract):
     slicer: SlicerSummary | None = None
     render_seconds: Number | None = None
     layout: LayoutSummary | None = None
+    plates: list[PlateColours] | None = None
     build_key: str | None = Field(
         default=None, description="What the kit's files depend on (null: a partial build)"
     )

@@ -13,17 +13,21 @@ no turn is left off (its mesh check warns and names what to print instead).
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
+import manifold3d
 import numpy as np
 import trimesh
 
 from squadron_cad import bed as bed_model
+from squadron_cad.checks import meshgeo
 from squadron_cad.errors import InputError
-from squadron_cad.kit import kit_of
+from squadron_cad.kit import Part, kit_of, variant_name
 from squadron_cad.outputs.threemf import PlateObject, plate_bytes
 from squadron_cad.params import KitParamsBase
 from squadron_cad.render.atomic import write_bytes
@@ -40,6 +44,9 @@ class Piece:
     copy: int
     mesh: trimesh.Trimesh
     copies: int = 1  # of this part on its plate group
+    source: trimesh.Trimesh | None = None  # as modelled (the marks' split is made there)
+    source_key: str = ""  # its STL's stem
+
 
     @property
     def label(self) -> str:
@@ -276,19 +283,167 @@ PALETTE = ("#c0392b", "#2471a3", "#229954", "#d68910", "#7d3c98", "#17a589")
 
 def plate_material(plate: str, params: KitParamsBase) -> tuple[str, str]:
     """The material name and display colour of the pieces on a plate."""
-    for index in range(params.players):
-        if plate.split("_")[0] == f"player{index + 1}":
-            colours = params.player_colours
-            colour = colours[index].hex if colours else PALETTE[index % len(PALETTE)]
-            label = f" ({colours[index].name})" if colours else ""
-            return f"player {index + 1}{label}", colour
-    return "shared", NEUTRAL
+    index = plate_player(plate, params)
+    if index is None:
+        return "shared", NEUTRAL
+    colours = params.player_colours
+    colour = colours[index].hex if colours else PALETTE[index % len(PALETTE)]
+    label = f" ({colours[index].name})" if colours else ""
+    return f"player {index + 1}{label}", colour
+
+
+DARK_MARKS, LIGHT_MARKS = "#1c1c1c", "#f2f2f2"
+SPLIT_ABOVE_MM = 0.001  # marks and body part this far above the marks' base
+
+
+def _luminance(colour_hex: str) -> float:
+    """WCAG relative luminance of an sRGB colour."""
+    linear = []
+    for i in (1, 3, 5):
+        channel = int(colour_hex[i : i + 2], 16) / 255
+        linear.append(channel / 12.92 if channel <= 0.04045 else ((channel + 0.055) / 1.055) ** 2.4)
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def accent_material(colour_hex: str) -> tuple[str, str]:
+    """The marks' material and colour: dark or light, whichever contrasts more (WCAG)."""
+    body = _luminance(colour_hex)
+    on_dark = (_luminance(LIGHT_MARKS) + 0.05) / (body + 0.05)
+    on_light = (body + 0.05) / (_luminance(DARK_MARKS) + 0.05)
+    return ("marks (dark)", DARK_MARKS) if on_light >= on_dark else ("marks (light)", LIGHT_MARKS)
+
+
+def split_at(
+    mesh: trimesh.Trimesh, z: float, within: list[list[tuple[float, float]]] | None = None
+) -> tuple[trimesh.Trimesh, trimesh.Trimesh | None]:
+    """The piece's body and its raised marks (above z, and inside the outlines `within`
+    when given), each closed.
+
+    The cut runs SPLIT_ABOVE_MM over z: a face lying in the cutting plane (the top the
+    marks stand on) would stay in both halves as a sheet of no thickness."""
+    cut = z + SPLIT_ABOVE_MM
+    if not mesh.bounds[0][2] < cut < mesh.bounds[1][2]:
+        return mesh, None
+    solid = meshgeo.to_manifold(mesh)
+    if within is None:
+        body = solid.trim_by_plane((0.0, 0.0, -1.0), -cut)
+        marks = solid.trim_by_plane((0.0, 0.0, 1.0), cut)
+    else:
+        height = float(mesh.bounds[1][2]) - cut + 1.0
+        rings = manifold3d.CrossSection(within, manifold3d.FillRule.NonZero)  # either winding
+        region = rings.extrude(height).translate((0.0, 0.0, cut))
+        marks = solid ^ region
+        body = solid - marks
+    if marks.is_empty():
+        return mesh, None
+    return meshgeo.to_trimesh(body), meshgeo.to_trimesh(marks)
+
+
+def rigid_transform(source: np.ndarray, target: np.ndarray) -> np.ndarray:
+    """The 4x4 turn and shift taking source points onto target points (same order)."""
+    a, b = source.mean(axis=0), target.mean(axis=0)
+    u, _s, vt = np.linalg.svd((source - a).T @ (target - b))
+    turn = vt.T @ u.T
+    if np.linalg.det(turn) < 0:
+        vt[-1] *= -1
+        turn = vt.T @ u.T
+    matrix = np.eye(4)
+    matrix[:3, :3], matrix[:3, 3] = turn, b - turn @ a
+    return matrix
+
+
+def change_height(z: float, params: KitParamsBase) -> float:
+    """The top of the first layer printed wholly above z (pause for the filament before
+    it): the slicer's layers end at first_layer_height_mm + k * layer_height_mm."""
+    first, layer = params.slicer.first_layer_height_mm, params.slicer.layer_height_mm
+    steps = max(0, math.floor((z - first) / layer + 1e-6) + 1) if z >= first - 1e-6 else 0
+    return round(first + steps * layer, 4)
+
+
+@dataclass(frozen=True)
+class PlateRow:
+    """What the BOM says of one part on one plate."""
+
+    part: str
+    count: int
+    material: str
+    colour_hex: str
+    marks_material: str | None
+    marks_hex: str | None
+    marks_from_mm: float | None  # where its marks begin
+    change_at_mm: float | None  # the first layer in the marks' colour
+
+
+def plate_summary(plate: Plate, params: KitParamsBase) -> dict[str, Any]:
+    """The plate's colours for the BOM: per part, the body's and the marks' colours and
+    the layer from which a single extruder prints the marks' colour."""
+    material, colour = plate_material(plate.name, params)
+    kit = kit_of(params)
+    counts: dict[str, int] = {}
+    for piece, _spot in plate.placed:
+        counts[piece.part] = counts.get(piece.part, 0) + 1
+    rows = []
+    for name in sorted(counts):
+        z = _accent(kit.part(name), params)
+        marks, marks_hex = accent_material(colour) if z is not None else (None, None)
+        change = change_height(z, params) if z is not None else None
+        begins = None if z is None else round(z, 4)
+        row = PlateRow(name, counts[name], material, colour, marks, marks_hex, begins, change)
+        rows.append(row)
+    changes = [row.change_at_mm for row in rows if row.change_at_mm is not None]
+    return {
+        "plate": plate.name,
+        "file": f"plates/{plate.name}.3mf",
+        "pieces": len(plate.placed),
+        "material": material,
+        "colour": colour,
+        "filament_change_mm": min(changes) if changes else None,
+        "parts": [dataclasses.asdict(row) for row in rows],
+    }
+
+
+def _halves(
+    part: Part, mesh: trimesh.Trimesh, params: KitParamsBase, player: int | None
+) -> tuple[trimesh.Trimesh, trimesh.Trimesh | None]:
+    """A part's body and marks, as modelled (its accent z and outlines are in that frame)."""
+    z = _accent(part, params)
+    if z is None:
+        return mesh, None
+    within = None
+    if part.accent_within is not None:
+        within = part.accent_within(params, player or 0)
+    return split_at(mesh, z, within)
+
+
+def _accent(part: Part, params: KitParamsBase) -> float | None:
+    return None if part.accent_from_mm is None else float(part.accent_from_mm(params))
 
 
 def write_plate(folder: Path, plate: Plate, bed: Bed, params: KitParamsBase) -> list[Path]:
     meshes = plate_meshes(plate, bed)
     material, colour = plate_material(plate.name, params)
-    objects = [PlateObject(label, mesh, material, colour) for label, mesh in meshes.items()]
+    marks_material, marks_colour = accent_material(colour)
+    kit = kit_of(params)
+    pieces = {piece.label: piece for piece, _spot in plate.placed}
+    player = plate_player(plate.name, params)
+    halves: dict[str, tuple[trimesh.Trimesh, trimesh.Trimesh | None]] = {}
+    objects = []
+    for label, mesh in meshes.items():
+        piece = pieces[label]
+        if piece.source is not None and piece.source_key not in halves:
+            halves[piece.source_key] = _halves(kit.part(piece.part), piece.source, params, player)
+        body, marks = mesh, None
+        if piece.source is not None and halves[piece.source_key][1] is not None:
+            # Split as modelled, then moved as the piece was: the same turn and shift.
+            whole, top = halves[piece.source_key]
+            move = rigid_transform(np.asarray(piece.source.vertices), np.asarray(mesh.vertices))
+            body, marks = whole.copy(), top.copy() if top is not None else None
+            body.apply_transform(move)
+            if marks is not None:
+                marks.apply_transform(move)
+        objects.append(
+            PlateObject(label, body, material, colour, marks, marks_material, marks_colour)
+        )
     three_mf = folder / f"{plate.name}.3mf"
     stl = folder / f"{plate.name}.stl"
     write_bytes(three_mf, plate_bytes(plate.name, objects))
@@ -296,27 +451,59 @@ def write_plate(folder: Path, plate: Plate, bed: Bed, params: KitParamsBase) -> 
     return [three_mf, stl]
 
 
-def write_plates(out_dir: Path, params: KitParamsBase, counts: dict[str, int]) -> list[Path]:
-    """out/plates/<plate>.3mf and .stl for every player and the shared parts."""
+def plate_player(plate: str, params: KitParamsBase) -> int | None:
+    """The player (0-based) whose plate this is, or None for the shared ones."""
+    for index in range(params.players):
+        if plate.split("_")[0] == f"player{index + 1}":
+            return index
+    return None
+
+
+def part_file(part: Part, player: int | None) -> str:
+    """The STL stem a plate uses: the player's own copy of a part that differs by player."""
+    if part.player_builder is not None and player is not None:
+        return variant_name(part.name, player)
+    return part.name
+
+
+def write_plates(
+    out_dir: Path,
+    params: KitParamsBase,
+    counts: dict[str, int],
+    summaries: list[dict[str, Any]] | None = None,
+) -> list[Path]:
+    """out/plates/<plate>.3mf and .stl for every player and the shared parts (each
+    player's plate with that player's copies); `summaries` gets each plate's colours."""
     bed = Bed.of(params)
+    kit = kit_of(params)
     groups = plate_groups(params, counts)
-    needed = sorted({name for wanted in groups.values() for name, _ in wanted})
-    optional = [part.name for part in kit_of(params).parts if part.replaces]
-    meshes = lay_on_bed({name: load_part(out_dir, name) for name in needed}, bed, optional)
-    plates = [
-        plate
-        for name, wanted in groups.items()
-        for plate in arrange(name, _pieces(wanted, meshes), bed)
-    ]
+    optional = [part.name for part in kit.parts if part.replaces]
+    loaded: dict[str, trimesh.Trimesh] = {}
+    plates = []
+    for name, wanted in groups.items():
+        player = plate_player(name, params)
+        files = {part: part_file(kit.part(part), player) for part, _count in wanted}
+        for stem in sorted(set(files.values()) - set(loaded)):
+            loaded[stem] = load_part(out_dir, stem)
+        meshes = lay_on_bed({part: loaded[stem] for part, stem in files.items()}, bed, optional)
+        sources = {part: (loaded[stem], stem) for part, stem in files.items()}
+        plates += arrange(name, _pieces(wanted, meshes, sources), bed)
     folder = out_dir / "plates"
     written = [path for plate in plates for path in write_plate(folder, plate, bed, params)]
+    if summaries is not None:
+        summaries += [plate_summary(plate, params) for plate in plates]
     _remove_old(folder, written)
     return written
 
 
-def _pieces(wanted: Iterable[tuple[str, int]], meshes: dict[str, trimesh.Trimesh]) -> list[Piece]:
+def _pieces(
+    wanted: Iterable[tuple[str, int]],
+    meshes: dict[str, trimesh.Trimesh],
+    sources: dict[str, tuple[trimesh.Trimesh, str]] | None = None,
+) -> list[Piece]:
+    sources = sources or {}
     return [
-        Piece(name, copy + 1, meshes[name], count)
+        Piece(name, copy + 1, meshes[name], count, *sources.get(name, (None, "")))
         for name, count in wanted
         if name in meshes  # an optional part off the bed is left out (its check warns)
         for copy in range(count)

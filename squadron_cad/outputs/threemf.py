@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass
+from xml.sax.saxutils import escape
 
 import lib3mf
 import numpy as np
@@ -21,43 +22,110 @@ class PlateObject:
     mesh: trimesh.Trimesh  # already placed on the bed
     material: str  # "player 1 (red)", "shared"
     colour_hex: str  # "#c81e1e"
+    accent: trimesh.Trimesh | None = None  # raised marks printed in a second colour
+    accent_material: str = ""  # "marks (dark)"
+    accent_hex: str = ""
+
+
+def _rgb(colour_hex: str) -> tuple[int, int, int]:
+    red, green, blue = (int(colour_hex[i : i + 2], 16) for i in (1, 3, 5))
+    return red, green, blue
+
+
+PRUSA_CONFIG = "/Metadata/Slic3r_PE_model.config"  # PrusaSlicer's volumes of each object
+CONFIG_RELATIONSHIP = "http://schemas.squadron-cad.org/3mf/2026/volumes"
 
 
 def plate_bytes(plate: str, objects: list[PlateObject]) -> bytes:
-    """The plate as a 3MF file's bytes."""
+    """The plate as a 3MF file's bytes.
+
+    A piece with marks is one mesh object of two closed shells, body then marks, whose
+    triangles carry their own base material (the 3MF way to colour parts of an object);
+    PrusaSlicer's volume list (Metadata/Slic3r_PE_model.config) names the same two
+    triangle ranges as the object's two volumes, the marks on extruder 2."""
     wrapper = lib3mf.get_wrapper()
     model = wrapper.CreateModel()
     group = model.AddBaseMaterialGroup()
     materials: dict[str, int] = {}
     for item in objects:
-        if item.material not in materials:
-            red, green, blue = (int(item.colour_hex[i : i + 2], 16) for i in (1, 3, 5))
-            colour = wrapper.RGBAToColor(red, green, blue, 255)
-            materials[item.material] = group.AddMaterial(item.material, colour)
+        pairs = [(item.material, item.colour_hex), (item.accent_material, item.accent_hex)]
+        for material, colour_hex in pairs[: 2 if item.accent is not None else 1]:
+            if material not in materials:
+                colour = wrapper.RGBAToColor(*_rgb(colour_hex), 255)
+                materials[material] = group.AddMaterial(material, colour)
+    volumes: list[tuple[int, str, list[tuple[str, int, int, int]]]] = []
     for index, item in enumerate(objects):
         mesh = model.AddMeshObject()
         mesh.SetName(item.name)
-        mesh.SetGeometry(*_geometry(item.mesh))
+        shells = [(f"{item.name} body", item.mesh, materials[item.material], 1)]
+        if item.accent is not None:
+            shells.append((f"{item.name} marks", item.accent, materials[item.accent_material], 2))
+        positions: list[lib3mf.Position] = []
+        triangles: list[lib3mf.Triangle] = []
+        properties: list[lib3mf.TriangleProperties] = []
+        ranges = []
+        for name, shell, material, extruder in shells:
+            points, faces = _geometry(shell, len(positions))
+            ranges.append((name, len(triangles), len(triangles) + len(faces) - 1, extruder))
+            positions += points
+            triangles += faces
+            properties += [_property(group.GetResourceID(), material)] * len(faces)
+        mesh.SetGeometry(positions, triangles)
         mesh.SetObjectLevelProperty(group.GetResourceID(), materials[item.material])
+        if item.accent is not None:
+            mesh.SetAllTriangleProperties(properties)
         mesh.SetUUID(_uuid(plate, item.name, index, "object"))
         built = model.AddBuildItem(mesh, wrapper.GetIdentityTransform())
         built.SetUUID(_uuid(plate, item.name, index, "item"))
+        volumes.append((mesh.GetModelResourceID(), item.name, ranges))
     model.SetBuildUUID(_uuid(plate, "build"))
+    if any(len(ranges) > 1 for _id, _name, ranges in volumes):
+        config = model.AddAttachment(PRUSA_CONFIG, CONFIG_RELATIONSHIP)
+        config.ReadFromBuffer(list(prusa_volumes(volumes).encode()))
     return bytes(model.QueryWriter("3mf").WriteToBuffer())
+
+
+def _property(group: int, material: int) -> lib3mf.TriangleProperties:
+    found = lib3mf.TriangleProperties()
+    found.ResourceID = group
+    for corner in range(3):
+        found.PropertyIDs[corner] = material
+    return found
+
+
+def prusa_volumes(objects: list[tuple[int, str, list[tuple[str, int, int, int]]]]) -> str:
+    """PrusaSlicer's model config: each object's volumes as triangle ranges."""
+    lines = ['<?xml version="1.0" encoding="UTF-8"?>', "<config>"]
+    for object_id, name, ranges in objects:
+        lines.append(f' <object id="{object_id}" instances_count="1">')
+        lines.append(f'  <metadata type="object" key="name" value="{escape(name)}"/>')
+        for volume, first, last, extruder in ranges:
+            lines += [
+                f'  <volume firstid="{first}" lastid="{last}">',
+                f'   <metadata type="volume" key="name" value="{escape(volume)}"/>',
+                '   <metadata type="volume" key="volume_type" value="ModelPart"/>',
+                f'   <metadata type="volume" key="extruder" value="{extruder}"/>',
+                "  </volume>",
+            ]
+        lines.append(" </object>")
+    lines.append("</config>")
+    return "\n".join(lines) + "\n"
 
 
 def _uuid(*words: object) -> str:
     return str(uuid.uuid5(NAMESPACE, "|".join(str(word) for word in words)))
 
 
-def _geometry(mesh: trimesh.Trimesh) -> tuple[list[lib3mf.Position], list[lib3mf.Triangle]]:
+def _geometry(
+    mesh: trimesh.Trimesh, start: int = 0
+) -> tuple[list[lib3mf.Position], list[lib3mf.Triangle]]:
     positions = []
     for x, y, z in np.asarray(mesh.vertices, dtype=float):
         position = lib3mf.Position()
         position.Coordinates[0], position.Coordinates[1], position.Coordinates[2] = x, y, z
         positions.append(position)
     triangles = []
-    for a, b, c in np.asarray(mesh.faces, dtype=int):
+    for a, b, c in np.asarray(mesh.faces, dtype=int) + start:
         triangle = lib3mf.Triangle()
         triangle.Indices[0], triangle.Indices[1], triangle.Indices[2] = a, b, c
         triangles.append(triangle)
@@ -65,12 +133,23 @@ def _geometry(mesh: trimesh.Trimesh) -> tuple[list[lib3mf.Position], list[lib3mf
 
 
 @dataclass(frozen=True)
+class ReadVolume:
+    """The triangles of an object in one material."""
+
+    name: str  # its colour
+    vertices: np.ndarray  # the vertices they use, n x 3, mm
+    colour_hex: str  # their base material's display colour, "#RRGGBB"
+    faces: np.ndarray  # m x 3 indices into vertices
+
+
+@dataclass(frozen=True)
 class ReadObject:
-    """One mesh object as lib3mf's strict reader sees it."""
+    """One mesh object (a printed piece) as lib3mf's strict reader sees it."""
 
     name: str
     vertices: np.ndarray  # n x 3, mm, as placed (every build item has the identity transform)
-    colour_hex: str  # its object-level base material's display colour, "#RRGGBB"
+    colour_hex: str  # its object-level base material's display colour (the body's)
+    volumes: tuple[ReadVolume, ...]  # its triangles by material: body, then marks
 
 
 def read_objects(data_path: str) -> list[ReadObject]:
@@ -88,14 +167,38 @@ def read_objects(data_path: str) -> list[ReadObject]:
     while objects.MoveNext():
         mesh = objects.GetCurrentMeshObject()
         points = np.array([list(v.Coordinates) for v in mesh.GetVertices()], dtype=float)
-        found.append(ReadObject(mesh.GetName(), points, _colour(model, mesh)))
+        found.append(
+            ReadObject(mesh.GetName(), points, _colour(model, mesh), _volumes(model, mesh, points))
+        )
     return found
+
+
+def _volumes(
+    model: lib3mf.Model, mesh: lib3mf.MeshObject, points: np.ndarray
+) -> tuple[ReadVolume, ...]:
+    """The object's triangles grouped by their material (one group: the whole mesh)."""
+    faces = np.array([list(t.Indices) for t in mesh.GetTriangleIndices()], dtype=int)
+    body = _colour(model, mesh)
+    colours = [body] * len(faces)
+    if mesh.GetAllTriangleProperties():
+        colours = [_material_colour(model, p.ResourceID, p.PropertyIDs[0])
+                   for p in mesh.GetAllTriangleProperties()]  # fmt: skip
+    found = []
+    for colour in dict.fromkeys(colours):
+        mine = faces[[c == colour for c in colours]]
+        used, remapped = np.unique(mine.ravel(), return_inverse=True)
+        found.append(ReadVolume(colour, points[used], colour, remapped.reshape(-1, 3)))
+    return tuple(found)
 
 
 def _colour(model: lib3mf.Model, mesh: lib3mf.MeshObject) -> str:
     has_property, group_id, index = mesh.GetObjectLevelProperty()
     if not has_property:
         return ""
+    return _material_colour(model, group_id, index)
+
+
+def _material_colour(model: lib3mf.Model, group_id: int, index: int) -> str:
     colour = model.GetBaseMaterialGroupByID(group_id).GetDisplayColor(index)
     return f"#{colour.Red:02X}{colour.Green:02X}{colour.Blue:02X}"
 

@@ -9,6 +9,7 @@ import os
 import re
 import shutil
 import subprocess
+import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +42,75 @@ def manifest(kit: BuildReport) -> dict[str, Any]:
 def plates(kit: BuildReport, manifest) -> list[Path]:
     counts = {part["name"]: part["count"] for part in manifest["parts"]}
     return write_plates(kit.out_dir, kit.params, counts)
+
+
+MARKED = {"plane_token", "altitude_token", "stat_dial_card"}  # raised marks: two volumes
+
+
+def test_each_marked_piece_is_one_object_of_two_coloured_volumes(plates: list[Path]) -> None:
+    """lib3mf (strict) reads body and marks as one object whose triangles carry two base
+    materials; the marks' colour contrasts with the player's."""
+    for path in (p for p in plates if p.suffix == ".3mf" and p.name.startswith("player")):
+        for item in read_objects(str(path)):
+            part = item.name.rsplit(" ", 1)[0] if item.name[-1].isdigit() else item.name
+            colours = [volume.colour_hex for volume in item.volumes]
+            if part not in MARKED:
+                assert len(colours) == 1, item.name
+                continue
+            assert len(colours) == 2, item.name
+            assert colours[0] == item.colour_hex, item.name
+            assert colours[1] in ("#1C1C1C", "#F2F2F2"), item.name
+            body, marks = item.volumes
+            assert marks.vertices[:, 2].min() >= body.vertices[:, 2].min() + 0.5, item.name
+
+
+def test_prusaslicer_reads_the_marks_as_a_second_volume_on_extruder_2(plates, tmp_path) -> None:
+    slicer_exe = shutil.which("prusa-slicer")
+    if slicer_exe is None:
+        pytest.skip("prusa-slicer is not installed")
+    plate = next(p for p in plates if p.name == "player1_red.3mf")
+    again = tmp_path / "again.3mf"
+    env = {**os.environ, "HOME": str(tmp_path)}
+    run = subprocess.run(
+        [slicer_exe, "--export-3mf", "--output", str(again), str(plate)],
+        capture_output=True, text=True, check=False, timeout=300, env=env,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    with zipfile.ZipFile(again) as archive:
+        config = archive.read("Metadata/Slic3r_PE_model.config").decode()
+    objects = config.split("<object ")[1:]
+    assert len(objects) == len(read_objects(str(plate)))
+    two = [o for o in objects if o.count("<volume ") == 2]
+    assert len(two) == 6  # plane token, 4 altitude tokens, stat card
+    for block in two:
+        assert 'key="extruder" value="2"' in block
+        assert re.search(r'value="[^"]* marks"', block)
+
+
+def test_the_bom_lists_each_plates_colours_and_filament_change(kit: BuildReport) -> None:
+    plates = {plate["plate"]: plate for plate in kit.extras["plates"]}
+    p = kit.params
+    layer = p.slicer.layer_height_mm
+    player = plates["player1_red"]
+    rows = {row["part"]: row for row in player["parts"]}
+    for part, begins in (
+        ("plane_token", p.token.height_mm),
+        ("altitude_token", p.token.height_mm - p.text.depth_mm),
+        ("stat_dial_card", p.stat_dial.card_thickness_mm - p.text.depth_mm),
+    ):
+        change = rows[part]["change_at_mm"]
+        assert rows[part]["marks_from_mm"] == pytest.approx(begins)
+        assert begins < change <= begins + layer + 1e-6, part  # the first layer above
+        assert round(change / layer, 6).is_integer(), part
+    assert player["filament_change_mm"] == min(r["change_at_mm"] for r in rows.values()
+                                               if r["change_at_mm"] is not None)  # fmt: skip
+    assert plates["shared"]["filament_change_mm"] is None
+    bom = (kit.out_dir / "bom.md").read_text()
+    assert "## Colours per plate" in bom
+    for name, plate in plates.items():
+        assert f"`plates/{name}.3mf`" in bom
+        if plate["filament_change_mm"] is not None:
+            assert f"**{plate['filament_change_mm']:g} mm**" in bom
 
 
 def world_bounds(scene: trimesh.Scene, node: str) -> np.ndarray:

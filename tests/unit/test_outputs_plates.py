@@ -12,8 +12,17 @@ import pytest
 import trimesh
 
 from squadron_cad.errors import InputError
+from squadron_cad.kit import variant_name
 from squadron_cad.kits.squadron_leader.parts.registry import PARTS
-from squadron_cad.outputs.plates import Skyline, plate_groups, plate_material, write_plates
+from squadron_cad.outputs.plates import (
+    Skyline,
+    accent_material,
+    change_height,
+    plate_groups,
+    plate_material,
+    split_at,
+    write_plates,
+)
 from squadron_cad.outputs.threemf import read_objects, read_strict
 from squadron_cad.resolve import resolve
 
@@ -32,12 +41,18 @@ SIZES = {
 }
 
 
+BY_PLAYER = {spec.name for spec in PARTS if spec.player_builder is not None}
+
+
 def fake_out(folder: Path, sizes: dict[str, tuple[float, float, float]] = SIZES) -> Path:
+    """Box stand-ins for every part, and for each player's own copy (up to 8 players)."""
     (folder / "stl").mkdir(parents=True, exist_ok=True)
     for name, size in sizes.items():
         mesh = trimesh.creation.box(extents=size)
         mesh.apply_translation([5.0, -3.0, size[2] / 2 + 2.0])  # off-centre and off the bed
-        mesh.export(folder / "stl" / f"{name}.stl")
+        stems = [name] + ([variant_name(name, i) for i in range(8)] if name in BY_PLAYER else [])
+        for stem in stems:
+            mesh.export(folder / "stl" / f"{stem}.stl")
     return folder
 
 
@@ -245,3 +260,61 @@ def test_an_optional_part_that_fits_no_way_is_left_off_the_plates(tmp_path: Path
     names = {item.name for path in three_mfs for item in read_objects(path)}
     assert "range_ruler" not in names
     assert "box" in names
+
+
+def test_marks_part_from_the_body_above_their_base_without_a_flat_sheet() -> None:
+    """A 2 mm block standing on a 4 mm slab, split at the slab's top: the marks' half is
+    the block alone (the slab's top face, in the cutting plane, stays with the body)."""
+    slab = trimesh.creation.box(extents=(20, 20, 4))
+    slab.apply_translation([0, 0, 2])
+    block = trimesh.creation.box(extents=(5, 5, 2))
+    block.apply_translation([0, 0, 4.99])  # overlaps the slab by 0.01 mm, as our parts do
+    solid = slab.union(block)
+    body, marks = split_at(solid, 4.0)
+    assert marks is not None
+    assert body.is_watertight
+    assert marks.is_watertight
+    assert marks.bounds[:, :2].tolist() == [[-2.5, -2.5], [2.5, 2.5]]
+    assert marks.volume == pytest.approx(25 * (5.99 - 4.0), rel=1e-3)
+    assert body.volume + marks.volume == pytest.approx(solid.volume, rel=1e-6)
+    assert split_at(slab, 4.0)[1] is None  # nothing above: one volume
+
+
+@pytest.mark.parametrize(
+    ("body", "marks"),
+    [
+        ("#ffff00", "#1c1c1c"),
+        ("#ffffff", "#1c1c1c"),
+        ("#0000ff", "#f2f2f2"),
+        ("#000000", "#f2f2f2"),
+    ],
+)
+def test_the_marks_colour_contrasts_with_the_body(body: str, marks: str) -> None:
+    assert accent_material(body)[1] == marks
+
+
+def test_the_filament_change_is_the_first_layer_above_the_marks_base() -> None:
+    params = resolve()  # 0.2 mm layers, 0.2 mm first layer
+    assert change_height(4.0, params) == pytest.approx(4.2)
+    assert change_height(3.5, params) == pytest.approx(3.6)
+    assert change_height(0.9, params) == pytest.approx(1.0)
+    first = resolve(overrides=["slicer.first_layer_height_mm=0.3"])
+    assert change_height(4.0, first) == pytest.approx(4.1)
+
+
+def test_a_flush_marks_volume_keeps_to_its_outline() -> None:
+    """A mark standing in a recess, flush with the top: above the recess floor only the
+    region inside the outline is the marks' volume; the top around it stays body."""
+    slab = trimesh.creation.box(extents=(20, 20, 4))
+    slab.apply_translation([0, 0, 2])
+    channel = trimesh.creation.box(extents=(6, 6, 1))
+    channel.apply_translation([0, 0, 4])  # 0.5 deep into the top
+    block = trimesh.creation.box(extents=(4, 4, 0.5))
+    block.apply_translation([0, 0, 3.75])
+    solid = slab.difference(channel).union(block)
+    outline = [[(-2.5, -2.5), (2.5, -2.5), (2.5, 2.5), (-2.5, 2.5)]]
+    body, marks = split_at(solid, 3.5, outline)
+    assert marks is not None
+    assert marks.volume == pytest.approx(16 * (4.0 - 3.501), rel=1e-3)  # the 4 x 4 block alone
+    assert body.bounds[1][2] == pytest.approx(4.0)  # the top around it stays with the body
+    assert body.volume + marks.volume == pytest.approx(solid.volume, rel=1e-6)

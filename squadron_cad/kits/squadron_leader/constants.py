@@ -30,3 +30,7 @@ TURN_INNER_RADIUS_TOKENS = 1
 MOVE_COSTS = {"straight": 1, "bank": 2, "turn": 3}
 ALTITUDE_TOKENS_PER_STACK = 4
 STAT_NAMES = ("Health", "Defense", "Attack", "Speed")
+
+# The player's mark on the plane token: behind the right wing, clear of silhouette, grooves
+# and rim, as fractions of the token width (3.6 mm free around it at the default size).
+PLANE_MARK_AT_WIDTHS = (-0.18, -0.27)

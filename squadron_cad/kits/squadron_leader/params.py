@@ -136,6 +136,16 @@ class AltitudeParams(Section):
     hole_scale: Annotated[float, ratio("Centre hole as a fraction of the octagon", 0, 0.9)]
 
 
+class MarkParams(Section):
+    """Each player's mark (player_colours.mark): raised on the plane token beside the
+    silhouette, and standing in a recess, flush with the top, on the altitude tokens
+    (their top carries the token above) and the stat card (the clips slide over it)."""
+
+    plane_size_mm: Annotated[Mm, mm("Player mark on the plane token, across", 2, 10)]
+    token_size_mm: Annotated[Mm, mm("Player mark on altitude tokens and stat card, across", 2, 10)]
+    frame_mm: Annotated[Mm, mm("Recess around a flush mark, each side", 0.3, 2)]
+
+
 class TemplateParams(Section):
     thickness_mm: Annotated[Mm, mm("Thickness of the move templates", 1, 20)]
     notch_clearance_mm: Annotated[
@@ -304,6 +314,7 @@ class KitParams(KitParamsBase):
     plane: PlaneParams
     stacking: StackingParams
     altitude: AltitudeParams
+    marks: MarkParams
     templates: TemplateParams
     ruler: RulerParams
     stat_dial: StatDialParams
@@ -422,6 +433,32 @@ def _silhouette_fits(kit: KitParams) -> None:
             f"plane.guide_start_mm ({kit.plane.guide_start_mm}) must be inside the token "
             f"(under {float(flats) / 2:.2f} mm from the centre)"
         )
+
+
+MARK_WALL_MM = 0.4  # least wall left beside a player's mark
+
+
+def _marks_fit(kit: KitParams) -> None:
+    """Each player's mark lies on its face: the plane token's inside the top, a flush
+    mark's recess inside the altitude token's ring and the stat card's label column."""
+    marks, flats = kit.marks, float(kit.token.across_flats_mm)
+    x, y = (float(kit.token.width_mm) * f for f in C.PLANE_MARK_AT_WIDTHS)
+    reach = math.hypot(x, y) + marks.plane_size_mm / 2
+    if reach > flats / 2 - MARK_WALL_MM:
+        raise ValueError(
+            f"marks.plane_size_mm ({marks.plane_size_mm}) reaches {reach:.2f} mm from the token "
+            f"centre; the token's top ends {flats / 2:.2f} mm out (token.width_mm "
+            f"{kit.token.width_mm}): a smaller mark, or a wider token"
+        )
+    recess = marks.token_size_mm + 2 * marks.frame_mm
+    ring = flats * (1 - kit.altitude.hole_scale) / 2
+    column = float(kit.stat_dial.label_width_mm)
+    for where, room in (("the altitude token's ring", ring), ("stat_dial.label_width_mm", column)):
+        if recess > room - 2 * MARK_WALL_MM + 1e-9:
+            raise ValueError(
+                f"marks.token_size_mm + 2 x marks.frame_mm ({recess:.2f}) must leave "
+                f"{MARK_WALL_MM} mm each side in {where} ({room:.2f} mm)"
+            )
 
 
 def _ruler_joint_fits(kit: KitParams) -> None:
@@ -561,6 +598,7 @@ _CROSS_RULES = (
     _sockets_fit_token,
     _hole_clears_sockets,
     _silhouette_fits,
+    _marks_fit,
     _ruler_joint_fits,
     _text_depths_fit,
     _template_features_fit,

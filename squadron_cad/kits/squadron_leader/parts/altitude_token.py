@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING
 from solid2 import difference, linear_extrude, rotate, translate, union
 from solid2.core.object_base import OpenSCADObject
 
+from squadron_cad.geometry.expr import Number
+from squadron_cad.geometry.marks import flush_mark, player_mark
 from squadron_cad.geometry.shapes import EPSILON_MM, chamfered_prism, octagon, tapered_peg
 from squadron_cad.kits.squadron_leader.params import KitParams
 
@@ -31,13 +33,30 @@ def pegs(p: KitParams) -> list[OpenSCADObject]:
     ]
 
 
+def mark_centre(p: KitParams) -> tuple[Number, Number]:
+    """The player's mark: on the ring's top at the back (-x), midway between hole and rim,
+    between two pegs; the top stays flat, so the token above still seats."""
+    across = p.token.across_flats_mm
+    return -(across + across * p.altitude.hole_scale) / 4, 0
+
+
 def build(design: SquadronDesign) -> OpenSCADObject:
+    """The representative token (player 1's): what the kit's checks measure."""
+    return build_for(design, 0)
+
+
+def build_for(design: SquadronDesign, player: int) -> OpenSCADObject:
+    """Player `player`'s altitude token (0-based), their mark flush in its top."""
     p = design.params
     token = p.token
+    x, y = mark_centre(p)
+    recess = translate([x, y, token.height_mm])(
+        flush_mark(player_mark(p, player), p.marks.token_size_mm, p.marks.frame_mm, p.text.depth_mm)
+    )
     body = chamfered_prism(token.height_mm, token.bottom_chamfer_mm, octagon(token.width_mm))
     hole = translate([0, 0, -EPSILON_MM])(
         linear_extrude(height=token.height_mm + 2 * EPSILON_MM)(
             octagon(token.width_mm * p.altitude.hole_scale)
         )
     )
-    return difference()(union()(body, *pegs(p)), hole, *sockets(p))
+    return difference()(union()(body, *pegs(p)), hole, *sockets(p), recess)

@@ -8,6 +8,7 @@ from solid2 import difference, hull, linear_extrude, polygon, rotate, scale, tra
 from solid2.core.object_base import OpenSCADObject
 
 from squadron_cad.geometry.expr import Number
+from squadron_cad.geometry.marks import mark_2d, player_mark
 from squadron_cad.geometry.shapes import (
     EPSILON_MM,
     chamfered_prism,
@@ -15,6 +16,7 @@ from squadron_cad.geometry.shapes import (
     octagon_across_flats,
     socket,
 )
+from squadron_cad.kits.squadron_leader import constants as C
 from squadron_cad.kits.squadron_leader.geometry.icons import PLANE_SILHOUETTE
 from squadron_cad.kits.squadron_leader.params import KitParams
 
@@ -89,12 +91,26 @@ def sockets(p: KitParams) -> list[OpenSCADObject]:
     ]
 
 
+def mark_centre(p: KitParams) -> tuple[Number, Number]:
+    """Where the player's mark stands on the token's top."""
+    x, y = C.PLANE_MARK_AT_WIDTHS
+    return p.token.width_mm * x, p.token.width_mm * y
+
+
 def build(design: SquadronDesign) -> OpenSCADObject:
+    """The representative token (player 1's): what the kit's checks measure."""
+    return build_for(design, 0)
+
+
+def build_for(design: SquadronDesign, player: int) -> OpenSCADObject:
+    """Player `player`'s token (0-based): their mark raised as high as the silhouette."""
     p = design.params
     token = p.token
     body = chamfered_prism(token.height_mm, token.bottom_chamfer_mm, octagon(token.width_mm))
+    x, y = mark_centre(p)
+    mark = translate([x, y])(mark_2d(player_mark(p, player), p.marks.plane_size_mm))
     raised = translate([0, 0, token.height_mm - EPSILON_MM])(
-        linear_extrude(height=p.plane.silhouette_height_mm + EPSILON_MM)(silhouette(p))
+        linear_extrude(height=p.plane.silhouette_height_mm + EPSILON_MM)(silhouette(p), mark)
     )
     grooves = translate([0, 0, token.height_mm - p.plane.groove_depth_mm])(
         linear_extrude(height=p.plane.groove_depth_mm + EPSILON_MM)(marks(p))

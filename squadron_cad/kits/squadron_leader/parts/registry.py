@@ -8,6 +8,7 @@ one set of templates, one ruler and the box.
 
 from __future__ import annotations
 
+from squadron_cad.geometry.marks import mark_shape, player_mark
 from squadron_cad.kit import Part, PrintNotes
 from squadron_cad.kits.squadron_leader import constants as C
 from squadron_cad.kits.squadron_leader.params import KitParams
@@ -21,6 +22,8 @@ from squadron_cad.kits.squadron_leader.parts import (
     stat_dial,
     template_all,
 )
+
+Outlines = list[list[tuple[float, float]]]
 
 
 def _engraved(depth: float, height: float | None = None, below: float = 0.0) -> PrintNotes:
@@ -60,6 +63,37 @@ def _silhouette_base(p: KitParams) -> float:
     return float(p.token.height_mm)
 
 
+def _token_recess_floor(p: KitParams) -> float:
+    """The player's mark stands from its recess floor: drawn darker from there."""
+    return float(p.token.height_mm - p.text.depth_mm)
+
+
+def _card_recess_floor(p: KitParams) -> float:
+    """Mark and numerals are cut text.depth_mm deep: the top above their floor is darker."""
+    return float(p.stat_dial.card_thickness_mm - p.text.depth_mm)
+
+
+def _flush_mark(centre: tuple[float, float], size: float, p: KitParams, player: int) -> Outlines:
+    """A flush mark's own outline grown halfway across its recess: the marks' volume is
+    the mark alone, not the top around it."""
+    shape = mark_shape(player_mark(p, player), size, centre).buffer(p.marks.frame_mm / 2)
+    return [[(float(x), float(y)) for x, y in shape.exterior.coords[:-1]]]
+
+
+def _altitude_mark(p: KitParams, player: int) -> Outlines:
+    x, y = altitude_token.mark_centre(p)
+    return _flush_mark((float(x), float(y)), float(p.marks.token_size_mm), p, player)
+
+
+def _card_mark(p: KitParams, player: int) -> Outlines:
+    x, y = stat_dial.card_mark_centre(p)
+    return _flush_mark((float(x), float(y)), float(p.marks.token_size_mm), p, player)
+
+
+def _altitude_notes(p: KitParams) -> PrintNotes:
+    return _engraved(p.text.depth_mm)
+
+
 def _clips(p: KitParams) -> int:
     """One clip per stat row for each player."""
     return len(p.stat_dial.labels) * p.players
@@ -96,6 +130,7 @@ PARTS: tuple[Part, ...] = (
         plane_token.build,
         "player",
         per_player=1,
+        player_builder=plane_token.build_for,
         orientation="sockets down, silhouette up",
         colour="player",
         accent_from_mm=_silhouette_base,
@@ -109,8 +144,12 @@ PARTS: tuple[Part, ...] = (
         altitude_token.build,
         "player",
         per_player=C.ALTITUDE_TOKENS_PER_STACK,
+        player_builder=altitude_token.build_for,
         orientation="sockets down, pegs up",
         colour="player",
+        accent_from_mm=_token_recess_floor,
+        accent_within=_altitude_mark,
+        print_notes=_altitude_notes,
         slow_render=True,
         noun="altitude token",
     ),
@@ -120,8 +159,11 @@ PARTS: tuple[Part, ...] = (
         stat_dial.build_card,
         "player",
         per_player=1,
+        player_builder=stat_dial.build_card_for,
         orientation="numerals up",
         colour="player",
+        accent_from_mm=_card_recess_floor,
+        accent_within=_card_mark,
         print_notes=_card_notes,
         slow_render=True,
         noun="stat dial card",

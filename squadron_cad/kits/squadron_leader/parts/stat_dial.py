@@ -22,6 +22,7 @@ from solid2 import cube, difference, linear_extrude, rotate, square, translate, 
 from solid2.core.object_base import OpenSCADObject
 
 from squadron_cad.geometry.expr import Number
+from squadron_cad.geometry.marks import flush_mark, player_mark
 from squadron_cad.geometry.shapes import EPSILON_MM, centred_text, v_prism
 from squadron_cad.kits.squadron_leader.params import KitParams
 
@@ -153,7 +154,22 @@ def card_outline(p: KitParams, layout: DialLayout) -> OpenSCADObject:
     return union()(spine, *fingers)
 
 
+def card_mark_centre(p: KitParams) -> tuple[Number, Number]:
+    """The player's mark: in the label column, between the first two rows' labels
+    (the clips ride on the fingers, never over the column)."""
+    layout = DialLayout(p)
+    second = min(1, layout.rows - 1)
+    return p.stat_dial.label_width_mm / 2, (layout.row_bottom(0) + layout.row_bottom(second)
+                                             + p.stat_dial.row_width_mm) / 2  # fmt: skip
+
+
 def build_card(design: SquadronDesign) -> OpenSCADObject:
+    """The representative card (player 1's): what the kit's checks measure."""
+    return build_card_for(design, 0)
+
+
+def build_card_for(design: SquadronDesign, player: int) -> OpenSCADObject:
+    """Player `player`'s card (0-based): their mark flush in the label column."""
     p = design.params
     d = p.stat_dial
     layout = DialLayout(p)
@@ -161,7 +177,11 @@ def build_card(design: SquadronDesign) -> OpenSCADObject:
     engraving = translate([0, 0, d.card_thickness_mm - p.text.depth_mm])(
         linear_extrude(height=p.text.depth_mm + EPSILON_MM)(_engraving(p, layout))
     )
-    return difference()(body, engraving, _detent_grooves(p, layout))
+    x, y = card_mark_centre(p)
+    mark = translate([x, y, d.card_thickness_mm])(
+        flush_mark(player_mark(p, player), p.marks.token_size_mm, p.marks.frame_mm, p.text.depth_mm)
+    )
+    return difference()(body, engraving, _detent_grooves(p, layout), mark)
 
 
 def clip_profile(p: KitParams, layout: DialLayout) -> OpenSCADObject:
