@@ -192,7 +192,7 @@ def _volumes(
 
 
 def _colour(model: lib3mf.Model, mesh: lib3mf.MeshObject) -> str:
-    has_property, group_id, index = mesh.GetObjectLevelProperty()
+    group_id, index, has_property = mesh.GetObjectLevelProperty()  # lib3mf's order
     if not has_property:
         return ""
     return _material_colour(model, group_id, index)
