@@ -184,6 +184,26 @@ class RulerParams(Section):
     joint_clearance_mm: Annotated[
         Mm, mm("Gap between tab and slot, per side", 0, 1, allow_zero=True)
     ]
+    joint_axial_clearance_mm: Annotated[
+        Mm,
+        mm(
+            "Gap where the tab's head bears when the ruler is pulled: each joint stretches "
+            "this much",
+            0,
+            1,
+            allow_zero=True,
+        ),
+    ]
+    joint_snap_mm: Annotated[
+        Mm,
+        mm(
+            "How far the snap ridges stand out from the tab's neck; past the joint clearance "
+            "they hold the sections together until pushed apart",
+            0,
+            2,
+            allow_zero=True,
+        ),
+    ]
 
     @property
     def tab_tip_width_mm(self) -> Number:
@@ -433,6 +453,21 @@ def _ruler_joint_fits(kit: KitParams) -> None:
             f"({ruler.tab_flare_mm}) + 2 x ruler.joint_clearance_mm "
             f"({ruler.joint_clearance_mm}) leaves {side_wall:.2f} mm of slot wall in a "
             f"{float(kit.ruler_width_mm):.2f} mm ruler (token.width_mm / 4); 0.8 mm is needed"
+        )
+    if (
+        not ruler.joint_clearance_mm
+        < ruler.joint_snap_mm
+        < (ruler.tab_flare_mm + ruler.joint_clearance_mm)
+    ):
+        raise ValueError(
+            f"ruler.joint_snap_mm ({ruler.joint_snap_mm}) must exceed ruler.joint_clearance_mm "
+            f"({ruler.joint_clearance_mm}), or the sections lift apart, and stay under "
+            f"ruler.tab_flare_mm + ruler.joint_clearance_mm, or the tab cannot drop in"
+        )
+    if ruler.joint_axial_clearance_mm >= ruler.tab_length_mm / 2:
+        raise ValueError(
+            f"ruler.joint_axial_clearance_mm ({ruler.joint_axial_clearance_mm}) must be under "
+            f"half of ruler.tab_length_mm ({ruler.tab_length_mm})"
         )
     if ruler.tab_length_mm >= kit.template_length_mm / 2:
         raise ValueError(

@@ -3,8 +3,9 @@
 - stacking: a token on an altitude token at every 45 degree turn: it seats flat (no
   overlap at the pitch), the pegs clear the socket walls by the fit and the sockets are
   deeper than the pegs stand;
-- ruler joint: sections butted shoulder to shoulder: no overlap, the tab clears the slot
-  by the joint clearance, and the dovetail's tip is wider than the slot's mouth;
+- ruler joint: sections butted shoulder to shoulder: no overlap; then the second moved
+  along each axis both ways until it collides: it stretches at most its axial clearance
+  under pull, moves sideways by the joint clearance, and a snap stops it lifting off;
 - stat dial: a clip on every row at every value: the only overlap is the detent bump in
   its groove, as deep as the grip; the sliding gaps match the clearance; the window frames
   the numeral;
@@ -150,78 +151,133 @@ def body_end_x(mesh: trimesh.Trimesh, at_end: Callable[[np.ndarray], float]) -> 
     return at_end(edge[:, 0])
 
 
-def _mid_section(mesh: trimesh.Trimesh) -> MultiPolygon:
-    # Below the marks and numerals, so the outline is the joint's shape.
-    return meshgeo.section(mesh, float(mesh.bounds[0][2] + mesh.extents[2] * 0.3))
+JOINT_REGION_MM = 12.0  # either side of the shoulder: all of a joint, none of the marks
+PLAY_STEP_MM = 0.05  # coarse steps when moving a section until it collides ...
+PLAY_BISECTIONS = 10  # ... then halved this often (0.05 um)
+PLAY_LIMIT_MM = 2.0  # moved this far without collision, it is free (inf)
+PLAY_CONTACT_MM3 = 1e-4  # overlap that counts as a collision when measuring play
+DIRECTIONS = {
+    "pull": (1, 0, 0),
+    "push": (-1, 0, 0),
+    "left": (0, 1, 0),
+    "right": (0, -1, 0),
+    "up": (0, 0, 1),
+    "down": (0, 0, -1),
+}
+JOINT_LIFT_MAX_MM = 0.5  # a section stopped within this, up and down, is held by a snap
+
+
+def _around(solid: manifold3d.Manifold, x: float) -> manifold3d.Manifold:
+    low, high = meshgeo.bounds_of(solid)
+    size = [2 * JOINT_REGION_MM, high[1] - low[1] + 2, high[2] - low[2] + 2]
+    cutter = manifold3d.Manifold.cube(size).translate([x - JOINT_REGION_MM, low[1] - 1, low[2] - 1])
+    return solid ^ cutter
+
+
+def travel(
+    fixed: manifold3d.Manifold, moving: manifold3d.Manifold, direction: tuple[float, ...]
+) -> float:
+    """How far `moving` goes along `direction` before it collides with `fixed` (inf: free
+    for PLAY_LIMIT_MM). Coarse steps find the first collision, bisection refines it."""
+    step = np.asarray(direction, dtype=float)
+
+    def hits(distance: float) -> bool:
+        moved = meshgeo.placed(moving, frames.translate(*(step * distance)))
+        return meshgeo.overlap_volume(fixed, moved) > PLAY_CONTACT_MM3
+
+    free = 0.0
+    for k in range(1, round(PLAY_LIMIT_MM / PLAY_STEP_MM) + 1):
+        if hits(k * PLAY_STEP_MM):
+            low, high = free, k * PLAY_STEP_MM
+            for _ in range(PLAY_BISECTIONS):
+                mid = (low + high) / 2
+                low, high = (low, mid) if hits(mid) else (mid, high)
+            return low
+        free = k * PLAY_STEP_MM
+    return math.inf
 
 
 @dataclass(frozen=True)
 class JointMeasure:
     offset_mm: float  # where the second section sits when its shoulder meets the first's
     overlap_mm3: float
-    gap_mm: float  # tab to slot, per side
-    tip_width_mm: float
-    mouth_width_mm: float
+    play_mm: dict[str, float]  # how far the second section moves each way before it collides
+
+    @property
+    def lateral_mm(self) -> float:
+        return max(self.play_mm["left"], self.play_mm["right"])
+
+    @property
+    def lift_mm(self) -> float:
+        return max(self.play_mm["up"], self.play_mm["down"])
 
 
-def measure_joint(first: trimesh.Trimesh, second: trimesh.Trimesh) -> JointMeasure:
+def measure_joint(
+    first: trimesh.Trimesh, second: trimesh.Trimesh, directions: Iterable[str] = DIRECTIONS
+) -> JointMeasure:
+    """Sections butted shoulder to shoulder, then the second moved along each axis, both
+    ways, until it collides with the first: the joint's play, measured on the meshes."""
     shoulder = body_end_x(first, np.max)
     offset = shoulder - body_end_x(second, np.min)
-    moved = meshgeo.placed(meshgeo.solid_of(second), frames.translate(x=offset))
-    overlap = meshgeo.overlap_volume(meshgeo.solid_of(first), moved)
-    tab_region = _mid_section(first).intersection(box(shoulder + 0.01, -1e3, 1e4, 1e3))
-    slot_side = affinity.translate(_mid_section(second), xoff=offset)
-    gap = tab_region.distance(slot_side) if not tab_region.is_empty else math.nan
-    return JointMeasure(
-        offset, overlap, gap, _width_at(tab_region, np.max), _mouth(slot_side, shoulder)
-    )
+    fixed = _around(meshgeo.solid_of(first), shoulder)
+    moving = _around(meshgeo.placed(meshgeo.solid_of(second), frames.translate(x=offset)), shoulder)
+    overlap = meshgeo.overlap_volume(fixed, moving)
+    play = {name: travel(fixed, moving, DIRECTIONS[name]) for name in directions}
+    return JointMeasure(offset, overlap, play)
 
 
-def _width_at(tab: MultiPolygon | Polygon, pick: Callable[[np.ndarray], float]) -> float:
-    """The tab's width just short of its tip."""
-    if tab.is_empty:
-        return math.nan
-    x = pick(shapely.get_coordinates(tab)[:, 0]) - 0.05
-    cut = tab.intersection(box(x - 0.01, -1e3, x + 0.01, 1e3))
-    return cut.bounds[3] - cut.bounds[1] if not cut.is_empty else math.nan
+def joint_pull_max_mm(sections: int) -> float:
+    """The most one joint may stretch: the issue's 0.2 mm over the whole ruler."""
+    return RULER_STRETCH_MAX_MM / max(sections - 1, 1)
 
 
-def _mouth(slot_side: MultiPolygon, shoulder: float) -> float:
-    """Opening of the slot at the shoulder: the gap between its two cheeks."""
-    line = shapely.LineString([(shoulder + 0.05, -1e3), (shoulder + 0.05, 1e3)])
-    cheeks = sorted(meshgeo.polygons(slot_side.intersection(line).buffer(1e-4)), key=_miny)
-    if len(cheeks) < 2:
-        return math.nan
-    return _miny(cheeks[1]) - cheeks[0].bounds[3]
-
-
-def _miny(geometry: Polygon) -> float:
-    return geometry.bounds[1]
+RULER_STRETCH_MAX_MM = 0.2  # assembled ruler, pulled: within this of 3 template lengths
 
 
 def joint_findings(params: KitParams, joint: JointMeasure, name: str) -> list[Finding]:
-    limits = params.checks
-    holds = joint.tip_width_mm > joint.mouth_width_mm
+    limits, ruler = params.checks, params.ruler
+    pull, push = joint.play_mm["pull"], joint.play_mm["push"]
+    pull_max = joint_pull_max_mm(3)
+    pull_ok = pull <= pull_max + 1e-3 and abs(pull - ruler.joint_axial_clearance_mm) <= (
+        limits.fit_tolerance_mm
+    )
+    up, down = joint.play_mm["up"], joint.play_mm["down"]
+    lift_ok = max(up, down) <= JOINT_LIFT_MAX_MM
     return [
         overlap_finding(name, "joint_overlap", joint.overlap_mm3, "tab and slot"),
+        Finding(
+            name,
+            "joint_pull_play",
+            round(pull, 4) if math.isfinite(pull) else "free",
+            f"{float(ruler.joint_axial_clearance_mm):.3f} mm "
+            f"(ruler.joint_axial_clearance_mm), at most {pull_max:g} mm "
+            f"(the assembled ruler within {RULER_STRETCH_MAX_MM:g} mm under pull); "
+            f"push {round(push, 4)} mm",
+            verdict(pull_ok),
+            "" if pull_ok else f"the joint stretches {pull:.3f} mm before it bites",
+        ),
         fit_finding(
             name,
-            "joint_gap",
-            joint.gap_mm,
-            params.ruler.joint_clearance_mm,
+            "joint_side_play",
+            joint.lateral_mm,
+            ruler.joint_clearance_mm,
             limits.ruler_joint_fit,
             "ruler_joint_fit",
             limits.fit_tolerance_mm,
         ),
         Finding(
             name,
-            "joint_holds",
-            f"tab tip {joint.tip_width_mm:.2f} mm, slot mouth {joint.mouth_width_mm:.2f} mm",
-            "the tab's tip wider than the slot's mouth (the joint cannot pull apart)",
-            verdict(holds),
-            "" if holds else "the tab is no wider than the slot's mouth: it pulls straight out",
+            "joint_lift_play",
+            f"up {_mm(up)}, down {_mm(down)}",
+            f"stopped within {JOINT_LIFT_MAX_MM:g} mm both ways (a snap holds the sections)",
+            verdict(lift_ok),
+            "" if lift_ok else "the sections lift apart with nothing to stop them",
         ),
     ]
+
+
+def _mm(value: float) -> str:
+    return f"{value:.3f} mm" if math.isfinite(value) else "free"
 
 
 # ---- stat dial ---------------------------------------------------------------------------

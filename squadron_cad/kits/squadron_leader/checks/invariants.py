@@ -22,7 +22,12 @@ from shapely.geometry.polygon import orient
 
 from squadron_cad.checks import meshgeo
 from squadron_cad.kits.squadron_leader import constants as C
-from squadron_cad.kits.squadron_leader.checks.clearances import StackMeasure, body_end_x
+from squadron_cad.kits.squadron_leader.checks.clearances import (
+    RULER_STRETCH_MAX_MM,
+    StackMeasure,
+    body_end_x,
+    measure_joint,
+)
 from squadron_cad.kits.squadron_leader.geometry import move_paths
 from squadron_cad.kits.squadron_leader.params import KitParams
 
@@ -385,15 +390,19 @@ def ruler_invariants(
             )  # fmt: skip
     sections = [meshes.get(f"range_ruler_{i}") for i in (1, 2, 3)]
     if all(s is not None for s in sections):
-        found.append(invariant("three-part ruler assembled (mm)", expected,
-                               assembled_length(sections), POSITION_TOL_MM))  # fmt: skip
+        found.append(invariant("three-part ruler assembled, pulled (mm)", expected,
+                               assembled_length(sections), RULER_STRETCH_MAX_MM))  # fmt: skip
     return found
 
 
 def assembled_length(sections: list[trimesh.Trimesh]) -> float:
-    """Sections butted shoulder to shoulder: the first's start to the last's far end."""
+    """The first's start to the last's far end with every joint pulled as far as it goes:
+    the sections' bodies plus each joint's pull play, measured by moving one section
+    along the ruler until it collides with the other."""
     lengths = [body_end_x(s, np.max) - body_end_x(s, np.min) for s in sections]
-    return float(sum(lengths))
+    pairs = itertools.pairwise(sections)
+    pulls = [measure_joint(a, b, ("pull",)).play_mm["pull"] for a, b in pairs]
+    return float(sum(lengths) + sum(pulls))
 
 
 # ---- stacks --------------------------------------------------------------------------------
