@@ -231,7 +231,15 @@ class StatDialParams(Section):
         Mm, mm("Gap between the clip and the card where they must not rub", 0, 1)
     ]
     detent_depth_mm: Annotated[Mm, mm("Depth of the detent grooves under the card", 0.1, 2)]
-    grip_mm: Annotated[Mm, mm("Interference that keeps a seated clip tight", 0, 1, allow_zero=True)]
+    grip_mm: Annotated[
+        Mm,
+        mm(
+            "Detent interference: how far the clip's jaws spread to pass between two values",
+            0,
+            1,
+            allow_zero=True,
+        ),
+    ]
 
     @property
     def clip_pitch_mm(self) -> Number:
@@ -255,6 +263,11 @@ class StatDialParams(Section):
                 raise ValueError(
                     f"stat_dial.labels: {label!r} must be 1 or 2 characters (e.g. H, D, A, S)"
                 )
+        if self.grip_mm > self.detent_depth_mm:
+            raise ValueError(
+                f"stat_dial.grip_mm ({self.grip_mm}) must not exceed stat_dial.detent_depth_mm "
+                f"({self.detent_depth_mm}): the bump would not seat in its groove"
+            )
         if self.numeral_height_mm > self.row_width_mm - 1:
             raise ValueError(
                 f"stat_dial.numeral_height_mm ({self.numeral_height_mm}) must be at least "
