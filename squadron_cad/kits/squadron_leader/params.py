@@ -261,7 +261,7 @@ class StatDialParams(Section):
             check_font("stat_dial.labels", label)
             if not 1 <= len(label) <= 2:
                 raise ValueError(
-                    f"stat_dial.labels: {label!r} must be 1 or 2 characters (e.g. H, D, A, S)"
+                    f"stat_dial.labels: {label!r} must be 1 or 2 characters (e.g. H, D, A, M)"
                 )
         if self.grip_mm > self.detent_depth_mm:
             raise ValueError(
