@@ -226,6 +226,6 @@ def build_clip(design: SquadronDesign) -> OpenSCADObject:
     # The ridge's V faces lean 45 degrees, so it prints on its side without support.
     # Apex turned from +z to +y: the ridge rises from the lower jaw towards the card.
     ridge = translate([b0, -d.clip_clearance_mm - EPSILON_MM, width / 2])(
-        rotate([-90, 0, 0])(v_prism(b1 - b0, height, height + EPSILON_MM))
+        rotate([-90, 0, 0])(v_prism(b1 - b0, height + EPSILON_MM, height + EPSILON_MM))
     )
     return union()(difference()(body, window), ridge)
