@@ -176,10 +176,17 @@ class RulerParams(Section):
     mark_width_mm: Annotated[Mm, mm("Width of the range marks", 0.3, 5)]
     mark_depth_mm: Annotated[Mm, mm("Depth of the range marks", 0.2, 5)]
     numeral_height_mm: Annotated[Mm, mm("Height of the range numerals", 1, 30)]
-    tab_width_mm: Annotated[Mm, mm("Joint tab width at its root", 0.8, 30)]
-    tab_length_mm: Annotated[Mm, mm("Joint tab length", 0.8, 30)]
+    tab_width_mm: Annotated[Mm, mm("Joint tab width at its root (its neck)", 0.8, 30)]
+    tab_length_mm: Annotated[Mm, mm("Joint tab length: neck, then head, half each", 0.8, 30)]
     tab_flare_mm: Annotated[
-        Mm, mm("Dovetail: tab wider at its tip, per side", 0, 5, allow_zero=True)
+        Mm,
+        mm(
+            "The tab's head is this much wider than its neck, per side: the shoulders the "
+            "pull bears on",
+            0,
+            5,
+            allow_zero=True,
+        ),
     ]
     joint_clearance_mm: Annotated[
         Mm, mm("Gap between tab and slot, per side", 0, 1, allow_zero=True)
