@@ -386,9 +386,12 @@ def _sliding_gaps(
     c_shape = _cross_section(clip, x)
     edge_y = float(layout.row_bottom(row))
     thickness = float(layout.p.stat_dial.card_thickness_mm)
-    below = c_shape.intersection(box(-1e3, -1e3, 1e3, -0.01))
-    beside = c_shape.intersection(box(-1e3, -1e3, edge_y - 0.01, thickness - 0.01))
-    above = c_shape.intersection(box(-1e3, thickness - 0.01, 1e3, 1e3))
+    # Each face alone, across from the card's face it runs along: the jaws inside the
+    # finger's edge, the spine beside the card's thickness (not the corners between, whose
+    # distance to the card's edge is a diagonal, shorter than neither gap).
+    below = c_shape.intersection(box(edge_y + 0.01, -1e3, 1e3, thickness / 2))
+    beside = c_shape.intersection(box(-1e3, 0.01, edge_y, thickness - 0.01))
+    above = c_shape.intersection(box(edge_y + 0.01, thickness / 2, 1e3, 1e3))
     return finger.distance(below), finger.distance(beside), finger.distance(above)
 
 

@@ -196,12 +196,12 @@ def clip_profile(shape: ClipShape, clearance: Number) -> OpenSCADObject:
     top_face = shape.card_thickness + clearance
     top = top_face + jaw
     reach = shape.reach
+    # The jaws reach EPSILON into the spine (a clean union); the spine's face stays exact.
+    jaw_start = spine_inner - EPSILON_MM
     return union()(
-        translate([spine_outer, bottom])(
-            square([spine_inner - spine_outer + EPSILON_MM, top - bottom])
-        ),
-        translate([spine_inner, top_face])(square([reach - spine_inner, jaw])),
-        translate([spine_inner, bottom])(square([reach - spine_inner, jaw])),
+        translate([spine_outer, bottom])(square([spine_inner - spine_outer, top - bottom])),
+        translate([jaw_start, top_face])(square([reach - jaw_start, jaw])),
+        translate([jaw_start, bottom])(square([reach - jaw_start, jaw])),
     )
 
 
