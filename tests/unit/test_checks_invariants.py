@@ -100,16 +100,25 @@ def _wedge(centre: tuple[float, float], start: float, end: float) -> Polygon:
     return Polygon(points)
 
 
-def grooved_token(arc_half_angle: float = 45.0, guide_y: float = 3.25) -> trimesh.Trimesh:
-    """An octagon plate 4 thick with the firing arc lines and forward guides cut 1 deep."""
+def grooved_token(
+    arc_half_angle: float = 45.0,
+    guide_y: float = 3.25,
+    guide_start: float = 3.5,
+    covered: tuple[float, float] | None = None,
+) -> trimesh.Trimesh:
+    """An octagon plate 4 thick with the firing arc lines and forward guides cut 1 deep.
+    The arc lines start 6 out: on the token the silhouette hides them where they would
+    cross the guides' start. `covered`: an x range where something covers the guides."""
     body = trimesh.creation.extrude_polygon(octagon(26), 4)
     reach = 14.0
     lines = [
-        LineString([(4 * math.cos(math.radians(a)), 4 * math.sin(math.radians(a))),
+        LineString([(6 * math.cos(math.radians(a)), 6 * math.sin(math.radians(a))),
                     (reach * math.cos(math.radians(a)), reach * math.sin(math.radians(a)))])
         for a in (arc_half_angle, -arc_half_angle)
-    ] + [LineString([(3.5, y), (reach, y)]) for y in (guide_y, -guide_y)]  # fmt: skip
+    ] + [LineString([(guide_start, y), (reach, y)]) for y in (guide_y, -guide_y)]  # fmt: skip
     grooves = unary_union([line.buffer(0.5, cap_style="flat") for line in lines])
+    if covered is not None:
+        grooves = grooves.difference(box(covered[0], -20, covered[1], 20))
     solid = meshgeo.to_manifold(body)
     for groove in meshgeo.polygons(grooves):
         cutter = trimesh.creation.extrude_polygon(groove, 2)
@@ -128,6 +137,17 @@ def test_a_narrow_firing_arc_is_caught(params: KitParams) -> None:
     found = I.groove_invariants(params, grooved_token(arc_half_angle=40), None)
     assert by_name(found, "firing arc lines apart")["measured"] == pytest.approx(80, abs=0.05)
     assert not by_name(found, "firing arc lines apart")["ok"]
+
+
+def test_guides_under_the_wing_and_propeller_are_caught(params: KitParams) -> None:
+    """Issue 19: the guides showed from 4.7 mm, with the propeller over 1.3 mm of them."""
+    found = I.groove_invariants(params, grooved_token(guide_start=4.7, covered=(7.4, 8.7)), None)
+    start = by_name(found, "forward guides start")
+    visible = by_name(found, "forward guides visible")
+    assert start["measured"] == pytest.approx(4.7, abs=1e-3)
+    assert not start["ok"]
+    assert visible["measured"] == pytest.approx(6.01, abs=0.01)
+    assert not visible["ok"]
 
 
 def test_guides_too_far_apart_are_caught(params: KitParams) -> None:

@@ -263,7 +263,9 @@ def test_a_dial_carries_its_clips(default_kit: KitParams) -> None:
     dial = items.dial(default_kit, 1)
     assert len(dial.pieces) == 1 + len(default_kit.stat_dial.labels)
     d = default_kit.stat_dial
-    clipped = d.card_thickness_mm + 2 * d.clip_jaw_thickness_mm + d.clip_clearance_mm
+    # A jaw and the running clearance on each face of the card (issue 19: the top jaw
+    # clears the card too).
+    clipped = d.card_thickness_mm + 2 * (d.clip_jaw_thickness_mm + d.clip_clearance_mm)
     assert dial.size[2] == pytest.approx(clipped)  # the card with its clips on, lying flat
     for piece in dial.pieces:
         (low, high) = piece.unit_bounds

@@ -29,7 +29,20 @@ BANK_INNER_RADIUS_TOKENS = 3
 TURN_INNER_RADIUS_TOKENS = 1
 MOVE_COSTS = {"straight": 1, "bank": 2, "turn": 3}
 ALTITUDE_TOKENS_PER_STACK = 4
-STAT_NAMES = ("Health", "Defense", "Attack", "Speed")
+# The stats' names by their letters on the card. The current rules call the fourth stat
+# Manoeuvrability; older rules called it Speed (presets/older-rules.yaml).
+STAT_NAMES = {
+    "H": "Health",
+    "D": "Defense",
+    "A": "Attack",
+    "M": "Manoeuvrability",
+    "S": "Speed",
+}
+
+
+def stat_names(labels: tuple[str, ...]) -> list[str]:
+    """The names of the card's rows (a label without a known name stands for itself)."""
+    return [STAT_NAMES.get(label, label) for label in labels]
 
 # The player's mark on the plane token: behind the right wing, clear of silhouette, grooves
 # and rim, as fractions of the token width (3.6 mm free around it at the default size).

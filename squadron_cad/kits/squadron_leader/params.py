@@ -186,13 +186,40 @@ class RulerParams(Section):
     mark_width_mm: Annotated[Mm, mm("Width of the range marks", 0.3, 5)]
     mark_depth_mm: Annotated[Mm, mm("Depth of the range marks", 0.2, 5)]
     numeral_height_mm: Annotated[Mm, mm("Height of the range numerals", 1, 30)]
-    tab_width_mm: Annotated[Mm, mm("Joint tab width at its root", 0.8, 30)]
-    tab_length_mm: Annotated[Mm, mm("Joint tab length", 0.8, 30)]
+    tab_width_mm: Annotated[Mm, mm("Joint tab width at its root (its neck)", 0.8, 30)]
+    tab_length_mm: Annotated[Mm, mm("Joint tab length: neck, then head, half each", 0.8, 30)]
     tab_flare_mm: Annotated[
-        Mm, mm("Dovetail: tab wider at its tip, per side", 0, 5, allow_zero=True)
+        Mm,
+        mm(
+            "The tab's head is this much wider than its neck, per side: the shoulders the "
+            "pull bears on",
+            0,
+            5,
+            allow_zero=True,
+        ),
     ]
     joint_clearance_mm: Annotated[
         Mm, mm("Gap between tab and slot, per side", 0, 1, allow_zero=True)
+    ]
+    joint_axial_clearance_mm: Annotated[
+        Mm,
+        mm(
+            "Gap where the tab's head bears when the ruler is pulled: each joint stretches "
+            "this much",
+            0,
+            1,
+            allow_zero=True,
+        ),
+    ]
+    joint_snap_mm: Annotated[
+        Mm,
+        mm(
+            "How far the snap ridges stand out from the tab's neck; past the joint clearance "
+            "they hold the sections together until pushed apart",
+            0,
+            2,
+            allow_zero=True,
+        ),
     ]
 
     @property
@@ -221,7 +248,15 @@ class StatDialParams(Section):
         Mm, mm("Gap between the clip and the card where they must not rub", 0, 1)
     ]
     detent_depth_mm: Annotated[Mm, mm("Depth of the detent grooves under the card", 0.1, 2)]
-    grip_mm: Annotated[Mm, mm("Interference that keeps a seated clip tight", 0, 1, allow_zero=True)]
+    grip_mm: Annotated[
+        Mm,
+        mm(
+            "Detent interference: how far the clip's jaws spread to pass between two values",
+            0,
+            1,
+            allow_zero=True,
+        ),
+    ]
 
     @property
     def clip_pitch_mm(self) -> Number:
@@ -243,8 +278,13 @@ class StatDialParams(Section):
             check_font("stat_dial.labels", label)
             if not 1 <= len(label) <= 2:
                 raise ValueError(
-                    f"stat_dial.labels: {label!r} must be 1 or 2 characters (e.g. H, D, A, S)"
+                    f"stat_dial.labels: {label!r} must be 1 or 2 characters (e.g. H, D, A, M)"
                 )
+        if self.grip_mm > self.detent_depth_mm:
+            raise ValueError(
+                f"stat_dial.grip_mm ({self.grip_mm}) must not exceed stat_dial.detent_depth_mm "
+                f"({self.detent_depth_mm}): the bump would not seat in its groove"
+            )
         if self.numeral_height_mm > self.row_width_mm - 1:
             raise ValueError(
                 f"stat_dial.numeral_height_mm ({self.numeral_height_mm}) must be at least "
@@ -470,6 +510,21 @@ def _ruler_joint_fits(kit: KitParams) -> None:
             f"({ruler.tab_flare_mm}) + 2 x ruler.joint_clearance_mm "
             f"({ruler.joint_clearance_mm}) leaves {side_wall:.2f} mm of slot wall in a "
             f"{float(kit.ruler_width_mm):.2f} mm ruler (token.width_mm / 4); 0.8 mm is needed"
+        )
+    if (
+        not ruler.joint_clearance_mm
+        < ruler.joint_snap_mm
+        < (ruler.tab_flare_mm + ruler.joint_clearance_mm)
+    ):
+        raise ValueError(
+            f"ruler.joint_snap_mm ({ruler.joint_snap_mm}) must exceed ruler.joint_clearance_mm "
+            f"({ruler.joint_clearance_mm}), or the sections lift apart, and stay under "
+            f"ruler.tab_flare_mm + ruler.joint_clearance_mm, or the tab cannot drop in"
+        )
+    if ruler.joint_axial_clearance_mm >= ruler.tab_length_mm / 2:
+        raise ValueError(
+            f"ruler.joint_axial_clearance_mm ({ruler.joint_axial_clearance_mm}) must be under "
+            f"half of ruler.tab_length_mm ({ruler.tab_length_mm})"
         )
     if ruler.tab_length_mm >= kit.template_length_mm / 2:
         raise ValueError(

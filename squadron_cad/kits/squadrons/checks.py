@@ -115,7 +115,7 @@ def ruler_invariants(design: Any, meshes: Meshes) -> list[dict[str, Any]]:
         outline, half = ruler_outline(sections, p.ruler.mark_depth_mm)
         out += _tick_invariants("range ruler", outline, half, p.ruler.tick_length_mm,
                                 C.RULER_LENGTH_IN)  # fmt: skip
-        gaps = [_joints(a, b).gap_mm for a, b in itertools.pairwise(sections)]
+        gaps = [_joints(a, b).lateral_mm for a, b in itertools.pairwise(sections)]
         out.append(
             invariant("range ruler: joint clearance per side (mm), least of 3",
                       p.ruler.joint_clearance_mm, min(gaps), p.checks.fit_tolerance_mm)
@@ -288,12 +288,12 @@ def tracker_invariants(design: Any, meshes: Meshes) -> list[dict[str, Any]]:
     dial = tracker_measure(design, meshes)
     if dial is None:
         return []
-    held = dial.placements - len(dial.no_grip)
+    held = dial.placements - len(dial.unseated)
     rows = len(C.TRACKER_LABELS) * (C.TRACKER_MAX + 1)
     return [
         invariant("tracker: values 0..6 held by a detent, both rows", rows, held, 0),
-        invariant("tracker: detent grip (mm)", design.params.stat_dial.grip_mm, dial.grip_mm,
-                  design.params.checks.fit_tolerance_mm),
+        invariant("tracker: detent grip (mm)", design.params.stat_dial.grip_mm,
+                  dial.interference_mm, design.params.checks.fit_tolerance_mm),
     ]  # fmt: skip
 
 

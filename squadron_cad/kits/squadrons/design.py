@@ -100,7 +100,7 @@ def clip_bounds(design: SquadronsDesign) -> Bounds:
     d, dial = design.params.stat_dial, design.dial
     spine_outer = -d.clip_clearance_mm - d.clip_spine_thickness_mm
     bottom = -d.clip_clearance_mm - d.clip_jaw_thickness_mm
-    top = d.card_thickness_mm + d.clip_jaw_thickness_mm
+    top = d.card_thickness_mm + d.clip_clearance_mm + d.clip_jaw_thickness_mm
     return (spine_outer, bottom, 0.0), (float(dial.jaw_length), top, d.clip_width_mm)
 
 

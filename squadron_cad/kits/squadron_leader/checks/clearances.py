@@ -3,11 +3,13 @@
 - stacking: a token on an altitude token at every 45 degree turn: it seats flat (no
   overlap at the pitch), the pegs clear the socket walls by the fit and the sockets are
   deeper than the pegs stand;
-- ruler joint: sections butted shoulder to shoulder: no overlap, the tab clears the slot
-  by the joint clearance, and the dovetail's tip is wider than the slot's mouth;
+- ruler joint: sections butted shoulder to shoulder: no overlap; then the second moved
+  along each axis both ways until it collides: it stretches at most its axial clearance
+  under pull, moves sideways by the joint clearance, and a snap stops it lifting off;
 - stat dial: a clip on every row at every value: the only overlap is the detent bump in
-  its groove, as deep as the grip; the sliding gaps match the clearance; the window frames
-  the numeral;
+  its groove, and hanging on its top jaw it rests there unsprung; the running gaps on every
+  jaw face match the clearance; between values the jaws spread by the grip, and the jaw's
+  bending strain stays under what PLA takes repeatedly; the window frames the numeral;
 - box: every piece in its pocket and the lid in its rebate (poses from the tin-fit solver).
 
 A gap is measured in sections (mm per side); overlap is an exact boolean volume (mm3).
@@ -150,78 +152,133 @@ def body_end_x(mesh: trimesh.Trimesh, at_end: Callable[[np.ndarray], float]) -> 
     return at_end(edge[:, 0])
 
 
-def _mid_section(mesh: trimesh.Trimesh) -> MultiPolygon:
-    # Below the marks and numerals, so the outline is the joint's shape.
-    return meshgeo.section(mesh, float(mesh.bounds[0][2] + mesh.extents[2] * 0.3))
+JOINT_REGION_MM = 12.0  # either side of the shoulder: all of a joint, none of the marks
+PLAY_STEP_MM = 0.05  # coarse steps when moving a section until it collides ...
+PLAY_BISECTIONS = 10  # ... then halved this often (0.05 um)
+PLAY_LIMIT_MM = 2.0  # moved this far without collision, it is free (inf)
+PLAY_CONTACT_MM3 = 1e-4  # overlap that counts as a collision when measuring play
+DIRECTIONS = {
+    "pull": (1, 0, 0),
+    "push": (-1, 0, 0),
+    "left": (0, 1, 0),
+    "right": (0, -1, 0),
+    "up": (0, 0, 1),
+    "down": (0, 0, -1),
+}
+JOINT_LIFT_MAX_MM = 0.5  # a section stopped within this, up and down, is held by a snap
+
+
+def _around(solid: manifold3d.Manifold, x: float) -> manifold3d.Manifold:
+    low, high = meshgeo.bounds_of(solid)
+    size = [2 * JOINT_REGION_MM, high[1] - low[1] + 2, high[2] - low[2] + 2]
+    cutter = manifold3d.Manifold.cube(size).translate([x - JOINT_REGION_MM, low[1] - 1, low[2] - 1])
+    return solid ^ cutter
+
+
+def travel(
+    fixed: manifold3d.Manifold, moving: manifold3d.Manifold, direction: tuple[float, ...]
+) -> float:
+    """How far `moving` goes along `direction` before it collides with `fixed` (inf: free
+    for PLAY_LIMIT_MM). Coarse steps find the first collision, bisection refines it."""
+    step = np.asarray(direction, dtype=float)
+
+    def hits(distance: float) -> bool:
+        moved = meshgeo.placed(moving, frames.translate(*(step * distance)))
+        return meshgeo.overlap_volume(fixed, moved) > PLAY_CONTACT_MM3
+
+    free = 0.0
+    for k in range(1, round(PLAY_LIMIT_MM / PLAY_STEP_MM) + 1):
+        if hits(k * PLAY_STEP_MM):
+            low, high = free, k * PLAY_STEP_MM
+            for _ in range(PLAY_BISECTIONS):
+                mid = (low + high) / 2
+                low, high = (low, mid) if hits(mid) else (mid, high)
+            return low
+        free = k * PLAY_STEP_MM
+    return math.inf
 
 
 @dataclass(frozen=True)
 class JointMeasure:
     offset_mm: float  # where the second section sits when its shoulder meets the first's
     overlap_mm3: float
-    gap_mm: float  # tab to slot, per side
-    tip_width_mm: float
-    mouth_width_mm: float
+    play_mm: dict[str, float]  # how far the second section moves each way before it collides
+
+    @property
+    def lateral_mm(self) -> float:
+        return max(self.play_mm["left"], self.play_mm["right"])
+
+    @property
+    def lift_mm(self) -> float:
+        return max(self.play_mm["up"], self.play_mm["down"])
 
 
-def measure_joint(first: trimesh.Trimesh, second: trimesh.Trimesh) -> JointMeasure:
+def measure_joint(
+    first: trimesh.Trimesh, second: trimesh.Trimesh, directions: Iterable[str] = DIRECTIONS
+) -> JointMeasure:
+    """Sections butted shoulder to shoulder, then the second moved along each axis, both
+    ways, until it collides with the first: the joint's play, measured on the meshes."""
     shoulder = body_end_x(first, np.max)
     offset = shoulder - body_end_x(second, np.min)
-    moved = meshgeo.placed(meshgeo.solid_of(second), frames.translate(x=offset))
-    overlap = meshgeo.overlap_volume(meshgeo.solid_of(first), moved)
-    tab_region = _mid_section(first).intersection(box(shoulder + 0.01, -1e3, 1e4, 1e3))
-    slot_side = affinity.translate(_mid_section(second), xoff=offset)
-    gap = tab_region.distance(slot_side) if not tab_region.is_empty else math.nan
-    return JointMeasure(
-        offset, overlap, gap, _width_at(tab_region, np.max), _mouth(slot_side, shoulder)
-    )
+    fixed = _around(meshgeo.solid_of(first), shoulder)
+    moving = _around(meshgeo.placed(meshgeo.solid_of(second), frames.translate(x=offset)), shoulder)
+    overlap = meshgeo.overlap_volume(fixed, moving)
+    play = {name: travel(fixed, moving, DIRECTIONS[name]) for name in directions}
+    return JointMeasure(offset, overlap, play)
 
 
-def _width_at(tab: MultiPolygon | Polygon, pick: Callable[[np.ndarray], float]) -> float:
-    """The tab's width just short of its tip."""
-    if tab.is_empty:
-        return math.nan
-    x = pick(shapely.get_coordinates(tab)[:, 0]) - 0.05
-    cut = tab.intersection(box(x - 0.01, -1e3, x + 0.01, 1e3))
-    return cut.bounds[3] - cut.bounds[1] if not cut.is_empty else math.nan
+def joint_pull_max_mm(sections: int) -> float:
+    """The most one joint may stretch: the issue's 0.2 mm over the whole ruler."""
+    return RULER_STRETCH_MAX_MM / max(sections - 1, 1)
 
 
-def _mouth(slot_side: MultiPolygon, shoulder: float) -> float:
-    """Opening of the slot at the shoulder: the gap between its two cheeks."""
-    line = shapely.LineString([(shoulder + 0.05, -1e3), (shoulder + 0.05, 1e3)])
-    cheeks = sorted(meshgeo.polygons(slot_side.intersection(line).buffer(1e-4)), key=_miny)
-    if len(cheeks) < 2:
-        return math.nan
-    return _miny(cheeks[1]) - cheeks[0].bounds[3]
-
-
-def _miny(geometry: Polygon) -> float:
-    return geometry.bounds[1]
+RULER_STRETCH_MAX_MM = 0.2  # assembled ruler, pulled: within this of 3 template lengths
 
 
 def joint_findings(params: KitParams, joint: JointMeasure, name: str) -> list[Finding]:
-    limits = params.checks
-    holds = joint.tip_width_mm > joint.mouth_width_mm
+    limits, ruler = params.checks, params.ruler
+    pull, push = joint.play_mm["pull"], joint.play_mm["push"]
+    pull_max = joint_pull_max_mm(3)
+    pull_ok = pull <= pull_max + 1e-3 and abs(pull - ruler.joint_axial_clearance_mm) <= (
+        limits.fit_tolerance_mm
+    )
+    up, down = joint.play_mm["up"], joint.play_mm["down"]
+    lift_ok = max(up, down) <= JOINT_LIFT_MAX_MM
     return [
         overlap_finding(name, "joint_overlap", joint.overlap_mm3, "tab and slot"),
+        Finding(
+            name,
+            "joint_pull_play",
+            round(pull, 4) if math.isfinite(pull) else "free",
+            f"{float(ruler.joint_axial_clearance_mm):.3f} mm "
+            f"(ruler.joint_axial_clearance_mm), at most {pull_max:g} mm "
+            f"(the assembled ruler within {RULER_STRETCH_MAX_MM:g} mm under pull); "
+            f"push {round(push, 4)} mm",
+            verdict(pull_ok),
+            "" if pull_ok else f"the joint stretches {pull:.3f} mm before it bites",
+        ),
         fit_finding(
             name,
-            "joint_gap",
-            joint.gap_mm,
-            params.ruler.joint_clearance_mm,
+            "joint_side_play",
+            joint.lateral_mm,
+            ruler.joint_clearance_mm,
             limits.ruler_joint_fit,
             "ruler_joint_fit",
             limits.fit_tolerance_mm,
         ),
         Finding(
             name,
-            "joint_holds",
-            f"tab tip {joint.tip_width_mm:.2f} mm, slot mouth {joint.mouth_width_mm:.2f} mm",
-            "the tab's tip wider than the slot's mouth (the joint cannot pull apart)",
-            verdict(holds),
-            "" if holds else "the tab is no wider than the slot's mouth: it pulls straight out",
+            "joint_lift_play",
+            f"up {_mm(up)}, down {_mm(down)}",
+            f"stopped within {JOINT_LIFT_MAX_MM:g} mm both ways (a snap holds the sections)",
+            verdict(lift_ok),
+            "" if lift_ok else "the sections lift apart with nothing to stop them",
         ),
     ]
+
+
+def _mm(value: float) -> str:
+    return f"{value:.3f} mm" if math.isfinite(value) else "free"
 
 
 # ---- stat dial ---------------------------------------------------------------------------
@@ -253,19 +310,39 @@ def bump_box(layout: DialLayout, row: int, value: int) -> manifold3d.Manifold:
 class DialMeasure:
     placements: int
     stray_overlap_mm3: float  # overlap outside the detent bumps, worst placement
-    no_grip: list[tuple[int, int]]  # (row, value) where the bump does not bite
-    grip_mm: float
+    unseated: list[tuple[int, int]]  # (row, value) where the resting clip's bump binds
+    interference_mm: float  # how far the jaws spread to pass between two values (least)
     below_gap_mm: float
     edge_gap_mm: float
     top_gap_mm: float
     window_margin_mm: float  # least margin of a numeral inside the clip's window
+    jaw_thickness_mm: float  # the lower jaw, where it bends
+    jaw_span_mm: float  # from the spine's inner face to the middle of the bump
+
+    @property
+    def strain(self) -> float:
+        """Bending strain at the lower jaw's root when the bump passes between values.
+        The jaw is a cantilever from the spine loaded at the bump: a tip deflection d
+        over a length L strains a rectangular section of thickness t by 1.5 t d / L^2
+        (Bayer MaterialScience, "Snap-Fit Joints for Plastics", straight cantilever).
+        Conservative: all of the spread is put on the lower jaw, none on the spine or the
+        top jaw."""
+        return 1.5 * self.jaw_thickness_mm * self.interference_mm / self.jaw_span_mm**2
+
+
+# Allowable strain for a snap flexed many times. Bayer MaterialScience's "Snap-Fit Joints
+# for Plastics" gives permissible short-term strains for one brief deflection and says to
+# use about 60 % of them when the joint is worked often. No resin maker lists PLA there;
+# PLA yields at about 2.5 % (datasheets give 2-3 %; PETG's give 4-6 %, so PLA governs):
+# 60 % of it is 1.5 %, and we keep a third of that back for FDM's layers and voids.
+CLIP_STRAIN_MAX = 0.010
 
 
 def _grip(card: manifold3d.Manifold, clip: manifold3d.Manifold, thickness: float) -> float:
-    """How far the clip's lower jaw must drop before its bump leaves the groove."""
+    """How far the clip's lower jaw must drop before its bump leaves the card."""
     lower_jaw = meshgeo.slab(clip, -10.0, thickness / 2)  # the top jaw rests on the card
-    low, high = 0.0, 1.0
-    for _ in range(GRIP_STEPS):
+    low, high = 0.0, 2.0
+    for _ in range(GRIP_STEPS + 2):
         mid = (low + high) / 2
         dropped = meshgeo.placed(lower_jaw, frames.translate(z=-mid))
         if meshgeo.overlap_volume(card, dropped) > OVERLAP_EPS_MM3 * 1e-2:
@@ -273,6 +350,26 @@ def _grip(card: manifold3d.Manifold, clip: manifold3d.Manifold, thickness: float
         else:
             high = mid
     return high
+
+
+def _jaw_dimensions(clip: trimesh.Trimesh, layout: DialLayout) -> tuple[float, float]:
+    """(thickness, span) of the lower jaw, in the clip's own frame (u, w, along the row):
+    thickness where it bends, beside the spine; span from the spine's inner face to the
+    middle of the bump, both read off the clip's section through the bump."""
+    d = layout.p.stat_dial
+    profile = meshgeo.section(clip, float(d.clip_width_mm) / 2)
+    low_w = float(clip.bounds[0][1])
+    mid_card = float(d.card_thickness_mm) / 2
+    spine = profile.intersection(shapely.LineString([(-1e3, mid_card), (1e3, mid_card)]))
+    spine_inner = float(spine.bounds[2])
+    root = profile.intersection(
+        shapely.LineString([(spine_inner + 0.3, low_w - 1), (spine_inner + 0.3, mid_card)])
+    )
+    thickness = float(root.bounds[3] - root.bounds[1])
+    above_jaw = low_w + thickness + 0.05
+    rise = profile.intersection(box(spine_inner + 0.01, above_jaw, 1e3, mid_card))
+    bump_middle = (rise.bounds[0] + rise.bounds[2]) / 2
+    return thickness, float(bump_middle - spine_inner)
 
 
 def _cross_section(solid: manifold3d.Manifold, x: float) -> MultiPolygon:
@@ -289,9 +386,12 @@ def _sliding_gaps(
     c_shape = _cross_section(clip, x)
     edge_y = float(layout.row_bottom(row))
     thickness = float(layout.p.stat_dial.card_thickness_mm)
-    below = c_shape.intersection(box(-1e3, -1e3, 1e3, -0.01))
-    beside = c_shape.intersection(box(-1e3, -1e3, edge_y - 0.01, thickness - 0.01))
-    above = c_shape.intersection(box(-1e3, thickness - 0.01, 1e3, 1e3))
+    # Each face alone, across from the card's face it runs along: the jaws inside the
+    # finger's edge, the spine beside the card's thickness (not the corners between, whose
+    # distance to the card's edge is a diagonal, shorter than neither gap).
+    below = c_shape.intersection(box(edge_y + 0.01, -1e3, 1e3, thickness / 2))
+    beside = c_shape.intersection(box(-1e3, 0.01, edge_y, thickness - 0.01))
+    above = c_shape.intersection(box(edge_y + 0.01, thickness / 2, 1e3, 1e3))
     return finger.distance(below), finger.distance(beside), finger.distance(above)
 
 
@@ -300,7 +400,8 @@ def _window_margin(
 ) -> float:
     """How far inside the clip's window the numeral's ink stays (negative: covered)."""
     d = layout.p.stat_dial
-    jaw = meshgeo.section(clip, float(d.card_thickness_mm) + float(d.clip_jaw_thickness_mm) / 2)
+    top_face = float(d.card_thickness_mm) + float(d.clip_clearance_mm)
+    jaw = meshgeo.section(clip, top_face + float(d.clip_jaw_thickness_mm) / 2)
     windows = [Polygon(ring) for p in meshgeo.polygons(jaw) for ring in p.interiors]
     ink = _numeral(engraved, layout, row, value)
     if not windows or ink.is_empty:
@@ -325,31 +426,42 @@ def _numeral(engraved: MultiPolygon, layout: DialLayout, row: int, value: int) -
 def measure_dial(params: KitParams, card: trimesh.Trimesh, clip: trimesh.Trimesh) -> DialMeasure:
     layout = DialLayout(params)
     card_solid, clip_solid = meshgeo.solid_of(card), meshgeo.solid_of(clip)
-    stray, no_grip, margins = 0.0, [], []
     thickness = float(params.stat_dial.card_thickness_mm)
     engraved = meshgeo.section(card, thickness - float(params.text.depth_mm) / 2)
-    first = None
+    # The running gaps, beside the bump, on the clip as modelled (centred on the finger).
+    row, value = 0, layout.values[0]
+    placed = meshgeo.placed(clip_solid, clip_on_card(layout, row, value))
+    side_x = float(layout.value_x(value)) + float(params.stat_dial.clip_width_mm) / 2 - 0.3
+    below, edge, top = _sliding_gaps(card_solid, placed, layout, row, side_x)
+    # At rest in a detent the clip hangs on its top jaw: dropped by the top gap.
+    rest = frames.translate(z=-top)
+    stray, unseated, margins = 0.0, [], []
     for row in range(layout.rows):
         for value in layout.values:
             placed = meshgeo.placed(clip_solid, clip_on_card(layout, row, value))
-            first = first or (row, value, placed)
             both = meshgeo.overlap(card_solid, placed)
             stray = max(stray, float((both - bump_box(layout, row, value)).volume()))
-            if both.volume() <= OVERLAP_EPS_MM3 * 1e-2:
-                no_grip.append((row, value))
+            resting = meshgeo.placed(placed, rest)
+            if meshgeo.overlap_volume(card_solid, resting) > OVERLAP_EPS_MM3:
+                unseated.append((row, value))
             margins.append(_window_margin(engraved, placed, layout, row, value))
-    row, value, placed = first
-    side_x = float(layout.value_x(value)) + float(params.stat_dial.clip_width_mm) / 2 - 0.3
-    below, edge, top = _sliding_gaps(card_solid, placed, layout, row, side_x)
+    # Between two values the bump rides on the card: the jaws spread past the top gap.
+    spreads = []
+    for value in list(layout.values)[:-1]:
+        between = clip_on_card(layout, 0, value + 0.5)  # type: ignore[arg-type]
+        spreads.append(_grip(card_solid, meshgeo.placed(clip_solid, between), thickness) - top)
+    jaw_thickness, jaw_span = _jaw_dimensions(clip, layout)
     return DialMeasure(
         layout.rows * len(layout.values),
         stray,
-        no_grip,
-        _grip(card_solid, placed, float(params.stat_dial.card_thickness_mm)),
+        unseated,
+        min(spreads) if spreads else math.nan,
         below,
         edge,
         top,
         min(margins),
+        jaw_thickness,
+        jaw_span,
     )
 
 
@@ -358,33 +470,66 @@ def dial_findings(params: KitParams, dial: DialMeasure) -> list[Finding]:
     name = "stat_dial_card+stat_dial_clip"
     tol = limits.fit_tolerance_mm
     stray = "clip and card (besides the detent)"
+    gaps = [
+        fit_finding(name, f"clip_gap_{where}", gap, d.clip_clearance_mm, limits.clip_fit,
+                    "clip_fit", tol)
+        for where, gap in (("below", dial.below_gap_mm), ("edge", dial.edge_gap_mm),
+                           ("top", dial.top_gap_mm))
+    ]  # fmt: skip
     return [
         overlap_finding(name, "clip_rubs", dial.stray_overlap_mm3, stray),
-        _grip_finding(params, dial, name),
-        fit_finding(
-            name, "clip_gap_below", dial.below_gap_mm, d.clip_clearance_mm, limits.clip_fit,
-            "clip_fit", tol,
-        ),
-        fit_finding(
-            name, "clip_gap_edge", dial.edge_gap_mm, d.clip_clearance_mm, limits.clip_fit,
-            "clip_fit", tol,
-        ),
-        Finding(
-            name, "clip_top_contact", round(dial.top_gap_mm, 4),
-            "0 mm (the top jaw rests on the card)", verdict(dial.top_gap_mm <= tol),
-        ),
+        *gaps,
+        _seat_finding(dial, name),
+        _interference_finding(params, dial, name),
+        _strain_finding(dial, name),
         _window_finding(dial, name),
-    ]  # fmt: skip
+    ]
 
 
-def _grip_finding(params: KitParams, dial: DialMeasure, name: str) -> Finding:
+DETENT_INTERFERENCE_MM = (0.10, 0.20)  # a click that holds without binding (issue 19)
+
+
+def _seat_finding(dial: DialMeasure, name: str) -> Finding:
+    ok = not dial.unseated
+    return Finding(
+        name,
+        "detent_seats",
+        f"{dial.placements - len(dial.unseated)} of {dial.placements} positions",
+        "the clip rests in every detent unsprung (its bump fits its groove)",
+        verdict(ok),
+        "" if ok else f"the bump binds in its groove at (row, value) {dial.unseated}",
+    )
+
+
+def _interference_finding(params: KitParams, dial: DialMeasure, name: str) -> Finding:
+    low, high = DETENT_INTERFERENCE_MM
     grip = params.stat_dial.grip_mm
-    ok = not dial.no_grip and abs(dial.grip_mm - grip) <= params.checks.fit_tolerance_mm
-    message = "" if ok else f"the detent bites {dial.grip_mm:.3f} mm"
-    if dial.no_grip:
-        message += f"; no grip at (row, value) {dial.no_grip}"
-    expected = f"{grip:g} mm (stat_dial.grip_mm) at all {dial.placements} positions"
-    return Finding(name, "detent_grip", round(dial.grip_mm, 3), expected, verdict(ok), message)
+    tol = params.checks.fit_tolerance_mm
+    measured = dial.interference_mm
+    ok = low - 1e-3 <= measured <= high + 1e-3 and abs(measured - grip) <= tol
+    return Finding(
+        name,
+        "detent_interference",
+        round(measured, 3),
+        f"{grip:g} mm (stat_dial.grip_mm), within {low:g}-{high:g} mm",
+        verdict(ok),
+        "" if ok else f"the jaws spread {measured:.3f} mm between values",
+    )
+
+
+def _strain_finding(dial: DialMeasure, name: str) -> Finding:
+    strain = dial.strain
+    ok = strain <= CLIP_STRAIN_MAX
+    return Finding(
+        name,
+        "clip_jaw_strain",
+        f"{strain * 100:.2f} % (1.5 t d / L^2: t {dial.jaw_thickness_mm:.2f}, "
+        f"d {dial.interference_mm:.3f}, L {dial.jaw_span_mm:.2f} mm)",
+        f"at most {CLIP_STRAIN_MAX * 100:g} % (PLA flexed often: 60 % of its ~2.5 % yield "
+        f"strain, per Bayer's snap-fit guide, less an FDM margin; PETG takes more)",
+        verdict(ok),
+        "" if ok else "the jaw bends past what PLA takes repeatedly: it will crack or creep",
+    )
 
 
 def _window_finding(dial: DialMeasure, name: str) -> Finding:

@@ -17,12 +17,17 @@ from dataclasses import dataclass
 
 import numpy as np
 import trimesh
-from shapely.geometry import MultiPolygon, Polygon
+from shapely.geometry import LineString, MultiPolygon, Polygon
 from shapely.geometry.polygon import orient
 
 from squadron_cad.checks import meshgeo
 from squadron_cad.kits.squadron_leader import constants as C
-from squadron_cad.kits.squadron_leader.checks.clearances import StackMeasure, body_end_x
+from squadron_cad.kits.squadron_leader.checks.clearances import (
+    RULER_STRETCH_MAX_MM,
+    StackMeasure,
+    body_end_x,
+    measure_joint,
+)
 from squadron_cad.kits.squadron_leader.geometry import move_paths
 from squadron_cad.kits.squadron_leader.params import KitParams
 
@@ -274,11 +279,17 @@ class Groove:
     width_mm: float
 
 
-def groove_lines(plane: trimesh.Trimesh, depth: float) -> list[Groove]:
-    """Grooves cut into the token's top face, as centre lines from their paired walls."""
+def groove_cut(plane: trimesh.Trimesh, depth: float) -> MultiPolygon:
+    """What the grooves cut from the token, halfway down them: only a groove open to the
+    top shows here (where the raised silhouette covers a line, the token is solid)."""
     top = meshgeo.top_face_z(plane)
     body = meshgeo.section(plane, top - depth - 0.2).convex_hull
-    cut = body.difference(meshgeo.section(plane, top - depth / 2))
+    return meshgeo.as_multi(body.difference(meshgeo.section(plane, top - depth / 2)))
+
+
+def groove_lines(plane: trimesh.Trimesh, depth: float) -> list[Groove]:
+    """Grooves cut into the token's top face, as centre lines from their paired walls."""
+    cut = groove_cut(plane, depth)
     walls = [s for s in outline_segments(meshgeo.as_multi(cut)) if s.length >= GROOVE_EDGE_MIN_MM]
     grooves = []
     for group in _by_direction(walls):
@@ -321,6 +332,7 @@ def groove_invariants(
     params: KitParams, plane: trimesh.Trimesh, ruler: trimesh.Trimesh | None
 ) -> list[Invariant]:
     grooves = groove_lines(plane, params.plane.groove_depth_mm)
+    open_cut = groove_cut(plane, params.plane.groove_depth_mm)
     through_centre = [g for g in grooves if abs(g.offset_mm) < 0.5 and abs(_tilt(g)) > 1]
     guides = [g for g in grooves if abs(_tilt(g)) <= 1 and abs(g.offset_mm) >= 0.5]
     found: list[Invariant] = []
@@ -342,9 +354,36 @@ def groove_invariants(
             invariant("forward guides apart = ruler width (mm)", width, spread,
                       POSITION_TOL_MM),
         ]  # fmt: skip
+        found += guide_length_invariants(params, open_cut, guides)
     else:
         found.append(invariant("forward guides found", 2, len(guides), 0))
     return found
+
+
+def guide_length_invariants(
+    params: KitParams, cut: MultiPolygon, guides: list[Groove]
+) -> list[Invariant]:
+    """Where each forward guide starts and how much of it shows: the length of its centre
+    line inside the open groove, from its start to the front flat."""
+    centre = (guides[0].offset_mm + guides[1].offset_mm) / 2
+    half = abs(guides[0].offset_mm - guides[1].offset_mm) / 2
+    starts, visible = [], []
+    for y in (centre - half, centre + half):
+        line = LineString([(-1e3, y), (1e3, y)]).intersection(cut)
+        if line.is_empty:
+            starts.append(math.nan)
+            visible.append(0.0)
+            continue
+        starts.append(float(line.bounds[0]))
+        visible.append(float(line.length))
+    start = params.plane.guide_start_mm
+    full = float(params.token.across_flats_mm) / 2 - start
+    return [
+        invariant("forward guides start ahead of the centre (mm)", start, max(starts),
+                  POSITION_TOL_MM),
+        invariant("forward guides visible, start to front flat (mm)", full, min(visible),
+                  POSITION_TOL_MM),
+    ]  # fmt: skip
 
 
 def _tilt(groove: Groove) -> float:
@@ -385,15 +424,19 @@ def ruler_invariants(
             )  # fmt: skip
     sections = [meshes.get(f"range_ruler_{i}") for i in (1, 2, 3)]
     if all(s is not None for s in sections):
-        found.append(invariant("three-part ruler assembled (mm)", expected,
-                               assembled_length(sections), POSITION_TOL_MM))  # fmt: skip
+        found.append(invariant("three-part ruler assembled, pulled (mm)", expected,
+                               assembled_length(sections), RULER_STRETCH_MAX_MM))  # fmt: skip
     return found
 
 
 def assembled_length(sections: list[trimesh.Trimesh]) -> float:
-    """Sections butted shoulder to shoulder: the first's start to the last's far end."""
+    """The first's start to the last's far end with every joint pulled as far as it goes:
+    the sections' bodies plus each joint's pull play, measured by moving one section
+    along the ruler until it collides with the other."""
     lengths = [body_end_x(s, np.max) - body_end_x(s, np.min) for s in sections]
-    return float(sum(lengths))
+    pairs = itertools.pairwise(sections)
+    pulls = [measure_joint(a, b, ("pull",)).play_mm["pull"] for a, b in pairs]
+    return float(sum(lengths) + sum(pulls))
 
 
 # ---- stacks --------------------------------------------------------------------------------

@@ -4,7 +4,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from solid2 import difference, hull, linear_extrude, polygon, rotate, scale, translate, union
+from solid2 import (
+    difference,
+    hull,
+    linear_extrude,
+    offset,
+    polygon,
+    rotate,
+    scale,
+    translate,
+    union,
+)
 from solid2.core.object_base import OpenSCADObject
 
 from squadron_cad.geometry.expr import Number
@@ -25,6 +35,7 @@ if TYPE_CHECKING:
 
 FIRING_ARC_HALF_ANGLE_DEG = 45  # the rules' 90 degree V, symmetric about forward
 SOCKET_ANGLES_DEG = tuple(range(0, 360, 45))
+SLIVER_MARGIN_MM = 0.05  # slivers up to this much over the thinnest wall go too
 
 
 def silhouette(p: KitParams) -> OpenSCADObject:
@@ -40,20 +51,35 @@ def _band(start_x: Number, end_x: Number, width: Number) -> OpenSCADObject:
     )
 
 
-def marks(p: KitParams) -> OpenSCADObject:
-    """Firing-arc lines and forward guides in 2D, kept off the raised silhouette."""
+def guides(p: KitParams) -> OpenSCADObject:
+    """The two forward guides in 2D, from guide_start_mm out past the front flat."""
     reach = p.token.radius_mm + 1  # run out past the edge so each groove opens at the rim
+    return union()(
+        *(
+            translate([0, side * p.guide_offset_mm])(
+                _band(p.plane.guide_start_mm, reach, p.plane.groove_width_mm)
+            )
+            for side in (1, -1)
+        )
+    )
+
+
+def raised_silhouette(p: KitParams) -> OpenSCADObject:
+    """The silhouette as it stands on the token: parted where the forward guides run, so
+    they show over their whole length; slivers the parting leaves (thinner than the
+    thinnest wall the checks allow) are dropped, they would not print."""
+    half = p.checks.min_wall_mm / 2 + SLIVER_MARGIN_MM
+    return offset(delta=half)(offset(delta=-half)(difference()(silhouette(p), guides(p))))
+
+
+def marks(p: KitParams) -> OpenSCADObject:
+    """Firing-arc lines, kept off the raised silhouette, and the forward guides in full."""
+    reach = p.token.radius_mm + 1
     arc_lines = [
         rotate(angle)(_band(0, reach, p.plane.groove_width_mm))
         for angle in (FIRING_ARC_HALF_ANGLE_DEG, -FIRING_ARC_HALF_ANGLE_DEG)
     ]
-    guides = [
-        translate([0, side * p.guide_offset_mm])(
-            _band(p.plane.guide_start_mm, reach, p.plane.groove_width_mm)
-        )
-        for side in (1, -1)
-    ]
-    return difference()(union()(*arc_lines, *guides), silhouette(p))
+    return union()(difference()(union()(*arc_lines), silhouette(p)), guides(p))
 
 
 def underside_hollow(p: KitParams) -> OpenSCADObject:
@@ -110,7 +136,7 @@ def build_for(design: SquadronDesign, player: int) -> OpenSCADObject:
     x, y = mark_centre(p)
     mark = translate([x, y])(mark_2d(player_mark(p, player), p.marks.plane_size_mm))
     raised = translate([0, 0, token.height_mm - EPSILON_MM])(
-        linear_extrude(height=p.plane.silhouette_height_mm + EPSILON_MM)(silhouette(p), mark)
+        linear_extrude(height=p.plane.silhouette_height_mm + EPSILON_MM)(raised_silhouette(p), mark)
     )
     grooves = translate([0, 0, token.height_mm - p.plane.groove_depth_mm])(
         linear_extrude(height=p.plane.groove_depth_mm + EPSILON_MM)(marks(p))

@@ -155,7 +155,7 @@ PARTS: tuple[Part, ...] = (
     ),
     Part(
         "stat_dial_card",
-        "Stat dial card: Health, Defense, Attack, Speed rows 0..max",
+        "Stat dial card: Health, Defense, Attack, Manoeuvrability rows 0..max",
         stat_dial.build_card,
         "player",
         per_player=1,

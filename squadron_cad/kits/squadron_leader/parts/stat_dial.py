@@ -2,8 +2,9 @@
 
 Each row is a finger of the card with the numerals min..max (1-4 by default, as on the
 reference stat wheel) engraved along it. A clip rides on the finger's lower edge and
-frames the current value in its window. A bump on the
-clip's lower jaw clicks into a groove under the card at each value, so the setting holds,
+frames the current value in its window. The clip clears the card by a running fit on
+every face; a bump on its lower jaw clicks into a groove under the card at each value,
+and between values the jaws spread by the grip (stat_dial.grip_mm), so the setting holds,
 even carried in a pocket. Card and clips print flat, without supports: the card top up,
 each clip standing on its side (its profile on the bed).
 
@@ -100,8 +101,10 @@ class DialLayout:
 
     @property
     def bump_height(self) -> Number:
+        """The bump spans the clearance below the card and, once the top jaw rests on the
+        card, the grip: the jaws spread that much to pass between two values."""
         d = self.p.stat_dial
-        return d.clip_clearance_mm + d.detent_depth_mm + d.grip_mm
+        return 2 * d.clip_clearance_mm + d.grip_mm
 
 
 def _engraving(p: KitParams, layout: DialLayout) -> OpenSCADObject:
@@ -184,23 +187,48 @@ def build_card_for(design: SquadronDesign, player: int) -> OpenSCADObject:
     return difference()(body, engraving, _detent_grooves(p, layout), mark)
 
 
-def clip_profile(p: KitParams, layout: DialLayout) -> OpenSCADObject:
-    """The C that wraps the finger's edge: spine outside the edge, jaws above and below."""
+@dataclass(frozen=True)
+class ClipShape:
+    """A clip's C profile, all in mm, in the clip frame (u across the finger from its
+    edge, w through the card, card bottom at 0)."""
+
+    card_thickness: Number
+    jaw_thickness: Number
+    spine_thickness: Number
+    reach: Number  # how far the jaws run across the finger from its edge
+
+
+def clip_shape(p: KitParams) -> ClipShape:
     d = p.stat_dial
-    gap_below = d.clip_clearance_mm
-    jaw = d.clip_jaw_thickness_mm
-    spine_inner = -d.clip_clearance_mm
-    spine_outer = spine_inner - d.clip_spine_thickness_mm
-    bottom = -gap_below - jaw
-    top = d.card_thickness_mm + jaw
-    reach = layout.jaw_length
+    return ClipShape(
+        d.card_thickness_mm, d.clip_jaw_thickness_mm, d.clip_spine_thickness_mm,
+        DialLayout(p).jaw_length,
+    )  # fmt: skip
+
+
+def clip_profile(shape: ClipShape, clearance: Number) -> OpenSCADObject:
+    """The C that wraps the finger's edge: spine outside the edge, jaws above and below,
+    `clearance` from the card on every face (a running fit: it slides, it does not rub)."""
+    jaw = shape.jaw_thickness
+    spine_inner = -clearance
+    spine_outer = spine_inner - shape.spine_thickness
+    bottom = -clearance - jaw
+    top_face = shape.card_thickness + clearance
+    top = top_face + jaw
+    reach = shape.reach
+    # The jaws reach EPSILON into the spine (a clean union); the spine's face stays exact.
+    jaw_start = spine_inner - EPSILON_MM
     return union()(
-        translate([spine_outer, bottom])(
-            square([spine_inner - spine_outer + EPSILON_MM, top - bottom])
-        ),
-        translate([spine_inner, d.card_thickness_mm])(square([reach - spine_inner, jaw])),
-        translate([spine_inner, bottom])(square([reach - spine_inner, jaw])),
+        translate([spine_outer, bottom])(square([spine_inner - spine_outer, top - bottom])),
+        translate([jaw_start, top_face])(square([reach - jaw_start, jaw])),
+        translate([jaw_start, bottom])(square([reach - jaw_start, jaw])),
     )
+
+
+def clip_top_face(p: KitParams) -> Number:
+    """Height of the top jaw's underside (the card's top is at card_thickness_mm)."""
+    d = p.stat_dial
+    return d.card_thickness_mm + d.clip_clearance_mm
 
 
 def build_clip(design: SquadronDesign) -> OpenSCADObject:
@@ -208,9 +236,9 @@ def build_clip(design: SquadronDesign) -> OpenSCADObject:
     d = p.stat_dial
     layout = DialLayout(p)
     width = d.clip_width_mm
-    body = linear_extrude(height=width)(clip_profile(p, layout))
+    body = linear_extrude(height=width)(clip_profile(clip_shape(p), d.clip_clearance_mm))
     w0, w1 = layout.window_u
-    window = translate([w0, d.card_thickness_mm - EPSILON_MM, (width - layout.window_width) / 2])(
+    window = translate([w0, clip_top_face(p) - EPSILON_MM, (width - layout.window_width) / 2])(
         cube([w1 - w0, d.clip_jaw_thickness_mm + 2 * EPSILON_MM, layout.window_width])
     )
     b0, b1 = layout.bump_u
@@ -218,6 +246,6 @@ def build_clip(design: SquadronDesign) -> OpenSCADObject:
     # The ridge's V faces lean 45 degrees, so it prints on its side without support.
     # Apex turned from +z to +y: the ridge rises from the lower jaw towards the card.
     ridge = translate([b0, -d.clip_clearance_mm - EPSILON_MM, width / 2])(
-        rotate([-90, 0, 0])(v_prism(b1 - b0, height, height + EPSILON_MM))
+        rotate([-90, 0, 0])(v_prism(b1 - b0, height + EPSILON_MM, height + EPSILON_MM))
     )
     return union()(difference()(body, window), ridge)

@@ -148,7 +148,7 @@ def stat_record(p: KitParams, index: int) -> Piece:
             tag="stat-text",
         )
     letter = player_letter(index)
-    names = ", ".join(C.STAT_NAMES)
+    names = ", ".join(C.stat_names(d.labels))
     items = [*body(shape, "stat-record", fill=player_tint(p, index)), *marks]
     return Piece(f"stat_record_{letter.lower()}", f"{letter}: stats ({names})", drawing(items))
 

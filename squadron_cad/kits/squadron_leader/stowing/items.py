@@ -93,7 +93,7 @@ def _clip_bounds(p: KitParams) -> Bounds:
     )
     high = (
         float(layout.jaw_length),
-        d.card_thickness_mm + d.clip_jaw_thickness_mm,
+        d.card_thickness_mm + d.clip_clearance_mm + d.clip_jaw_thickness_mm,
         d.clip_width_mm,
     )
     return low, high
@@ -220,9 +220,9 @@ def stack_columns(p: KitParams, player: int, split: tuple[int, ...]) -> list[Uni
 
 
 def dial_stowed_height(p: KitParams) -> float:
-    """Card plus a clip's jaw above it and jaw plus clearance below it."""
+    """Card plus a clip's jaw and clearance above it and below it."""
     d = p.stat_dial
-    return d.card_thickness_mm + 2 * d.clip_jaw_thickness_mm + d.clip_clearance_mm
+    return d.card_thickness_mm + 2 * (d.clip_jaw_thickness_mm + d.clip_clearance_mm)
 
 
 def dial(p: KitParams, player: int) -> Unit:

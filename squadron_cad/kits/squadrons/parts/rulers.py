@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from solid2 import difference, linear_extrude, offset, translate, union
+from solid2 import difference, linear_extrude, translate, union
 from solid2.core.object_base import OpenSCADObject
 
 from squadron_cad.geometry.shapes import centred_text, text
-from squadron_cad.kits.squadron_leader.parts.range_ruler import tab_outline
+from squadron_cad.kits.squadron_leader.parts.range_ruler import joint_shape, joint_slot, joint_tab
 from squadron_cad.kits.squadrons import constants as C
 from squadron_cad.kits.squadrons.parts.common import bar, engrave
 
@@ -50,11 +50,14 @@ def build_section(design: Any, index: int) -> OpenSCADObject:
     length, half = p.ruler_section_mm, r.width_mm / 2
     outline = bar(0, -half, length, half)
     has_tab, has_slot = section_joints(index)
-    if has_tab:
-        outline = union()(outline, tab_outline(p, length))
-    if has_slot:
-        outline = difference()(outline, offset(delta=r.joint_clearance_mm)(tab_outline(p, 0)))
+    shape = joint_shape(p)  # Squadron Leader's joint: bears on its shoulders, snaps shut
     body = linear_extrude(height=r.thickness_mm)(outline)
+    if has_tab:
+        body = union()(body, joint_tab(shape, length))
+    if has_slot:
+        body = difference()(
+            body, joint_slot(shape, r.joint_clearance_mm, r.joint_axial_clearance_mm)
+        )
     ticks, labels = [], []
     first = (index - 1) * C.RULER_LENGTH_IN // C.RULER_SECTIONS
     for inch in inches_on_section(index):
