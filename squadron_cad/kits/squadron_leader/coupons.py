@@ -18,7 +18,16 @@ from typing import TYPE_CHECKING
 
 import shapely
 import trimesh
-from solid2 import circle, cube, difference, linear_extrude, rotate, square, translate, union
+from solid2 import (
+    circle,
+    cube,
+    difference,
+    intersection,
+    linear_extrude,
+    rotate,
+    translate,
+    union,
+)
 from solid2.core.object_base import OpenSCADObject
 
 from squadron_cad.checks import meshgeo
@@ -120,33 +129,42 @@ def _slot_stub_length(p: KitParams) -> Number:
     )
 
 
+def _joint_slab(shape: range_ruler.JointShape, body: OpenSCADObject) -> OpenSCADObject:
+    """The bottom JOINT_THICKNESS_MM of a joint solid: the outline the side clearance acts on,
+    under the snap ridges at mid-height (they hold the real joint down; the coupon tests the
+    side fit)."""
+    slab = translate([-50, -50, 0])(cube([100, 100, JOINT_THICKNESS_MM]))
+    return intersection()(body, slab) if shape.thickness > JOINT_THICKNESS_MM else body
+
+
 def slot_step(design: SquadronDesign, value: float) -> OpenSCADObject:
-    """A ruler stub with the slot at its near end (x = 0), as on sections 2 and 3."""
+    """A ruler stub with the real slot at its near end (x = 0), as on sections 2 and 3."""
     p = design.params
+    shape = range_ruler.joint_shape(p)
     width = p.ruler_width_mm
     length = _slot_stub_length(p)
-    outline = difference()(
-        translate([0, -width / 2])(square([length, width])), range_ruler.slot_outline(p, 0)
-    )
+    stub = translate([0, -width / 2, 0])(cube([length, width, JOINT_THICKNESS_MM]))
+    slot = range_ruler.joint_slot(shape, value, p.ruler.joint_axial_clearance_mm)
     at = length - JOINT_MARGIN_MM - LABEL_HEIGHT_MM / 2
     numerals = translate([at, 0, 0])(rotate([0, 0, 90])(label(value, p, JOINT_THICKNESS_MM)))
-    return union()(linear_extrude(height=JOINT_THICKNESS_MM)(outline), numerals)
+    return union()(difference()(stub, slot), numerals)
 
 
 def tab_mate(design: SquadronDesign) -> OpenSCADObject:
-    """A ruler stub ending in the dovetail tab (shoulder at x = 0), as on sections 1 and 2."""
+    """A ruler stub ending in the real tab (shoulder at x = 0), as on sections 1 and 2."""
     p = design.params
+    shape = range_ruler.joint_shape(p)
     width = p.ruler_width_mm
-    outline = union()(
-        translate([-JOINT_BODY_MM, -width / 2])(square([JOINT_BODY_MM, width])),
-        range_ruler.tab_outline(p, 0),
+    stub = translate([-JOINT_BODY_MM, -width / 2, 0])(
+        cube([JOINT_BODY_MM, width, JOINT_THICKNESS_MM])
     )
-    return linear_extrude(height=JOINT_THICKNESS_MM)(outline)
+    return union()(stub, _joint_slab(shape, range_ruler.joint_tab(shape, 0)))
 
 
 def measure_slot(_design: SquadronDesign, step: trimesh.Trimesh, mate: trimesh.Trimesh) -> float:
-    """Tab to slot wall, per side, with the shoulders butted (the ruler's own measure)."""
-    return measure_joint(mate, step).gap_mm
+    """Tab to slot wall, per side, with the shoulders butted: how far the slot moves
+    sideways before it meets the tab (the ruler's own measure)."""
+    return measure_joint(mate, step, ("left", "right")).lateral_mm
 
 
 # ---- stat clip on its card -------------------------------------------------------------------
@@ -158,14 +176,14 @@ def clip_step(design: SquadronDesign, value: float) -> OpenSCADObject:
     the gap the clip slides with."""
     p = design.params
     d = p.stat_dial
-    spine_outer = -d.clip_clearance_mm - d.clip_spine_thickness_mm
-    middle = (d.card_thickness_mm - d.clip_clearance_mm) / 2
+    spine_outer = -value - d.clip_spine_thickness_mm
+    middle = d.card_thickness_mm / 2
     length, width, height = CLIP_TAG_MM
     tag = translate([spine_outer - length, middle - width / 2, 0])(
         cube([length + EPSILON_MM, width, height])
     )
     numerals = translate([spine_outer - length / 2, middle, 0])(label(value, p, height))
-    profile = stat_dial.clip_profile(p, stat_dial.DialLayout(p))
+    profile = stat_dial.clip_profile(stat_dial.clip_shape(p), value)
     return union()(linear_extrude(height=CLIP_WIDTH_MM)(profile), tag, numerals)
 
 
@@ -177,7 +195,7 @@ def card_mate(design: SquadronDesign) -> OpenSCADObject:
 
 def measure_clip(design: SquadronDesign, step: trimesh.Trimesh, mate: trimesh.Trimesh) -> float:
     """The clip's opening between its jaws (away from the window and the bump) less the
-    card's thickness: the gap the clip slides with."""
+    card's thickness, halved: the running gap on each face the clip slides with."""
     layout = design.dial
     across = shapely.LineString([(layout.jaw_length / 2, -1e3), (layout.jaw_length / 2, 1e3)])
     jaws = _section(step, CLIP_WIDTH_MM / 2).intersection(across)
@@ -185,7 +203,7 @@ def measure_clip(design: SquadronDesign, step: trimesh.Trimesh, mate: trimesh.Tr
     if len(spans) < 4:
         return float("nan")
     opening = spans[2] - spans[1]
-    return opening - float(mate.extents[2])
+    return (opening - float(mate.extents[2])) / 2
 
 
 # ---- lid in box ------------------------------------------------------------------------------
