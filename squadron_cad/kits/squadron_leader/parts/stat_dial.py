@@ -17,7 +17,7 @@ row, the clip's width.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from solid2 import cube, difference, linear_extrude, rotate, square, translate, union
 from solid2.core.object_base import OpenSCADObject
@@ -174,17 +174,26 @@ def build_card(design: SquadronDesign) -> OpenSCADObject:
 def build_card_for(design: SquadronDesign, player: int) -> OpenSCADObject:
     """Player `player`'s card (0-based): their mark flush in the label column."""
     p = design.params
+    x, y = card_mark_centre(p)
+    mark = translate([x, y, p.stat_dial.card_thickness_mm])(
+        flush_mark(player_mark(p, player), p.marks.token_size_mm, p.marks.frame_mm, p.text.depth_mm)
+    )
+    return difference()(_card(p), mark)
+
+
+def build_unmarked_card(design: Any) -> OpenSCADObject:
+    """The card without a player's mark (for a kit that has no marks section)."""
+    return _card(design.params)
+
+
+def _card(p: Any) -> OpenSCADObject:
     d = p.stat_dial
     layout = DialLayout(p)
     body = linear_extrude(height=d.card_thickness_mm)(card_outline(p, layout))
     engraving = translate([0, 0, d.card_thickness_mm - p.text.depth_mm])(
         linear_extrude(height=p.text.depth_mm + EPSILON_MM)(_engraving(p, layout))
     )
-    x, y = card_mark_centre(p)
-    mark = translate([x, y, d.card_thickness_mm])(
-        flush_mark(player_mark(p, player), p.marks.token_size_mm, p.marks.frame_mm, p.text.depth_mm)
-    )
-    return difference()(body, engraving, _detent_grooves(p, layout), mark)
+    return difference()(body, engraving, _detent_grooves(p, layout))
 
 
 @dataclass(frozen=True)

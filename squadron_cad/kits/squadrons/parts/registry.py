@@ -123,7 +123,7 @@ PARTS: tuple[Part, ...] = (
     Part(
         "tracker_card",
         "Ship tracker card: Command and Hit Points rows, 0..6",
-        stat_dial.build_card,
+        stat_dial.build_unmarked_card,
         "player",
         count_rule=_trackers,
         orientation="numerals up",
