@@ -51,6 +51,7 @@ def part_entry(result: PartResult, out_dir: Path) -> PartEntry:
         triangles=result.triangles,
         render_seconds=result.render_seconds,
         cached=result.cached,
+        backend=result.backend or None,
         ok=result.ok,
         checks=[f.as_dict() for f in result.findings],
     )
