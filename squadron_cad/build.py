@@ -213,7 +213,6 @@ class Builder:
         kit_dir: Path,
         cache_dir: Path,
         backend: Backend,
-        on_mesh: Callable[[Part, Path], None] | None = None,
     ):
         self.design = design
         self.params = design.params
@@ -225,7 +224,6 @@ class Builder:
         self.scad_dir = kit_dir / "scad"
         self.cache = RenderCache(cache_dir)
         self.backend = backend
-        self.on_mesh = on_mesh  # told of each part whose new mesh passed its checks
 
     def run(self, specs: list[Part], kept: dict[str, dict[str, Any]]) -> BuildReport:
         """Render specs, except those in kept (manifest entries of parts kept from the kit)."""
@@ -315,11 +313,8 @@ class Builder:
             **measure(spec, load_mesh(target), self.params),
         }
         self.cache.store(source_key(source.text, self.backend), target, record)
-        result = self._result(spec, target, record, cached=False)
-        if self.on_mesh is not None and result.ok:
-            self.on_mesh(spec, target)
         self.progress(spec.name, "done")
-        return result
+        return self._result(spec, target, record, cached=False)
 
     def _result(
         self, spec: Part, target: Path, record: dict[str, Any], *, cached: bool
@@ -469,22 +464,15 @@ def _transaction(
     specs: list[Part],
 ) -> BuildReport:
     started = time.perf_counter()
-    with staged(out, "kit") as staging, contextlib.ExitStack() as stack:
+    with staged(out, "kit") as staging:
         _seed(staging, options, existing)
         design = kit_of(params).design(params)
-        cache_dir = prepare_cache(out)
-        slicing = None
-        if options.slice:  # parts are sliced as their meshes land, beside the other work
-            slicing = stack.enter_context(
-                slicer.KitSlicer(params, cache_dir=cache_dir, jobs=options.jobs)
-            )
-        on_mesh = slicing.add if slicing is not None else None
-        builder = Builder(design, options, progress, staging.path, cache_dir, backend, on_mesh)
+        builder = Builder(design, options, progress, staging.path, prepare_cache(out), backend)
         report = builder.run(specs if not kept else list(builder.kit.parts), kept)
         if report.failures and not options.keep_failed:
             staging.abort()  # a broken mesh: nothing after it (checks, slicer, pictures) helps
             return report
-        _stage_rest(report, builder, options, progress or _no_progress, slicing)
+        _stage_rest(report, builder, options, progress or _no_progress)
         if kept:
             report.notices.append(
                 f"kept {len(kept)} part(s) from the kit in {out}; "
@@ -536,11 +524,7 @@ def _seed(staging: Staging, options: BuildOptions, existing: dict[str, Any] | No
 
 
 def _stage_rest(
-    report: BuildReport,
-    builder: Builder,
-    options: BuildOptions,
-    tell: Progress,
-    slicing: slicer.KitSlicer | None,
+    report: BuildReport, builder: Builder, options: BuildOptions, tell: Progress
 ) -> None:
     """Everything after the renders: kit checks, slicing, layout, BOM, plates, previews."""
     params, kit_dir = report.params, report.out_dir
@@ -552,9 +536,9 @@ def _stage_rest(
     if not whole_kit:
         findings, measured = _partial_kit(report, findings, measured, set(meshes))
     attach(report, findings, measured)
-    if slicing is not None:
-        tell("slicer", "running")  # what is left of it: it began as the meshes landed
-        slice_stage(report, slicing)
+    if options.slice:
+        tell("slicer", "running")
+        slice_stage(report, builder.cache.folder, options.jobs)
     else:
         report.extras["slicer"] = {"skipped": "built with --no-slice"}
     report.extras["render_seconds"] = round(report.seconds, 3)
@@ -698,10 +682,13 @@ def invariant_finding(item: dict[str, Any]) -> Finding:
     )
 
 
-def slice_stage(report: BuildReport, slicing: slicer.KitSlicer) -> None:
-    """The slicer's figures of the report's parts (those not sliced yet are sliced now)."""
+def slice_stage(report: BuildReport, cache_dir: Path, jobs: int | None) -> None:
+    # The biggest first: its slicing takes longest (the box's, most of the stage), and
+    # started last it would leave the other worker idle at the end.
+    by_size = sorted(report.parts, key=lambda result: -result.volume_mm3)
+    names = [result.spec.name for result in by_size]
     stl_dir = report.out_dir / "stl"
-    outcome = slicing.finish([result.spec for result in report.parts], stl_dir)
+    outcome = slicer.slice_kit(report.params, stl_dir, cache_dir=cache_dir, jobs=jobs, parts=names)
     report.extras["slicer"] = slicer.slicer_summary(report.params, outcome)
     report.kit_findings += slicer.slicer_findings(report.params, outcome)
     if outcome.skipped:

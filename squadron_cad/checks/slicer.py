@@ -26,7 +26,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Iterable
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from functools import cache
 from pathlib import Path
@@ -301,7 +301,9 @@ class KitSlice:
 
 
 def _wanted(params: KitParamsBase, stl_dir: Path, parts: Iterable[str] | None) -> list[Part]:
-    names = set(parts) if parts is not None else None
+    """The parts to slice: those named, in the order named (the longest first keeps the
+    workers busy to the end), else those the kit prints, in its order."""
+    names = list(parts) if parts is not None else None
     chosen = []
     for spec in kit_of(params).parts:
         if names is not None and spec.name not in names:
@@ -310,6 +312,8 @@ def _wanted(params: KitParamsBase, stl_dir: Path, parts: Iterable[str] | None) -
             continue  # alternatives nobody prints by default
         if (stl_dir / spec.file_name).is_file():
             chosen.append(spec)
+    if names is not None:
+        chosen.sort(key=lambda spec: names.index(spec.name))
     return chosen
 
 
@@ -323,76 +327,28 @@ def slice_kit(
     executable: str | None = None,
 ) -> KitSlice:
     """Slice the kit's parts (those it prints, or `parts`) in parallel, using the cache."""
-    with KitSlicer(params, cache_dir=cache_dir, jobs=jobs, executable=executable) as slicing:
-        return slicing.finish(_wanted(params, stl_dir, parts), stl_dir)
-
-
-class KitSlicer:
-    """Slices parts as their meshes land (`add`), `jobs` slicer processes at a time, so
-    slicing overlaps the renders, checks and pictures of a build; `finish` slices what was
-    not added yet and waits. Leaving the `with` block stops what has not started and waits
-    for the rest (an interrupted build leaves no slicer running)."""
-
-    def __init__(
-        self,
-        params: KitParamsBase,
-        *,
-        cache_dir: Path | None = None,
-        jobs: int | None = None,
-        executable: str | None = None,
-    ) -> None:
-        self.started = time.perf_counter()
-        self.outcome = KitSlice(SliceSettings.from_params(params))
-        self.path: str | None = None
-        if not params.slicer.enabled:
-            self.outcome.skipped = "slicer.enabled is false"
-        else:
-            self.path, reason = find_slicer(executable)
-            self.outcome.skipped = reason or None
-        if self.path is not None:
-            self.outcome.version = slicer_version(self.path)
-        self.cache = SliceCache(cache_dir)
-        self.jobs = max(1, jobs or os.cpu_count() or 1)
-        self.pool: ThreadPoolExecutor | None = None
-        self.futures: dict[str, Future[None]] = {}
-
-    def __enter__(self) -> KitSlicer:
-        return self
-
-    def __exit__(self, *_exc: object) -> None:
-        if self.pool is not None:
-            self.pool.shutdown(wait=True, cancel_futures=True)
-
-    def add(self, spec: Part, stl: Path) -> None:
-        """Start slicing one part (its STL final); again for the same part does nothing."""
-        if self.path is None or spec.name in self.futures:
-            return
-        if self.pool is None:
-            self.pool = ThreadPoolExecutor(self.jobs, thread_name_prefix="slicer")
-        path = self.path
-        self.futures[spec.name] = self.pool.submit(_one, spec, stl, path, self.cache, self.outcome)
-
-    def finish(self, specs: Iterable[Part], stl_dir: Path) -> KitSlice:
-        """Slice specs (those not added yet too) and wait: the kit's figures, from the
-        parts of specs only."""
-        wanted = list(specs)
-        for spec in wanted:
-            self.add(spec, stl_dir / spec.file_name)
-        names = {spec.name for spec in wanted}
-        for name, future in self.futures.items():
-            if name in names:
-                future.result()  # anything but a SlicerError is a bug: let it surface
-        self.outcome.seconds = time.perf_counter() - self.started
-        return self._only(names)
-
-    def _only(self, names: set[str]) -> KitSlice:
-        kept = KitSlice(self.outcome.settings, skipped=self.outcome.skipped)
-        kept.version, kept.seconds = self.outcome.version, self.outcome.seconds
-        kept.results = {k: v for k, v in self.outcome.results.items() if k in names}
-        kept.errors = {k: v for k, v in self.outcome.errors.items() if k in names}
-        kept.unplaced = {k: v for k, v in self.outcome.unplaced.items() if k in names}
-        kept.cached = [name for name in self.outcome.cached if name in names]
-        return kept
+    started = time.perf_counter()
+    settings = SliceSettings.from_params(params)
+    outcome = KitSlice(settings)
+    if not params.slicer.enabled:
+        outcome.skipped = "slicer.enabled is false"
+        return outcome
+    path, reason = find_slicer(executable)
+    if path is None:
+        outcome.skipped = reason
+        return outcome
+    outcome.version = slicer_version(path)
+    cache = SliceCache(cache_dir)
+    specs = _wanted(params, stl_dir, parts)
+    with ThreadPoolExecutor(max_workers=max(1, jobs or os.cpu_count() or 1)) as pool:
+        futures = [
+            pool.submit(_one, spec, stl_dir / spec.file_name, path, cache, outcome)
+            for spec in specs
+        ]
+        for future in futures:
+            future.result()  # anything but a SlicerError is a bug: let it surface
+    outcome.seconds = time.perf_counter() - started
+    return outcome
 
 
 def _one(spec: Part, stl: Path, path: str, cache: SliceCache, outcome: KitSlice) -> None:

@@ -159,16 +159,3 @@ def test_a_part_square_on_the_bed_is_sliced_unturned_and_a_long_one_turned(
     angle = float(turned[turned.index("--rotate") + 1])
     assert 35 < angle < 45  # the bed's diagonal is at 40 deg
 
-
-def test_a_kit_slicer_without_a_slicer_takes_parts_and_skips(
-    params: KitParams, tmp_path: Path
-) -> None:
-    from squadron_cad.kit import kit_of
-
-    spec = kit_of(params).parts[0]
-    with S.KitSlicer(params, executable="no-such-slicer-here") as slicing:
-        slicing.add(spec, tmp_path / spec.file_name)
-        outcome = slicing.finish([spec], tmp_path)
-    assert outcome.skipped
-    assert "not installed" in outcome.skipped
-    assert outcome.results == {}
