@@ -19,6 +19,7 @@ check one part while the next renders.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import os
 from collections.abc import Sequence
 from concurrent.futures import FIRST_EXCEPTION, Future, ThreadPoolExecutor, wait
@@ -176,7 +177,7 @@ def _render_native(
     pool = ThreadPoolExecutor(max_workers=max(1, workers), thread_name_prefix="render")
     futures: list[Future[RenderResult]] = []
     try:  # submitting inside: a Ctrl-C between two submits still waits for the workers
-        futures += [pool.submit(one, job) for job in jobs]
+        futures += openscad.submit_all(pool, [functools.partial(one, job) for job in jobs])
         wait(futures, return_when=FIRST_EXCEPTION)
         for future in futures:
             if future.done() and future.exception() is not None:
