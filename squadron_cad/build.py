@@ -16,7 +16,6 @@ import resource
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
-from concurrent.futures import FIRST_EXCEPTION, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -50,10 +49,10 @@ from squadron_cad.outfolder import (
 )
 from squadron_cad.outputs import bom, gallery, manifest, plates, previews
 from squadron_cad.params import KitParamsBase
-from squadron_cad.render import openscad
 from squadron_cad.render.atomic import write_bytes, write_json, write_text
+from squadron_cad.render.backends import Backend, BackendChoice, RenderJob, select_backend
 from squadron_cad.render.cache import RenderCache, file_sha256, source_key
-from squadron_cad.render.openscad import OpenScad
+from squadron_cad.render.openscad import RenderResult
 from squadron_cad.resolve import resolve as resolve_defaults
 from squadron_cad.uptodate import code_version
 
@@ -78,6 +77,7 @@ class BuildOptions:
     use_cache: bool = True
     timeout_s: float = 600.0
     openscad: str | None = None
+    backend: BackendChoice = "auto"  # auto: Manifold when it works here, else CGAL
     slice: bool = True  # PrusaSlicer figures, when it is installed
     plates: bool = True
     previews: bool = True
@@ -96,16 +96,33 @@ class PartResult:
     bounds: list[list[float]]
     volume_mm3: float
     findings: list[Finding] = field(default_factory=list)
+    backend: str = ""  # what really rendered it: "manifold" or "cgal" ("" if not known)
 
     @property
     def ok(self) -> bool:
         return not any(f.failed for f in self.findings)
 
 
+@dataclass(frozen=True)
+class RenderedBy:
+    """What rendered a kit's parts (the manifest's openscad): OpenSCAD's version and its
+    backend; each names both, as "manifold + cgal", when auto fell back to CGAL for a part."""
+
+    version: str
+    backend: str
+
+
+def rendered_by(backend: Backend, parts: Iterable[PartResult]) -> RenderedBy:
+    names = list(dict.fromkeys(result.backend for result in parts if result.backend))
+    names = names or [backend.name]
+    versions = dict.fromkeys(backend.version_of(name) for name in names)
+    return RenderedBy(" + ".join(versions), " + ".join(names))
+
+
 @dataclass
 class BuildReport:
     out_dir: Path
-    tool: OpenScad
+    tool: RenderedBy
     parts: list[PartResult]
     seconds: float
     params: KitParamsBase
@@ -207,7 +224,7 @@ class Builder:
         progress: Progress | None,
         kit_dir: Path,
         cache_dir: Path,
-        tool: OpenScad,
+        backend: Backend,
     ):
         self.design = design
         self.params = design.params
@@ -218,7 +235,7 @@ class Builder:
         self.stl_dir = kit_dir / "stl"
         self.scad_dir = kit_dir / "scad"
         self.cache = RenderCache(cache_dir)
-        self.tool = tool
+        self.backend = backend
 
     def run(self, specs: list[Part], kept: dict[str, dict[str, Any]]) -> BuildReport:
         """Render specs, except those in kept (manifest entries of parts kept from the kit)."""
@@ -232,70 +249,82 @@ class Builder:
             write_text(self.scad_dir / f"{name}.scad", source.text)
         self.progress("render", "running")  # renders, each followed by its mesh checks
         ordered = sorted(fresh, key=lambda s: not s.slow_render)  # slow first: workers end together
-        results = self._run_parallel(ordered, sources)
+        results = self._render_all(ordered, sources)
         results += [self._kept(spec, kept[spec.name]) for spec in specs if spec.name in kept]
         by_name = {r.spec.name: r for r in results}
         parts = [by_name[spec.name] for spec in specs]
-        report = BuildReport(
-            self.out_dir, self.tool, parts, time.perf_counter() - started, self.params
-        )
+        tool = rendered_by(self.backend, parts)
+        report = BuildReport(self.out_dir, tool, parts, time.perf_counter() - started, self.params)
         report.reused = sorted(kept)
         return report
 
     def _kept(self, spec: Part, entry: dict[str, Any]) -> PartResult:
         """A part kept from the kit: its mesh re-measured (cheap), its render time kept."""
         target = self.stl_dir / spec.file_name
-        record = {"render_seconds": entry["render_seconds"]}
+        record = {"render_seconds": entry["render_seconds"], "backend": entry.get("backend")}
         record.update(measure(spec, load_mesh(target), self.params))
         self.progress(spec.name, "cached")
         return self._result(spec, target, record, cached=True)
 
-    def _run_parallel(self, specs: list[Part], sources: dict[str, ScadSource]) -> list[PartResult]:
-        jobs = max(1, self.options.jobs or os.cpu_count() or 1)
-        pool = ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="render")
-        futures: list[Future[PartResult]] = []
-        try:  # submitting inside: a Ctrl-C between two submits still waits for the workers
-            futures += [pool.submit(self._one_part, spec, sources[spec.name]) for spec in specs]
-            _done, _ = wait(futures, return_when=FIRST_EXCEPTION)
-            for future in futures:
-                if future.done() and future.exception() is not None:
-                    raise future.exception()  # type: ignore[misc]
-            return [future.result() for future in futures]
-        except BaseException:
-            for future in futures:
-                future.cancel()
-            openscad.stop_all()
-            raise
-        finally:
-            pool.shutdown(wait=True, cancel_futures=True)
+    def _render_all(self, specs: list[Part], sources: dict[str, ScadSource]) -> list[PartResult]:
+        """Parts from the cache, the rest rendered by the backend; each rendered part is
+        checked and cached as soon as its mesh lands, while the next ones render."""
+        done: dict[str, PartResult] = {}
+        missing: list[Part] = []
+        for spec in specs:
+            cached = self._cached(spec, sources[spec.name])
+            if cached is None:
+                missing.append(spec)
+            else:
+                done[spec.name] = cached
+        by_name = {spec.name: spec for spec in missing}
+        jobs = [
+            RenderJob(spec.name, source.text, self.stl_dir / spec.file_name, spec.bodies)
+            for spec in missing
+            for source in [sources[spec.name]]
+        ]
+        for spec in missing:
+            self.progress(spec.name, "rendering")
 
-    def _one_part(self, spec: Part, source: ScadSource) -> PartResult:
-        key = source_key(source.text, self.tool)
+        def landed(rendered: RenderResult) -> None:
+            spec = by_name[rendered.part]
+            done[spec.name] = self._checked(spec, sources[spec.name], rendered)
+
+        workers = max(1, self.options.jobs or os.cpu_count() or 1)
+        self.backend.render(jobs, self.options.timeout_s, workers, on_done=landed)
+        return [done[spec.name] for spec in specs]
+
+    def _cached(self, spec: Part, source: ScadSource) -> PartResult | None:
+        """The part from the render cache (its checks redone if they changed), or None."""
+        if not self.options.use_cache:
+            return None
+        key = source_key(source.text, self.backend)
+        entry = self.cache.lookup(key)
+        if entry is None:
+            return None
         target = self.stl_dir / spec.file_name
         context = check_context(self.params, spec)
-        entry = self.cache.lookup(key) if self.options.use_cache else None
-        if entry is not None:
-            record = entry.record
-            if not _same_file(target, record["stl_sha256"]):
-                write_bytes(target, entry.stl.read_bytes())
-            if record.get("check_context") != context:
-                record = {**record, **measure(spec, load_mesh(target), self.params)}
-                record["check_context"] = context
-                self.cache.update_record(key, record)
-            self.progress(spec.name, "cached")
-            return self._result(spec, target, record, cached=True)
-        self.progress(spec.name, "rendering")
-        rendered = openscad.render(
-            self.tool, spec.name, source.text, target, self.options.timeout_s
-        )
+        record = entry.record
+        if not _same_file(target, record["stl_sha256"]):
+            write_bytes(target, entry.stl.read_bytes())
+        if record.get("check_context") != context:
+            record = {**record, **measure(spec, load_mesh(target), self.params)}
+            record["check_context"] = context
+            self.cache.update_record(key, record)
+        self.progress(spec.name, "cached")
+        return self._result(spec, target, record, cached=True)
+
+    def _checked(self, spec: Part, source: ScadSource, rendered: RenderResult) -> PartResult:
+        """A part just rendered: its mesh checked, then stored in the cache."""
+        target = self.stl_dir / spec.file_name
         self.progress(spec.name, "checking")
         record = {
             "render_seconds": round(rendered.seconds, 3),
             "backend": rendered.backend,
-            "check_context": context,
+            "check_context": check_context(self.params, spec),
             **measure(spec, load_mesh(target), self.params),
         }
-        self.cache.store(key, target, record)
+        self.cache.store(source_key(source.text, self.backend), target, record)
         self.progress(spec.name, "done")
         return self._result(spec, target, record, cached=False)
 
@@ -313,6 +342,7 @@ class Builder:
             bounds=record["bounds"],
             volume_mm3=float(record["volume_mm3"]),
             findings=[Finding.from_dict(f) for f in record["findings"]],
+            backend=str(record.get("backend") or ""),
         )
 
 
@@ -369,16 +399,16 @@ def build(
     kit = kit_of(params)
     specs = select_parts(kit, options.only)
     key = kit_build_key(params, options)
-    tool = openscad.locate(options.openscad)  # before anything is written
     current = uptodate.up_to_date_manifest(out, key) if key and options.use_cache else None
     if current is not None:
-        return report_from_manifest(current, out, tool, params, time.perf_counter() - started)
+        return report_from_manifest(current, out, params, time.perf_counter() - started)
+    backend = select_backend(options.backend, options.openscad)  # before anything is written
     existing = manifest.read_kit(out)
     kept = kept_parts(params, options, existing)
     new_folder = not out.exists()
     clock = StageClock(progress or _no_progress)
     try:
-        report = _transaction(params, options, clock, out, tool, existing, kept, specs)
+        report = _transaction(params, options, clock, out, backend, existing, kept, specs)
     except BaseException:
         if new_folder:  # leave no trace: not even the cache in a folder we just made
             remove_owned(out)
@@ -391,9 +421,9 @@ def build(
     return report
 
 
-def build_options_key(options: BuildOptions) -> dict[str, bool]:
+def build_options_key(options: BuildOptions) -> dict[str, bool | str]:
     """The options that change a whole kit's files (jobs and timeouts do not)."""
-    return {"previews": options.previews, "slice": options.slice, "plates": options.plates}
+    return uptodate.options_key(options.previews, options.slice, options.plates, options.backend)
 
 
 def kit_build_key(params: KitParamsBase, options: BuildOptions) -> str | None:
@@ -407,7 +437,7 @@ def kit_build_key(params: KitParamsBase, options: BuildOptions) -> str | None:
 
 
 def report_from_manifest(
-    data: dict[str, Any], out: Path, tool: OpenScad, params: KitParamsBase, seconds: float
+    data: dict[str, Any], out: Path, params: KitParamsBase, seconds: float
 ) -> BuildReport:
     """An unchanged kit's report, read back from its manifest: nothing was rebuilt."""
     by_name = {spec.name: spec for spec in kit_of(params).parts}
@@ -423,9 +453,11 @@ def report_from_manifest(
             bounds=[entry["bounding_box_mm"]["min"], entry["bounding_box_mm"]["max"]],
             volume_mm3=entry["volume_mm3"],
             findings=[Finding.from_dict(f) for f in entry["checks"]],
+            backend=entry.get("backend") or "",
         )
         for entry in data["parts"]
     ]
+    tool = RenderedBy(data["openscad"]["version"], data["openscad"]["backend"])
     report = BuildReport(out, tool, parts, seconds, params, committed=True)
     report.kit_findings = [Finding.from_dict(f) for f in data.get("kit_checks", [])]
     report.notices = [f"the kit in {out} is up to date: nothing to rebuild"]
@@ -439,7 +471,7 @@ def _transaction(
     options: BuildOptions,
     progress: Progress | None,
     out: Path,
-    tool: OpenScad,
+    backend: Backend,
     existing: dict[str, Any] | None,
     kept: dict[str, dict[str, Any]],
     specs: list[Part],
@@ -448,7 +480,7 @@ def _transaction(
     with staged(out, "kit") as staging:
         _seed(staging, options, existing)
         design = kit_of(params).design(params)
-        builder = Builder(design, options, progress, staging.path, prepare_cache(out), tool)
+        builder = Builder(design, options, progress, staging.path, prepare_cache(out), backend)
         wanted = specs if not kept else list(builder.kit.parts)
         report = builder.run(with_player_variants(wanted, params), kept)
         split_variants(report)
@@ -666,7 +698,10 @@ def invariant_finding(item: dict[str, Any]) -> Finding:
 
 
 def slice_stage(report: BuildReport, cache_dir: Path, jobs: int | None) -> None:
-    names = [result.spec.name for result in report.parts]
+    # The biggest first: its slicing takes longest (the box's, most of the stage), and
+    # started last it would leave the other worker idle at the end.
+    by_size = sorted(report.parts, key=lambda result: -result.volume_mm3)
+    names = [result.spec.name for result in by_size]
     stl_dir = report.out_dir / "stl"
     outcome = slicer.slice_kit(report.params, stl_dir, cache_dir=cache_dir, jobs=jobs, parts=names)
     report.extras["slicer"] = slicer.slicer_summary(report.params, outcome)
@@ -768,11 +803,13 @@ def integrity_findings(out_dir: Path, data: dict[str, Any]) -> list[Finding]:
     return found
 
 
-def refresh_docs(docs_dir: Path, jobs: int | None = None) -> list[Path]:
+def refresh_docs(
+    docs_dir: Path, jobs: int | None = None, backend: BackendChoice = "auto"
+) -> list[Path]:
     """Build the default kit (cached) and redraw the README gallery and parameter table."""
     params = resolve_defaults()  # the default kit
     options = BuildOptions(
-        out_dir=DOCS_KIT_DIR, jobs=jobs, slice=False, plates=False, previews=False
+        out_dir=DOCS_KIT_DIR, jobs=jobs, slice=False, plates=False, previews=False, backend=backend
     )
     build(params, options)
     return gallery.write_gallery(docs_dir, DOCS_KIT_DIR, params, jobs or os.cpu_count() or 1)

@@ -146,6 +146,22 @@ SHARED_OPTIONS: dict[str, SharedOption] = {
         Path("out"),
         first=True,
     ),
+    "backend": SharedOption(
+        "backend",
+        Annotated[
+            str,
+            typer.Option(
+                "--backend",
+                metavar="auto|cgal|manifold",
+                help="OpenSCAD's kernel for the STLs: manifold (fast; OpenSCAD 2025, native or "
+                "its WebAssembly build via node), cgal (the OpenSCAD on PATH), or auto: "
+                "Manifold when it works here, CGAL for any part it gets wrong, else CGAL.",
+                parser=lambda v: _backend_choice(v),
+            ),
+        ],
+        "auto",
+        first=True,
+    ),
     "quiet": SharedOption(
         "quiet",
         Annotated[bool, typer.Option("--quiet", "-q", help="Print only errors.")],
@@ -188,6 +204,7 @@ class Shared:
     tin: str | None = None
     kit: str | None = None
     out: Path = Path("out")
+    backend: str = "auto"
     quiet: bool = False
     verbose: bool = False
     json: bool = False
@@ -283,6 +300,15 @@ def _out_folder(text: str | Path) -> Path:
     return Path(text)
 
 
+BACKENDS = ("auto", "cgal", "manifold")  # squadron_cad.render.backends.BACKEND_CHOICES
+
+
+def _backend_choice(text: str) -> str:
+    if text not in BACKENDS:
+        raise InputError(f"--backend {text}: choose one of {', '.join(BACKENDS)}")
+    return text
+
+
 def _version(value: bool) -> None:
     if value:
         typer.echo(f"squadron-cad {__version__}")
@@ -302,7 +328,7 @@ def _global(
 
 
 @app.command()
-@shared("params", "set", "tin", "kit", "out", "quiet", "verbose", "json")
+@shared("params", "set", "tin", "kit", "out", "backend", "quiet", "verbose", "json")
 def build(
     opts: Shared,
     only: Annotated[
@@ -357,7 +383,7 @@ def build(
     if not (only or no_cache or keep_failed):
         key = uptodate.build_key(
             kit.model_dump_json(),
-            {"previews": not no_previews, "slice": not no_slice, "plates": True},
+            uptodate.options_key(not no_previews, not no_slice, True, opts.backend),
         )
         unchanged = uptodate.up_to_date_manifest(Path(os.path.abspath(out)), key)
     if unchanged is not None:  # nothing to do, and no need to load the machinery to see it
@@ -373,6 +399,7 @@ def build(
         previews=not no_previews,
         slice=not no_slice,
         keep_failed=keep_failed,
+        backend=opts.backend,
     )
     specs = pipeline.select_parts(kit_of(kit), options.only)
     try:
@@ -642,7 +669,7 @@ def clean(
 
 
 @app.command()
-@shared("quiet")
+@shared("backend", "quiet")
 def docs(
     opts: Shared,
     folder: Annotated[Path, typer.Option("--docs", help="The docs folder.")] = Path("docs"),
@@ -655,12 +682,12 @@ def docs(
 
     Example: squadron-cad docs
     """
-    written = _pipeline().refresh_docs(folder, jobs or None)
+    written = _pipeline().refresh_docs(folder, jobs or None, opts.backend)
     opts.show(f"wrote {len(written)} files under {folder}")
 
 
 @app.command()
-@shared("params", "set", "tin", "kit", "quiet")
+@shared("params", "set", "tin", "kit", "backend", "quiet")
 def bench(
     opts: Shared,
     reference: Annotated[
@@ -688,6 +715,7 @@ def bench(
     param_args += [a for text in opts.overrides for a in ("--set", text)]
     param_args += ["--tin", opts.tin] if opts.tin else []
     param_args += ["--kit", opts.kit] if opts.kit else []
+    param_args += ["--backend", opts.backend]
     result = run_bench(kit, param_args, reference, repeats, jobs or None, opts.note).as_dict()
     opts.show(format_figures(result))
     if save:

@@ -328,12 +328,22 @@ def default_kit() -> Kit:
     return load_kit(points[0].name)
 
 
+_BY_MODEL: dict[type, Kit] = {}  # entry-point kits by parameter model, found once a process
+
+
 def kit_of(params: KitParamsBase) -> Kit:
-    """The kit whose parameter model these parameters are."""
-    for kit in installed_kits().values():
-        if type(params) is kit.params_model:
+    """The kit whose parameter model these parameters are (a build asks dozens of times;
+    listing the entry points costs 30 ms, so a kit found there is remembered)."""
+    model = type(params)
+    for kit in _REGISTERED.values():
+        if model is kit.params_model:
             return kit
-    raise InputError(f"no installed kit has the parameter model {type(params).__name__}")
+    if model not in _BY_MODEL:
+        for kit in _entry_point_kits().values():
+            _BY_MODEL.setdefault(kit.params_model, kit)
+    if model in _BY_MODEL:
+        return _BY_MODEL[model]
+    raise InputError(f"no installed kit has the parameter model {model.__name__}")
 
 
 def design_of(params: KitParamsBase) -> Design:

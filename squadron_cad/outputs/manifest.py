@@ -52,6 +52,7 @@ def part_entry(result: PartResult, out_dir: Path, variants: list[str] | None = N
         triangles=result.triangles,
         render_seconds=result.render_seconds,
         cached=result.cached,
+        backend=result.backend or None,
         ok=result.ok,
         checks=[f.as_dict() for f in result.findings],
         **({"variants": variants} if variants else {}),  # unset: absent from the JSON

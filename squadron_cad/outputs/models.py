@@ -91,6 +91,9 @@ class PartEntry(Contract):
     triangles: int
     render_seconds: Number
     cached: bool
+    backend: str | None = Field(
+        default=None, description="What rendered it: manifold or cgal (null: not recorded)"
+    )
     ok: bool
     checks: list[Finding]
     variants: list[str] = Field(
@@ -254,7 +257,8 @@ class KitInfo(Contract):
 
 
 class OpenScadInfo(Contract):
-    """The OpenSCAD that rendered the parts."""
+    """The OpenSCAD that rendered the parts: its version and backend ("manifold + cgal"
+    when some part was rendered again by CGAL; each part's own backend says which)."""
 
     version: str
     backend: str

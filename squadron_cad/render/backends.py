@@ -8,7 +8,9 @@
 - auto: the fastest of these that works here and whose probe scene passes the mesh checks
   (native Manifold, then WebAssembly Manifold, then CGAL); why it fell back is kept in
   Backend.note. A part Manifold renders that manifold3d does not read as a valid solid with
-  the job's number of bodies is rendered again with CGAL (its result says "cgal").
+  the job's number of bodies is rendered again with CGAL (its result says "cgal"). An
+  OpenSCAD named by the caller (--openscad, $SQUADRON_OPENSCAD) is the one auto uses: its
+  Manifold backend if it has one, else its CGAL.
 
 Every backend renders a list of jobs and reports each part as it lands, so a build can
 check one part while the next renders.
@@ -17,6 +19,8 @@ check one part while the next renders.
 from __future__ import annotations
 
 import dataclasses
+import functools
+import os
 from collections.abc import Sequence
 from concurrent.futures import FIRST_EXCEPTION, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
@@ -44,10 +48,22 @@ class Backend:
 
     @property
     def identity(self) -> str:
-        """What a cached render depends on besides the source (render cache keys)."""
+        """What a cached render depends on besides the source (render cache keys): the
+        renderer and, for auto, the CGAL that stands in for a part Manifold gets wrong."""
         tool = self.wasm or self.native
         assert tool is not None
-        return tool.identity
+        if self.fallback is None:
+            return tool.identity
+        return f"{tool.identity}; else {self.fallback.identity}"
+
+    def version_of(self, backend: str) -> str:
+        """The OpenSCAD version behind a part's result ("manifold" or "cgal")."""
+        if backend == "manifold" and self.wasm is not None:
+            return self.wasm.openscad_version
+        if backend == "cgal" and self.fallback is not None:
+            return self.fallback.version
+        assert self.native is not None
+        return self.native.version
 
     @property
     def description(self) -> str:
@@ -118,6 +134,10 @@ def select_backend(
     fallback = cgal if choice == "auto" else None
     if native.manifold:
         return Backend("manifold", native, fallback=fallback)
+    named = openscad_executable or os.environ.get(openscad.EXECUTABLE_ENV)
+    if choice == "auto" and named:
+        note = f"CGAL: the OpenSCAD named ({named}) has no Manifold backend"
+        return Backend("cgal", cgal, note=note)
     try:
         return Backend("manifold", None, manifold_batch.locate(node), fallback=fallback)
     except ToolError as error:
@@ -157,7 +177,7 @@ def _render_native(
     pool = ThreadPoolExecutor(max_workers=max(1, workers), thread_name_prefix="render")
     futures: list[Future[RenderResult]] = []
     try:  # submitting inside: a Ctrl-C between two submits still waits for the workers
-        futures += [pool.submit(one, job) for job in jobs]
+        futures += openscad.submit_all(pool, [functools.partial(one, job) for job in jobs])
         wait(futures, return_when=FIRST_EXCEPTION)
         for future in futures:
             if future.done() and future.exception() is not None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import functools
 import json
 import os
 import queue
@@ -283,7 +284,9 @@ def render_parallel(
     pool = ThreadPoolExecutor(max_workers=len(groups), thread_name_prefix="manifold-batch")
     futures: list[Future[list[RenderResult]]] = []
     try:
-        futures += [pool.submit(render_batch, tool, g, timeout_s, on_done) for g in groups]
+        futures += openscad.submit_all(
+            pool, [functools.partial(render_batch, tool, g, timeout_s, on_done) for g in groups]
+        )
         finished = [future.result() for future in futures]
     except BaseException:
         openscad.stop_all()  # the other batches too: a failed build stops at once

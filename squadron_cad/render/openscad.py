@@ -16,14 +16,18 @@ import subprocess
 import tempfile
 import threading
 import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import TypeVar
 
 from squadron_cad.errors import ToolError
 from squadron_cad.render.atomic import replace_into, temporary_sibling
 from squadron_cad.render.stl import clean_stl, verify_binary_stl
 
+T = TypeVar("T")
 EXECUTABLE_ENV = "SQUADRON_OPENSCAD"  # path to another OpenSCAD (or a stand-in in tests)
 INSTALL_HINT = (
     "install it with `sudo apt-get install openscad` (Debian/Ubuntu) or `make setup`, "
@@ -210,6 +214,23 @@ def stop(process: subprocess.Popen[str]) -> None:
     with contextlib.suppress(ProcessLookupError):
         os.killpg(process.pid, signal.SIGKILL)
     process.wait()
+
+
+def submit_all(pool: ThreadPoolExecutor, calls: Sequence[Callable[[], T]]) -> list[Future[T]]:
+    """Submit calls to pool from a helper thread. A Ctrl-C that lands in the main thread while
+    submit starts a worker would leave that worker unknown to the pool: its shutdown would
+    not wait for it, and it would go on writing into a staging folder being removed."""
+    futures: list[Future[T]] = []
+
+    def submit() -> None:
+        with contextlib.suppress(RuntimeError):  # the pool shut down: a Ctrl-C came first
+            for call in calls:
+                futures.append(pool.submit(call))
+
+    starter = threading.Thread(target=submit, name="submit")
+    starter.start()
+    starter.join()
+    return futures
 
 
 def stop_all() -> None:

@@ -34,6 +34,14 @@ def wide_kit(tmp_path_factory) -> BuildReport:
 
 
 @pytest.fixture(scope="session")
+def draft_kit(tmp_path_factory) -> BuildReport:
+    """The whole default kit at draft quality with every output (slicer, plates, layout,
+    BOM, pictures), built once for the session: copy it before changing anything in it."""
+    out = tmp_path_factory.mktemp("draft") / "out"
+    return build(resolve(overrides=["quality=draft"]), BuildOptions(out_dir=out, jobs=2))
+
+
+@pytest.fixture(scope="session")
 def default_meshes(default_kit) -> dict[str, trimesh.Trimesh]:
     return {r.spec.name: load_mesh(r.stl) for r in default_kit.parts}
 

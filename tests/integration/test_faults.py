@@ -38,11 +38,10 @@ def good_outputs(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def whole_kit(tmp_path_factory) -> Path:
-    """The whole default kit with every output: plates, previews, layout, BOM."""
-    out = tmp_path_factory.mktemp("whole") / "out"
-    build(resolve(overrides=["quality=draft"]), BuildOptions(out_dir=out, jobs=2))
-    return out
+def whole_kit(draft_kit) -> Path:
+    """The whole default kit with every output: plates, previews, layout, BOM (the
+    session's draft kit; tests change only copies of it)."""
+    return draft_kit.out_dir
 
 
 def copy_of(kit: Path, tmp_path: Path) -> Path:

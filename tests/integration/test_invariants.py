@@ -38,7 +38,8 @@ Kit = tuple[KitParams, dict[str, trimesh.Trimesh]]
 
 def built(folder: Path, overrides: list[str]) -> Kit:
     params = resolve(overrides=overrides)
-    report = build(params, BuildOptions(out_dir=folder, jobs=2))
+    meshes_only = {"slice": False, "plates": False, "previews": False}  # the rules read meshes
+    report = build(params, BuildOptions(out_dir=folder, jobs=2, **meshes_only))
     return params, {r.spec.name: load_mesh(r.stl) for r in report.parts}
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import json
 import os
@@ -28,9 +29,11 @@ pytestmark = pytest.mark.integration
 
 
 @pytest.fixture(scope="module")
-def kit(tmp_path_factory) -> BuildReport:
-    params = resolve(overrides=["quality=draft"])
-    return build(params, BuildOptions(out_dir=tmp_path_factory.mktemp("plates"), jobs=2))
+def kit(draft_kit: BuildReport, tmp_path_factory) -> BuildReport:
+    """The session's draft kit, copied: this module writes plates and a BOM into it."""
+    out = tmp_path_factory.mktemp("plates") / "out"
+    shutil.copytree(draft_kit.out_dir, out)
+    return dataclasses.replace(draft_kit, out_dir=out)
 
 
 @pytest.fixture(scope="module")

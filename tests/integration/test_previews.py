@@ -25,7 +25,8 @@ def kit(tmp_path_factory) -> BuildReport:
     # The smallest pictures the parameters allow, to keep the suite quick.
     sizes = ["previews.width_px=800", "previews.height_px=600"]
     params = resolve(overrides=["quality=draft", *sizes])
-    report = build(params, BuildOptions(out_dir=tmp_path_factory.mktemp("previews"), jobs=2))
+    options = BuildOptions(out_dir=tmp_path_factory.mktemp("previews"), jobs=2, slice=False)
+    report = build(params, options)  # the pictures, not the slicer's figures
     write_layout(report.out_dir)
     return report
 

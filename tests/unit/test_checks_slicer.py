@@ -158,3 +158,13 @@ def test_a_part_square_on_the_bed_is_sliced_unturned_and_a_long_one_turned(
     turned = S.slice_command("prusa-slicer", long, settings, S.placement(long, settings), gcode)
     angle = float(turned[turned.index("--rotate") + 1])
     assert 35 < angle < 45  # the bed's diagonal is at 40 deg
+
+
+def test_parts_named_are_sliced_in_the_order_named(params: KitParams, tmp_path: Path) -> None:
+    """The build names the biggest first: its slicing is the longest."""
+    for name in ("plane_token", "box", "range_ruler_1"):
+        (tmp_path / f"{name}.stl").write_bytes(b"")
+    chosen = S._wanted(params, tmp_path, ["box", "range_ruler_1", "plane_token"])
+    assert [spec.name for spec in chosen] == ["box", "range_ruler_1", "plane_token"]
+    in_kit_order = S._wanted(params, tmp_path, None)
+    assert [spec.name for spec in in_kit_order] == ["plane_token", "range_ruler_1", "box"]

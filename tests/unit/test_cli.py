@@ -409,3 +409,21 @@ def test_docs_takes_quiet_and_debug(capsys) -> None:
     code, stdout, stderr = run(["docs", "--quiet", "--debug", "--help"], capsys)
     assert code == 0, stderr
     assert "--quiet" in stdout
+
+
+def test_an_unknown_backend_is_one_line_and_exit_2(tmp_path: Path, capsys) -> None:
+    code, _, stderr = run(["build", "--backend", "fast", "--out", str(tmp_path / "o")], capsys)
+    assert code == 2
+    refusal = "--backend fast: choose one of auto, cgal, manifold"
+    assert stderr.strip() == f"squadron-cad: error: {refusal}"
+    assert not (tmp_path / "o").exists()
+
+
+def test_the_backend_is_part_of_the_up_to_date_key() -> None:
+    from squadron_cad import uptodate
+
+    keys = {
+        uptodate.build_key("{}", uptodate.options_key(True, True, True, backend))
+        for backend in cli.BACKENDS
+    }
+    assert len(keys) == len(cli.BACKENDS)

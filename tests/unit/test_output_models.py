@@ -11,7 +11,13 @@ from typing import Any
 import pytest
 
 from squadron_cad import __version__
-from squadron_cad.build import BuildReport, PartResult, invariant_finding, layout_summary
+from squadron_cad.build import (
+    BuildReport,
+    PartResult,
+    RenderedBy,
+    invariant_finding,
+    layout_summary,
+)
 from squadron_cad.checks import slicer
 from squadron_cad.checks.findings import Finding
 from squadron_cad.errors import InputError
@@ -28,7 +34,6 @@ from squadron_cad.outputs.models import (
     write_schema,
 )
 from squadron_cad.params import KitParamsBase
-from squadron_cad.render.openscad import OpenScad
 from squadron_cad.resolve import resolve
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -83,9 +88,11 @@ def fake_report(
                 bounds=[[-12.0104, -12.0104, 0.0], [12.0104, 12.0104, 5]],
                 volume_mm3=1987.753,
                 findings=findings,
+                backend="manifold" if index == 1 else "cgal",  # auto fell back for one part
             )
         )
-    report = BuildReport(folder, OpenScad("openscad", "2021.01", False), parts, 21.2901, params)
+    tool = RenderedBy("2025.01.19 + 2021.01", "manifold + cgal")
+    report = BuildReport(folder, tool, parts, 21.2901, params)
     invariants = [
         {"name": "plane travels (mm)", "expected": 86.6667, "measured": 86.6, "tolerance": 0.05,
          "ok": False},
@@ -130,6 +137,7 @@ def legacy_data(report: BuildReport) -> dict[str, Any]:
             "triangles": result.triangles,
             "render_seconds": result.render_seconds,
             "cached": result.cached,
+            "backend": result.backend,  # added with the render backends
             "ok": result.ok,
             "checks": [f.as_dict() for f in result.findings],
         }

@@ -125,3 +125,30 @@ def test_a_missing_package_is_named_by_the_probe(tmp_path: Path) -> None:
     assert reason is not None
     assert "9.9.9 is not installed" in reason
     assert "npm ci" in reason
+
+
+FAKE = ROOT / "tests" / "fakes" / "fake_openscad.py"
+
+
+def test_auto_renders_with_the_openscad_named(monkeypatch) -> None:
+    """$SQUADRON_OPENSCAD (a 2021 OpenSCAD here, no Manifold) pins auto to its CGAL."""
+    from squadron_cad.render import openscad
+
+    monkeypatch.setenv("SQUADRON_OPENSCAD", str(FAKE))
+    openscad._probe.cache_clear()
+    try:
+        backend = select_backend("auto")
+    finally:
+        openscad._probe.cache_clear()
+    assert backend.name == "cgal"
+    assert backend.native is not None
+    assert backend.native.executable == str(FAKE)
+    assert backend.identity == backend.native.identity
+    assert "named" in backend.note
+
+
+def test_the_backend_choices_are_the_clis() -> None:
+    from squadron_cad import cli
+    from squadron_cad.render.backends import BACKEND_CHOICES
+
+    assert cli.BACKENDS == BACKEND_CHOICES
