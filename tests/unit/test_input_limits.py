@@ -60,7 +60,7 @@ def test_a_device_that_never_ends_is_refused_at_once() -> None:
     started = time.perf_counter()
     with pytest.raises(InputError, match="not a regular file"):
         resolve([Path("/dev/zero")])
-    assert time.perf_counter() - started < 1
+    assert time.perf_counter() - started < 10  # a read of it would never end
 
 
 def test_a_fifo_is_refused_without_waiting_for_a_writer(tmp_path: Path) -> None:
