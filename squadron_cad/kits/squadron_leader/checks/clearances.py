@@ -26,7 +26,7 @@ import trimesh
 from shapely import affinity
 from shapely.geometry import MultiPolygon, Polygon, box
 
-from squadron_cad.checks import fits, meshgeo
+from squadron_cad.checks import meshgeo
 from squadron_cad.checks.findings import Finding, verdict
 from squadron_cad.checks.fits import (
     OVERLAP_EPS_MM3,
@@ -42,6 +42,7 @@ from squadron_cad.kits.squadron_leader.parts.stat_dial import DialLayout
 SEAT_PROBE_MM = 0.02  # lowered this much, a seated token must collide
 TURNS_DEG = tuple(range(0, 360, 45))
 GAP_LEVELS = 3  # sections through the pegs
+MIN_TRAY_DEPTH_MM = 6.0  # the issue's least rim for a dice tray
 GRIP_STEPS = 10  # bisection steps when measuring the detent grip (0.001 mm)
 
 
@@ -405,20 +406,25 @@ def _window_finding(dial: DialMeasure, name: str) -> Finding:
 def lid_findings(
     params: KitParams, meshes: Mapping[str, trimesh.Trimesh], layout: Layout | None
 ) -> list[Finding]:
-    """The lid in its rebate (the pieces in their pockets are the engine's fit proof:
-    squadron_cad.checks.fits.stowed_findings)."""
+    """The lid closed on the box, and turned over as a dice tray (the pieces in their
+    pockets are the engine's fit proof: squadron_cad.checks.fits.stowed_findings)."""
+    found = tray_findings(params, meshes["box_lid"]) if "box_lid" in meshes else []
     if "box" not in meshes or "box_lid" not in meshes or layout is None:
-        return []
+        return found
     box_solid = meshgeo.solid_of(meshes["box"])
-    lid_bottom = float(layout.box.lid_bottom)
-    lid = meshgeo.placed(meshgeo.solid_of(meshes["box_lid"]), frames.translate(z=lid_bottom))
+    lid = meshgeo.placed(meshgeo.solid_of(meshes["box_lid"]), np.asarray(layout.lid_pose))
+    found.append(closed_finding(params, box_solid, lid))
     volume = meshgeo.overlap_volume(box_solid, lid)
     if volume > OVERLAP_EPS_MM3:
-        return [overlap_finding("box+box_lid", "lid_overlap", volume, "the lid and the box")]
+        overlap = overlap_finding("box+box_lid", "lid_overlap", volume, "the lid and the box")
+        return [*found, overlap]
     limits = params.checks
-    gap = fits.side_gap(box_solid, lid)
+    # The lip laps the box's tongue: the gap between them, at the lip's mid-height.
+    z = float(meshgeo.bounds_of(lid)[0][2]) + params.box.lid_lip_mm / 2
+    gap = signed_gap(meshgeo.section(lid, z), meshgeo.section(box_solid, z))
     designed = params.box.lid_clearance_mm
     return [
+        *found,
         fit_finding(
             "box+box_lid",
             "lid_gap",
@@ -427,8 +433,59 @@ def lid_findings(
             limits.lid_fit,
             "lid_fit",
             limits.fit_tolerance_mm,
+        ),
+    ]
+
+
+def tray_depth(lid: trimesh.Trimesh) -> float:
+    """The lid turned over as a tray (as printed): its rim's top above its floor."""
+    return float(lid.bounds[1][2]) - meshgeo.top_face_z(lid)
+
+
+def tray_findings(params: KitParams, lid: trimesh.Trimesh) -> list[Finding]:
+    depth = tray_depth(lid)
+    wanted = params.box.lid_tray_depth_mm
+    least = max(MIN_TRAY_DEPTH_MM, wanted - params.checks.fit_tolerance_mm)
+    ok = depth >= least
+    return [
+        Finding(
+            "box_lid",
+            "lid_tray_depth",
+            round(depth, 3),
+            f">= {least:g} mm (box.lid_tray_depth_mm {wanted:g}; at least "
+            f"{MIN_TRAY_DEPTH_MM:g} keeps a rolled die in)",
+            verdict(ok),
+            "" if ok else f"turned over, the lid is a tray only {depth:.2f} mm deep",
         )
     ]
+
+
+def closed_finding(
+    params: KitParams, box_solid: manifold3d.Manifold, lid: manifold3d.Manifold
+) -> Finding:
+    """Box and closed lid inside the tin, with the tin clearance all round and on top."""
+    (bx0, by0, _), (bx1, by1, _) = meshgeo.bounds_of(box_solid)
+    (lx0, ly0, _), (lx1, ly1, lz1) = meshgeo.bounds_of(lid)
+    tin, clearance = params.tin, params.box.tin_clearance_mm
+    length = max(bx1, lx1) - min(bx0, lx0)
+    width = max(by1, ly1) - min(by0, ly0)
+    height = max(float(lz1), float(meshgeo.bounds_of(box_solid)[1][2]))
+    room = (
+        tin.inner_length_mm - 2 * clearance,
+        tin.inner_width_mm - 2 * clearance,
+        tin.inner_depth_mm - clearance,
+    )
+    sizes = (length, width, height)
+    ok = all(size <= limit + 1e-3 for size, limit in zip(sizes, room, strict=True))
+    return Finding(
+        "box+box_lid",
+        "closed_in_tin",
+        f"{length:.2f} x {width:.2f} x {height:.2f} mm",
+        f"at most {room[0]:g} x {room[1]:g} x {room[2]:g} mm (the tin less "
+        f"box.tin_clearance_mm {clearance:g})",
+        verdict(ok),
+        "" if ok else "the closed box does not fit its tin",
+    )
 
 
 def all_findings(

@@ -5,9 +5,12 @@ this module only cuts them. Everything is a 2D shape extruded straight up, so th
 renders in seconds and prints floor down without supports: pockets, finger notches and
 the lid rebate all open upwards.
 
-- Outside: the tin's inside less `box.tin_clearance_mm` per side and at the top.
-- Lid rebate: the top `box.lid_thickness_mm` of the wall keeps only its outer
-  `box.rim_mm`; the lid rests on the rest of the wall, flush with the top.
+- Outside: the tin's inside less `box.tin_clearance_mm` per side and at the top (the lid
+  included: it is a cap, `box_lid.lid_height` tall, whose skirt continues the wall).
+- Wall and tongue: the wall stops where the closed lid's skirt stands on it; above, a
+  tongue `box.lid_lip_mm` high (the wall less the lid's lip `box.rim_mm` and the lid
+  clearance) locates the lid. Dividers rising higher, into the lid, stand
+  `box.lid_clearance_mm` inside its skirt.
 - Pockets: an octagon (oriented as the token) for each column of tokens, a rectangle for
   the dice, the stat dials and the ruler sections, and the template's own outline.
 - With the template on top, the dividers rise to carry it and a template-shaped recess
@@ -59,8 +62,11 @@ def _heights(p: KitParams) -> dict[str, Number]:
     height = p.tin.inner_depth_mm - box.tin_clearance_mm
     lid_bottom = height - box.lid_thickness_mm
     ceiling = lid_bottom - box.headroom_mm
+    wall_top = lid_bottom - box.lid_tray_depth_mm
     return {
         "height": height,
+        "wall_top": wall_top,
+        "lip_top": wall_top + box.lid_lip_mm,
         "lid_bottom": lid_bottom,
         "ceiling": ceiling,
         "floor": box.floor_mm,
@@ -70,18 +76,29 @@ def _heights(p: KitParams) -> dict[str, Number]:
 
 
 def body(p: KitParams) -> OpenSCADObject:
+    """The wall up to the tongue's top, and inside it a block (cut into pockets and
+    hollows) as high as the dividers may rise, clear of the lid's skirt."""
     length, width, radius = box_outer(p)
-    return linear_extrude(height=_heights(p)["height"])(rounded_rectangle(length, width, radius))
+    levels = _heights(p)
+    inset = p.box.wall_mm + p.box.lid_clearance_mm
+    inside = rounded_rectangle(length - 2 * inset, width - 2 * inset, smax(radius - inset, 0))
+    return union()(
+        linear_extrude(height=levels["lip_top"])(rounded_rectangle(length, width, radius)),
+        linear_extrude(height=levels["ceiling"])(inside),
+    )
 
 
 def rebate(p: KitParams) -> OpenSCADObject:
+    """Around the tongue: room for the lid's lip and its clearance."""
     length, width, radius = box_outer(p)
-    rim = p.box.rim_mm
+    inset = p.box.rim_mm + p.box.lid_clearance_mm
     levels = _heights(p)
-    return translate([0, 0, levels["lid_bottom"]])(
-        linear_extrude(height=p.box.lid_thickness_mm + EPSILON_MM)(
-            rounded_rectangle(length - 2 * rim, width - 2 * rim, radius - rim)
-        )
+    ring = difference()(
+        rounded_rectangle(length + 2, width + 2, radius + 1),
+        rounded_rectangle(length - 2 * inset, width - 2 * inset, smax(radius - inset, 0)),
+    )
+    return translate([0, 0, levels["wall_top"]])(
+        linear_extrude(height=p.box.lid_lip_mm + EPSILON_MM)(ring)
     )
 
 
@@ -134,7 +151,7 @@ def pockets(p: KitParams, layout: Layout) -> list[OpenSCADObject]:
     return cuts
 
 
-def hollows(p: KitParams, layout: Layout) -> OpenSCADObject:
+def hollow_shape(p: KitParams, layout: Layout) -> OpenSCADObject:
     """Floor space no pocket needs, emptied down to the floor to save filament and time.
 
     What stays: a divider's thickness around every pocket, and a ring as thick around the
@@ -151,13 +168,39 @@ def hollows(p: KitParams, layout: Layout) -> OpenSCADObject:
     spare = difference()(inner, *keep)
     # Opening by delta offsets turns a curve's facets into chords that can bite outside the
     # spare area (into a wall left around a pocket): clip it back to the spare area.
-    opened = intersection()(
+    return intersection()(
         spare, offset(delta=HOLLOW_MIN_MM / 2)(offset(delta=-HOLLOW_MIN_MM / 2)(spare))
     )
+
+
+def hollows(p: KitParams, layout: Layout) -> OpenSCADObject:
     levels = _heights(p)
     top = levels[layout.insert_level]
     return translate([0, 0, levels["floor"]])(
-        linear_extrude(height=top - levels["floor"] + EPSILON_MM)(opened)
+        linear_extrude(height=top - levels["floor"] + EPSILON_MM)(hollow_shape(p, layout))
+    )
+
+
+def above_wall_slivers(p: KitParams, layout: Layout) -> OpenSCADObject | None:
+    """Dividers rising above the tongue stand the lid clearance inside the lid's skirt: cut
+    what that leaves thinner than a printable wall between them and the pockets."""
+    levels = _heights(p)
+    band = float(levels["lip_top"])
+    if layout.insert_top <= band + Z_TOLERANCE_MM:
+        return None
+    open_there = [pocket_shape(p, q) for q in layout.pockets if q.z_top > band]
+    open_there += [notch_footprint(n) for n in layout.notches if n.z_top > band]
+    length, width, radius = box_outer(p)
+    inset = p.box.wall_mm + p.box.lid_clearance_mm
+    inside = rounded_rectangle(length - 2 * inset, width - 2 * inset, smax(radius - inset, 0))
+    material = difference()(inside, hollow_shape(p, layout), *open_there)
+    thinnest = p.checks.min_wall_mm
+    printable = offset(delta=thinnest / 2)(offset(delta=-thinnest / 2)(material))
+    top = levels[layout.insert_level]
+    return translate([0, 0, levels["lip_top"]])(
+        linear_extrude(height=top - levels["lip_top"] + EPSILON_MM)(
+            difference()(_inner_outline(p), printable)
+        )
     )
 
 
@@ -219,7 +262,11 @@ def build(design: SquadronDesign) -> OpenSCADObject:
         hollows(p, layout),
         *(finger_notch(n) for n in layout.notches),
     ]
-    for extra in (open_space(p, layout), recess_slivers(p, layout)):
+    for extra in (
+        open_space(p, layout),
+        recess_slivers(p, layout),
+        above_wall_slivers(p, layout),
+    ):
         if extra is not None:
             cuts.append(extra)
     return difference()(body(p), *cuts)

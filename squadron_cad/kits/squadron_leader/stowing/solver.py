@@ -40,6 +40,7 @@ from squadron_cad.fit.units import LocalPocket, Unit, Variant, both_turns
 from squadron_cad.geometry import frames
 from squadron_cad.geometry.frames import Matrix
 from squadron_cad.kits.squadron_leader.params import KitParams
+from squadron_cad.kits.squadron_leader.parts import box_lid
 from squadron_cad.kits.squadron_leader.stowing import blocks, items, refusals
 
 EPS = 1e-6
@@ -457,6 +458,7 @@ def _layout(p: KitParams, shape: BoxShape, best: _Candidate) -> Layout:
         lid_part="box_lid",
         arrangement=tuple(arrangement),
         insert_level=insert_level,
+        lid_transform=box_lid.closed_pose(shape.height),
     )
 
 
