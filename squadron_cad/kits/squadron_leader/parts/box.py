@@ -32,6 +32,7 @@ from solid2 import (
     intersection,
     linear_extrude,
     offset,
+    polygon,
     rotate,
     square,
     translate,
@@ -269,4 +270,17 @@ def build(design: SquadronDesign) -> OpenSCADObject:
     ):
         if extra is not None:
             cuts.append(extra)
-    return difference()(body(p), *cuts)
+    return union()(difference()(body(p), *cuts), *fillers(layout))
+
+
+def fillers(layout: Layout) -> list[OpenSCADObject]:
+    """Ribs under piles and stops in slots (stowing.fillers): nothing rattles."""
+    added = getattr(layout, "fillers", ())
+    return [
+        translate([0, 0, round(f.z_bottom - EPSILON_MM, 4)])(
+            linear_extrude(height=round(f.z_top - f.z_bottom + EPSILON_MM, 4))(
+                polygon([list(point) for point in f.points])
+            )
+        )
+        for f in added
+    ]

@@ -170,6 +170,8 @@ def _ruler_slot(p: KitParams, sections: Sequence[Unit], stacked: bool, label: st
     gap = spacing(p)
     length = max(unit.size[0] for unit in sections)
     _, sy, sz = sections[0].size
+    if stacked:  # the shortest at the bottom: a stop beyond its end carries the others
+        sections = sorted(sections, key=lambda unit: unit.size[0])
     units = []
     for index, unit in enumerate(sections):
         y = gap.clearance + (0 if stacked else index * (sy + gap.clearance))

@@ -41,7 +41,7 @@ from squadron_cad.geometry import frames
 from squadron_cad.geometry.frames import Matrix
 from squadron_cad.kits.squadron_leader.params import KitParams
 from squadron_cad.kits.squadron_leader.parts import box_lid
-from squadron_cad.kits.squadron_leader.stowing import blocks, items, refusals
+from squadron_cad.kits.squadron_leader.stowing import blocks, fillers, items, refusals
 
 EPS = 1e-6
 # How far past the box a refusal looks for the nearest fit, and how many arrangements it
@@ -128,7 +128,7 @@ def solve(p: KitParams) -> Layout:
     best = _search(p, shape, contents, leave_out)
     if best is None:
         raise InputError(_no_fit_message(p, shape, contents, leave_out))
-    return _layout(p, shape, best)
+    return fillers.fill(p, _layout(p, shape, best))
 
 
 # ---- contents and strategies ----
