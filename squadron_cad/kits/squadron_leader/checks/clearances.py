@@ -26,7 +26,7 @@ import trimesh
 from shapely import affinity
 from shapely.geometry import MultiPolygon, Polygon, box
 
-from squadron_cad.checks import meshgeo
+from squadron_cad.checks import fits, meshgeo
 from squadron_cad.checks.findings import Finding, verdict
 from squadron_cad.checks.fits import (
     OVERLAP_EPS_MM3,
@@ -488,6 +488,66 @@ def closed_finding(
     )
 
 
+def die_mesh(params: KitParams) -> trimesh.Trimesh:
+    """A die as it rests, in the frame items.part_bounds gives it: a d6 is a cube; a d8 is
+    an octahedron dice.size_mm point to point, on a face, a corner towards +x."""
+    size = float(params.dice.size_mm)
+    if params.dice.sides != 8:
+        return trimesh.creation.box(
+            extents=(size, size, size), transform=frames.translate(z=size / 2)
+        )
+    half = size / 2
+    points = np.array(
+        [[half, 0, 0], [-half, 0, 0], [0, half, 0], [0, -half, 0], [0, 0, half], [0, 0, -half]]
+    )
+    octahedron = trimesh.convex.convex_hull(points)
+    down = trimesh.geometry.align_vectors(np.ones(3) / math.sqrt(3), [0, 0, -1])
+    octahedron.apply_transform(down)
+    corner = octahedron.vertices[np.argmax(octahedron.vertices[:, 2])]  # a top corner
+    turn = -math.atan2(corner[1], corner[0]) + math.pi  # the bottom face's corner to +x
+    octahedron.apply_transform(trimesh.transformations.rotation_matrix(turn, [0, 0, 1]))
+    low, high = octahedron.bounds
+    octahedron.apply_transform(
+        frames.translate(-(low[0] + high[0]) / 2, -(low[1] + high[1]) / 2, -low[2])
+    )
+    return octahedron
+
+
+def dice_findings(
+    params: KitParams, box_mesh: trimesh.Trimesh, layout: Layout | None
+) -> list[Finding]:
+    """Every die (its real shape: a d8 is no cube) clear of the box and of the other dice,
+    with the pocket clearance beside it (the engine's fit proof skips bought pieces)."""
+    if layout is None:
+        return []
+    dice = [q for q in layout.placements if q.part == "die"]
+    if not dice:
+        return []
+    die = meshgeo.solid_of(die_mesh(params))
+    box_solid = meshgeo.solid_of(box_mesh)
+    placed = [meshgeo.placed(die, np.asarray(q.transform, dtype=float)) for q in dice]
+    overlap = max(meshgeo.overlap_volume(box_solid, d) for d in placed)
+    for i, a in enumerate(placed):
+        for b in placed[i + 1 :]:
+            overlap = max(overlap, meshgeo.overlap_volume(a, b))
+    gaps = [fits.side_gap(box_solid, d) for d in placed]
+    fit = params.checks.pocket_fit
+    tol = params.checks.fit_tolerance_mm
+    least = min(gaps)
+    ok = overlap <= OVERLAP_EPS_MM3 and least >= fit.min_mm - tol
+    name = f"box+{len(dice)} d{params.dice.sides} dice"
+    return [
+        Finding(
+            name,
+            "die_in_pocket",
+            f"least gap {least:.3f} mm, overlap {overlap:.3f} mm3",
+            f"no overlap; at least {fit.min_mm:g} mm beside each die (checks.pocket_fit)",
+            verdict(ok),
+            "" if ok else f"a d{params.dice.sides} does not sit clear in its pocket",
+        )
+    ]
+
+
 def all_findings(
     params: KitParams,
     meshes: dict[str, trimesh.Trimesh],
@@ -505,4 +565,6 @@ def all_findings(
     if "stat_dial_card" in meshes and "stat_dial_clip" in meshes:
         dial = measure_dial(params, meshes["stat_dial_card"], meshes["stat_dial_clip"])
         findings += dial_findings(params, dial)
+    if "box" in meshes:
+        findings += dice_findings(params, meshes["box"], layout)
     return findings + lid_findings(params, meshes, layout)

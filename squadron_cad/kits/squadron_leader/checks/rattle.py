@@ -216,5 +216,3 @@ def findings(p: KitParams, layout: Layout) -> list[Finding]:
 def worst(p: KitParams, layout: Layout) -> float:
     travels = measure(p, layout)
     return max((t.worst for t in travels), default=0.0) if travels else math.nan
-
-

@@ -53,7 +53,7 @@ from squadron_cad.kits.squadron_leader.parts.box_lid import box_outer
 
 NOTCH_FACETS = 24  # the round bottom of a finger notch; coarse is fine and renders fast
 Z_TOLERANCE_MM = 1e-6
-HOLLOW_MIN_MM = 3.0  # spare floor narrower than this stays solid (a sliver prints badly)
+HOLLOW_MIN_MM = 1.2  # spare floor narrower than this stays solid (three extrusion widths)
 
 
 def _heights(p: KitParams) -> dict[str, Number]:
@@ -141,7 +141,7 @@ def pockets(p: KitParams, layout: Layout) -> list[OpenSCADObject]:
         groups.setdefault(pocket.levels, []).append(pocket)
     cuts = []
     for (low, high), members in groups.items():
-        bottom, top = levels[low], levels[high]
+        bottom, top = _level(levels, low), _level(levels, high)
         cuts.append(
             translate([0, 0, bottom])(
                 linear_extrude(height=top - bottom + EPSILON_MM)(
@@ -152,6 +152,14 @@ def pockets(p: KitParams, layout: Layout) -> list[OpenSCADObject]:
     return cuts
 
 
+def _level(levels: dict[str, Number], name: str) -> Number:
+    """A named level, or a shelf's "floor+<mm>" (a pocket over other pockets)."""
+    if name in levels:
+        return levels[name]
+    base, _, rise = name.partition("+")
+    return levels[base] + float(rise)
+
+
 def hollow_shape(p: KitParams, layout: Layout) -> OpenSCADObject:
     """Floor space no pocket needs, emptied down to the floor to save filament and time.
 
@@ -159,7 +167,13 @@ def hollow_shape(p: KitParams, layout: Layout) -> OpenSCADObject:
     template's recess, so it cannot slide; slivers too narrow to print are left solid."""
     d = p.box.divider_mm
     inner = _inner_outline(p)
-    standing = [pocket for pocket in layout.pockets if pocket.kind != "outline"]
+    # A shelf over other pockets (levels[0] not the floor) rests on their dividers: what
+    # lies under it is hollowed like any spare floor.
+    standing = [
+        pocket
+        for pocket in layout.pockets
+        if pocket.kind != "outline" and pocket.levels[0] == "floor"
+    ]
     walls = offset(delta=d)(union()(*(pocket_shape(p, pocket) for pocket in standing)))
     keep = [walls]
     for pocket in layout.pockets:
@@ -220,7 +234,7 @@ def recess_slivers(p: KitParams, layout: Layout) -> OpenSCADObject | None:
     open_there = [pocket_shape(p, q) for q in layout.pockets if q.z_top > band]
     open_there += [notch_footprint(n) for n in layout.notches if n.z_top > band]
     inner = _inner_outline(p)
-    material = difference()(inner, *open_there)
+    material = difference()(inner, hollow_shape(p, layout), *open_there)
     thinnest = p.checks.min_wall_mm  # a thinner divider tip is cut away
     printable = offset(delta=thinnest / 2)(offset(delta=-thinnest / 2)(material))
     levels = _heights(p)

@@ -4,8 +4,8 @@ After packing, a pile that could rise more than `box.max_rattle_mm` (up to the l
 what lies over it) is lifted on ribs standing on the pocket's floor until it has only
 `box.headroom_mm` above it; a piece that could slide more than that along its pocket (a
 ruler section shorter than its slot) gets a stop beyond its end, from the floor up to
-its top where nothing else lies over that spot. The ribs are an H under each pile (two
-ribs along its longer side and one across), clipped to its footprint: material only
+its top where nothing else lies over that spot. The ribs are two walls under each pile,
+along its longer side and clipped to its footprint: material only
 where something rests on it. Measured by the rattle check on the same geometry.
 """
 
@@ -46,6 +46,7 @@ class FilledLayout(Layout):
 def fill(p: KitParams, layout: Layout) -> FilledLayout:
     """Lift every loose pile on ribs, then stop every piece that slides too far."""
     fillers: list[Filler] = []
+    layout = _lift_shelves(p, layout)
     placements = list(layout.placements)
     for _ in range(2):  # a lifted pile can change what another pile rises to
         lifted = _lift(p, replace_placements(layout, placements), fillers)
@@ -101,6 +102,8 @@ def _lift(p: KitParams, layout: Layout, fillers: list[Filler]) -> list[Placement
         if lift < MIN_LIFT_MM:
             continue
         bottom = min(b.z_low for b in members)
+        if bottom > float(layout.box.floor) + rattle.TOUCH_MM:
+            continue  # it rests on other pieces or a shelf: no floor under it for ribs
         resting = [b for b in members if b.z_low <= bottom + rattle.TOUCH_MM]
         for body in resting:
             for index, rib in enumerate(_ribs(p, body.footprint)):
@@ -114,10 +117,50 @@ def _lift(p: KitParams, layout: Layout, fillers: list[Filler]) -> list[Placement
     return [_raised(q, lifts.get(q.unit, 0.0)) for q in layout.placements]
 
 
+def _lift_shelves(p: KitParams, layout: Layout) -> Layout:
+    """A pile lying on a shelf over other pockets is lifted with its shelf: the dividers
+    under it rise to carry it (what stood under it is then lifted on ribs)."""
+    bodies = [b for b in rattle.bodies(p, layout) if b.unit != rattle.BOX_UNIT]
+    lid = float(layout.box.lid_bottom)
+    floor = float(layout.box.floor)
+    pockets = list(layout.pockets)
+    lifts: dict[str, float] = {}
+    for index, pocket in enumerate(pockets):
+        if pocket.levels[0] == "floor" or pocket.on_top:
+            continue
+        shape = Polygon(pocket.points)
+        on_it = [
+            b
+            for b in bodies
+            if abs(b.z_low - pocket.z_bottom) < rattle.TOUCH_MM
+            and shape.buffer(rattle.TOUCH_MM).contains(b.footprint.representative_point())
+        ]
+        pile = set().union(*(p_ for p_ in _piles(bodies) if p_ & {b.unit for b in on_it}))
+        if not pile:
+            continue
+        members = [b for b in bodies if b.unit in pile]
+        others = [b for b in bodies if b.unit not in pile]
+        rise = min(rattle.rise(b, others, lid) for b in members)
+        lift = float(np.floor((rise - p.box.headroom_mm) / ROUND_MM) * ROUND_MM)
+        if rise <= p.box.max_rattle_mm or lift < MIN_LIFT_MM:
+            continue
+        bottom = pocket.z_bottom + lift
+        pockets[index] = replace(
+            pocket, z_bottom=bottom, levels=(f"floor+{bottom - floor:.4f}", pocket.levels[1])
+        )
+        for unit in pile:
+            lifts[unit] = lift
+    if not lifts:
+        return layout
+    placements = [_raised(q, lifts.get(q.unit, 0.0)) for q in layout.placements]
+    return replace(layout, pockets=tuple(pockets), placements=tuple(placements))
+
+
 def _ribs(p: KitParams, shape: Polygon) -> list[Polygon]:
-    """An H under a footprint: two ribs along its longer side, one across, clipped to it."""
+    """Two ribs along a footprint's longer side, clipped to it: what rests on them cannot
+    tip (the pocket's walls stand the clearance away)."""
     x0, y0, x1, y1 = shape.bounds
-    rib = p.checks.min_wall_mm * 1.5  # a load-bearing wall (1.2 at the norms' 0.8)
+    rib = p.checks.min_wall_mm  # two perimeters: it carries only the piece over it
     long_x = x1 - x0 >= y1 - y0
     if not long_x:  # work along x, then turn back
         x0, y0, x1, y1 = y0, x0, y1, x1
@@ -125,7 +168,6 @@ def _ribs(p: KitParams, shape: Polygon) -> list[Polygon]:
     parts = [
         box(x0, y0 + inset, x1, y0 + inset + rib),
         box(x0, y1 - inset - rib, x1, y1 - inset),
-        box((x0 + x1 - rib) / 2, y0, (x0 + x1 + rib) / 2, y1),
     ]
     if not long_x:
         parts = [Polygon([(y, x) for x, y in part.exterior.coords]) for part in parts]
