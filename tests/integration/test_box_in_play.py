@@ -71,7 +71,8 @@ def test_the_lid_turned_over_is_a_dice_tray(built) -> None:
     assert depth >= 6.0
     assert depth == pytest.approx(params.box.lid_tray_depth_mm, abs=0.01)
     (finding,) = clearances.tray_findings(params, lid)
-    assert finding.severity == "ok" and finding.measured == pytest.approx(depth, abs=1e-3)
+    assert finding.severity == "ok"
+    assert finding.measured == pytest.approx(depth, abs=1e-3)
 
 
 def test_the_closed_box_fits_its_tin_and_the_lid_clears_the_box(built) -> None:
@@ -98,5 +99,6 @@ def test_every_die_sits_clear_in_its_pocket(built) -> None:
     """The dice are bought, so the fit proof skips them: a d8 pocket was never checked."""
     _, params, box, _ = built
     found = clearances.dice_findings(params, box, design_of(params).layout)
-    assert len(found) == 1 and found[0].severity == "ok", found
+    assert len(found) == 1
+    assert found[0].severity == "ok", found
     assert f"d{params.dice.sides}" in found[0].part

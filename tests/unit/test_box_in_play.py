@@ -42,9 +42,12 @@ def test_no_stowed_piece_moves_more_than_the_rattle_limit(kit: str) -> None:
 def test_rattle_findings_are_data_with_measured_and_expected() -> None:
     p = resolve()
     found = rattle.findings(p, solve(p))
-    assert found and all(f.check == "rattle" for f in found)
+    assert found
+    assert all(f.check == "rattle" for f in found)
     die = next(f for f in found if f.part.startswith("die_"))
-    assert die.measured.startswith("up ") and "+x" in die.measured and "-y" in die.measured
+    assert die.measured.startswith("up ")
+    assert "+x" in die.measured
+    assert "-y" in die.measured
     assert "box.max_rattle_mm" in die.expected
     assert all(f.severity == "ok" for f in found)
 

@@ -104,13 +104,27 @@ def assert_sound(layout: Layout, p: KitParams) -> None:
     # Pockets inside the inner outline; standing pockets apart by a divider.
     for pocket in layout.pockets:
         assert inner.buffer(1e-3).contains(Polygon(pocket.points)), pocket.name
-    standing = [Polygon(q.points) for q in layout.pockets if q.kind != "outline"]
+    # A shelf (its bottom above the floor: the dials over the stacks) lies over pockets.
+    standing = [
+        Polygon(q.points) for q in layout.pockets if q.kind != "outline" and q.levels[0] == "floor"
+    ]
     for first, second in combinations(standing, 2):
         assert first.distance(second) >= p.box.divider_mm - 1e-3
     # Each stowed unit: apart from the others, inside the inner outline, under the lid.
+    # Where two units' envelopes meet (a piece lifted beside the template, a dial's clip
+    # over a divider beside a token), their pieces themselves must not: footprints (the
+    # template's outline, a token's octagon) and heights.
     units = _units(layout)
     for (name_a, a), (name_b, b_) in combinations(units.items(), 2):
-        assert _overlap(a, b_) <= 1e-6, (name_a, name_b)
+        if _overlap(a, b_) <= 1e-6:
+            continue
+        for first in (q for q in layout.placements if q.unit == name_a):
+            for second in (q for q in layout.placements if q.unit == name_b):
+                rise = min(first.bounds[1][2], second.bounds[1][2]) - max(
+                    first.bounds[0][2], second.bounds[0][2]
+                )
+                shared = _piece_footprint(p, first).intersection(_piece_footprint(p, second))
+                assert shared.area * max(rise, 0.0) <= 1e-6, (first.name, second.name)
     for placed in layout.placements:
         if placed.part != "template_all":  # not a rectangle: its outline pocket is checked
             footprint = _footprint(placed.part, placed.bounds)
@@ -122,6 +136,12 @@ def assert_sound(layout: Layout, p: KitParams) -> None:
             recess = next(q for q in layout.pockets if q.name == "template_all")
             assert Polygon(recess.points).buffer(1e-3).contains(_moved_outline(p, placed))
     assert layout.smallest_margin >= -EPS
+
+
+def _piece_footprint(p: KitParams, placed: Placement) -> Polygon:
+    if placed.part == "template_all":
+        return _moved_outline(p, placed)
+    return _footprint(placed.part, placed.bounds)
 
 
 def _moved_outline(p: KitParams, placed: Placement) -> Polygon:
@@ -207,8 +227,8 @@ def test_margins_and_limit_are_reported(default_kit: KitParams) -> None:
     ("tin", "word"),
     [
         ((70, 60, 25, 5, 2), "length|width"),  # too small a floor
-        # too shallow for a 12 mm die under the lid (its top is 1.2 mm: the tray's floor)
-        ((200, 150, 15.0, 5, 2), "depth"),
+        # too shallow for a 12 mm die under the lid (its top 1.2 mm, the floor 0.8)
+        ((200, 150, 14.6, 5, 2), "depth"),
         ((90, 56, 17, 13, 1), "width"),  # an Altoids tin with the template
         ((115, 80, 24, 8, 4), "length|width"),  # four players
     ],

@@ -420,8 +420,15 @@ def lid_findings(
         return [*found, overlap]
     limits = params.checks
     # The lip laps the box's tongue: the gap between them, at the lip's mid-height.
+    # Measured along the straight sides: at the corners both outlines are facets.
     z = float(meshgeo.bounds_of(lid)[0][2]) + params.box.lid_lip_mm / 2
-    gap = signed_gap(meshgeo.section(lid, z), meshgeo.section(box_solid, z))
+    (x0, y0, _), (x1, y1, _) = meshgeo.bounds_of(lid)
+    r = float(layout.box.radius)
+    sides = box(x0 + r, -1e3, x1 - r, 1e3).union(box(-1e3, y0 + r, 1e3, y1 - r))
+    gap = signed_gap(
+        meshgeo.section(lid, z).intersection(sides),
+        meshgeo.section(box_solid, z).intersection(sides),
+    )
     designed = params.box.lid_clearance_mm
     return [
         *found,

@@ -76,9 +76,7 @@ def _with_shelf(p: KitParams, grid: Variant, dials: Sequence[Unit], room: float)
             continue
         x0, y0 = (grid.w - cell_x) / 2, (grid.h - cell_y) / 2
         inner = turn_in_place(sy) if turned else frames.identity()
-        pocket = replace(
-            rect_pocket("stat_dials", x0, y0, cell_x, cell_y, top), z_bottom=base
-        )
+        pocket = replace(rect_pocket("stat_dials", x0, y0, cell_x, cell_y, top), z_bottom=base)
         units = [
             (unit, frames.compose(
                 frames.translate(x0 + gap.clearance, y0 + gap.clearance, base + level * sz), inner
