@@ -263,7 +263,7 @@ class BoxParams(Section):
         Mm, mm("Height of the lip locating the lid on the box wall (the box's tongue)", 0.6, 10)
     ]
     lid_clearance_mm: Annotated[
-        Mm, mm("Gap around the lid in its rebate, per side", 0, 1, allow_zero=True)
+        Mm, mm("Gap between the lid's lip and the box's tongue, per side", 0, 1, allow_zero=True)
     ]
     rim_mm: Annotated[
         Mm, mm("Thickness of the lid's lip, lapping the box's tongue from outside", 0.4, 10)
