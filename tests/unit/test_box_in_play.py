@@ -23,6 +23,9 @@ KITS = {
     "width-30": (None, ["token.width_mm=30", *WIDE_TIN]),
     "v2-box-d8": ("v2-box", ["dice.sides=8"]),
     "d8": (None, ["dice.sides=8"]),
+    "altoids": ("altoids", []),  # no template on top: the dividers rise for lifted pieces
+    "custom": ("custom", []),
+    "deep": (None, ["tin.inner_length_mm=150", "tin.inner_width_mm=100", "tin.inner_depth_mm=30"]),
 }
 
 
@@ -34,7 +37,7 @@ def test_no_stowed_piece_moves_more_than_the_rattle_limit(kit: str) -> None:
     tin, overrides = KITS[kit]
     p = resolve(tin=tin, overrides=overrides)
     travels = rattle.measure(p, solve(p))
-    assert {t.unit for t in travels} >= {"template_all", "range_ruler_3", "player1_stack_1"}
+    assert any(t.unit.startswith("player1_stack") for t in travels)
     loose = {t.unit: t.describe() for t in travels if t.worst > p.box.max_rattle_mm + 0.01}
     assert not loose, loose
 

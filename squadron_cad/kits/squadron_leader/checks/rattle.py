@@ -101,7 +101,7 @@ def _inner_wall(layout: Layout) -> Polygon:
     return core.buffer(radius, quad_segs=16) if radius > 0 else core
 
 
-def _pocket_of(body: Body, pockets: list[tuple[Pocket, Polygon]]) -> tuple[Pocket, Polygon] | None:
+def pocket_of(body: Body, pockets: list[tuple[Pocket, Polygon]]) -> tuple[Pocket, Polygon] | None:
     """The pocket a piece lies in: the one covering it, at its height."""
     centre = body.footprint.representative_point()
     best = None
@@ -151,7 +151,7 @@ def rise(body: Body, others: list[Body], lid: float) -> float:
 def _walls(body: Body, pockets: list[tuple[Pocket, Polygon]], wall: Polygon) -> Polygon:
     """The region a piece may move in: its pocket where the pocket's walls stand, else the
     box's inside (above the pockets, the lid's skirt continues the wall)."""
-    found = _pocket_of(body, pockets)
+    found = pocket_of(body, pockets)
     if found is None:
         return wall
     pocket, shape = found

@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 from shapely.geometry import Polygon, box
 
+from squadron_cad.fit import notches
 from squadron_cad.fit.layout import Layout, Placement
 from squadron_cad.geometry import frames
 from squadron_cad.kits.squadron_leader.checks import rattle
@@ -54,6 +55,8 @@ def fill(p: KitParams, layout: Layout) -> FilledLayout:
             break
         placements = lifted
     done = replace_placements(layout, placements)
+    if fillers and layout.insert_level != "ceiling":
+        done = _walls_to_ceiling(p, done)
     fillers += _stops(p, done)
     return FilledLayout(**{f: getattr(done, f) for f in _fields(done)}, fillers=tuple(fillers))
 
@@ -115,6 +118,25 @@ def _lift(p: KitParams, layout: Layout, fillers: list[Filler]) -> list[Placement
     if not lifts:
         return None
     return [_raised(q, lifts.get(q.unit, 0.0)) for q in layout.placements]
+
+
+def _walls_to_ceiling(p: KitParams, layout: Layout) -> Layout:
+    """Lifted pieces need their pockets' walls beside them: the dividers rise to the
+    ceiling (as under a template lying on top), and the finger notches follow them."""
+    ceiling = float(layout.box.ceiling)
+    pockets = tuple(
+        replace(q, z_top=ceiling, levels=(q.levels[0], "ceiling")) if not q.on_top else q
+        for q in layout.pockets
+    )
+    on_floor = [q for q in pockets if q.levels[0] == "floor"]
+    cut = notches.finger_notches(on_floor, p.box.divider_mm, float(layout.box.floor))
+    return replace(
+        layout,
+        pockets=pockets,
+        notches=tuple(cut),
+        insert_top=ceiling,
+        insert_level="ceiling",
+    )
 
 
 def _lift_shelves(p: KitParams, layout: Layout) -> Layout:
@@ -196,7 +218,7 @@ def _raised(placed: Placement, lift: float) -> Placement:
 def _stops(p: KitParams, layout: Layout) -> list[Filler]:
     """A block beyond a piece that slides too far, leaving it the pocket clearance."""
     bodies = [b for b in rattle.bodies(p, layout) if b.unit != rattle.BOX_UNIT]
-    floor = float(layout.box.floor)
+    pockets = [(q, Polygon(q.points)) for q in layout.pockets]
     keep = p.box.pocket_clearance_mm
     stops = []
     for travel in rattle.measure(p, layout):
@@ -208,6 +230,10 @@ def _stops(p: KitParams, layout: Layout) -> list[Filler]:
             dx, dy = rattle.DIRECTIONS[way]
             for body in members:
                 block = _beyond(body.footprint, dx, dy, keep, free)
+                found = rattle.pocket_of(body, pockets)
+                if found is None or not found[1].buffer(rattle.TOUCH_MM).covers(block):
+                    continue  # a stop stands in the piece's own pocket, on its floor
+                floor = found[0].z_bottom
                 top = body.z_high
                 for other in others:
                     if other.footprint.intersection(block).area > 1e-3:

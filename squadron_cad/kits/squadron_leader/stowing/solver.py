@@ -160,7 +160,8 @@ def _strategies(p: KitParams, shape: BoxShape, leave_out: frozenset[str]) -> lis
             columns = p.players * len(split)
             for groups in (1, 2) if columns > 1 else (1,):
                 strategies.append(Strategy(on_top, split, groups, leave_out))
-            if "dials" not in leave_out and p.players > 0:
+            # A shelf rests on dividers rising to the template lying on top.
+            if on_top and "dials" not in leave_out and p.players > 0:
                 strategies.append(Strategy(on_top, split, 1, leave_out, dials_on_stacks=True))
     return strategies
 
