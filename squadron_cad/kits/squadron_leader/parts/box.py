@@ -24,6 +24,7 @@ the lid rebate all open upwards.
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 from solid2 import (
@@ -53,6 +54,8 @@ from squadron_cad.kits.squadron_leader.parts.box_lid import box_outer
 
 NOTCH_FACETS = 24  # the round bottom of a finger notch; coarse is fine and renders fast
 Z_TOLERANCE_MM = 1e-6
+SLIVER_FACETS = 16  # round offsets that cut thin slivers: coarse is plenty
+SLIVER_SLACK_MM = 0.02  # a wall exactly the minimum survives; a hair thinner does not
 HOLLOW_MIN_MM = 1.2  # spare floor narrower than this stays solid (three extrusion widths)
 
 
@@ -196,52 +199,57 @@ def hollows(p: KitParams, layout: Layout) -> OpenSCADObject:
     )
 
 
-def above_wall_slivers(p: KitParams, layout: Layout) -> OpenSCADObject | None:
-    """Dividers rising above the tongue stand the lid clearance inside the lid's skirt: cut
-    what that leaves thinner than a printable wall between them and the pockets."""
-    levels = _heights(p)
-    band = float(levels["lip_top"])
-    if layout.insert_top <= band + Z_TOLERANCE_MM:
-        return None
-    open_there = [pocket_shape(p, q) for q in layout.pockets if q.z_top > band]
-    open_there += [notch_footprint(n) for n in layout.notches if n.z_top > band]
-    length, width, radius = box_outer(p)
-    inset = p.box.wall_mm + p.box.lid_clearance_mm
-    inside = rounded_rectangle(length - 2 * inset, width - 2 * inset, smax(radius - inset, 0))
-    material = difference()(inside, hollow_shape(p, layout), *open_there)
-    thinnest = p.checks.min_wall_mm
-    printable = offset(delta=thinnest / 2)(offset(delta=-thinnest / 2)(material))
-    top = levels[layout.insert_level]
-    return translate([0, 0, levels["lip_top"]])(
-        linear_extrude(height=top - levels["lip_top"] + EPSILON_MM)(
-            difference()(_inner_outline(p), printable)
-        )
-    )
-
-
 def _inner_outline(p: KitParams) -> OpenSCADObject:
     length, width, radius = box_outer(p)
     wall = p.box.wall_mm
     return rounded_rectangle(length - 2 * wall, width - 2 * wall, smax(radius - wall, 0))
 
 
-def recess_slivers(p: KitParams, layout: Layout) -> OpenSCADObject | None:
-    """Cut, at the template recess's height, what is left too thin to print between cuts."""
-    recess = layout.on_top
-    if recess is None:
-        return None
-    band = recess.z_bottom
-    open_there = [pocket_shape(p, q) for q in layout.pockets if q.z_top > band]
+def _thin_cut(
+    p: KitParams, layout: Layout, band: float, bottom: Number, top: Number, inset: Number
+) -> OpenSCADObject:
+    """Between two heights, cut what the cuts open there leave thinner than a printable
+    wall (the recess's edge crosses dividers at a slant; above the box's wall the dividers
+    stand the lid clearance inside the lid's skirt)."""
+    length, width, radius = box_outer(p)
+    inside = rounded_rectangle(length - 2 * inset, width - 2 * inset, smax(radius - inset, 0))
+    high = float(top) - Z_TOLERANCE_MM
+    open_there = [
+        pocket_shape(p, q) for q in layout.pockets if q.z_top > band and q.z_bottom < high
+    ]
     open_there += [notch_footprint(n) for n in layout.notches if n.z_top > band]
-    inner = _inner_outline(p)
-    material = difference()(inner, hollow_shape(p, layout), *open_there)
-    thinnest = p.checks.min_wall_mm  # a thinner divider tip is cut away
-    printable = offset(delta=thinnest / 2)(offset(delta=-thinnest / 2)(material))
-    levels = _heights(p)
-    bottom, top = (levels[name] for name in recess.levels)
+    # The hollows grown a hundredth: flush with the dividers' faces, CGAL fails to close it.
+    hollow = offset(delta=0.01)(hollow_shape(p, layout))
+    material = difference()(inside, hollow, *open_there)
+    # Opened with round offsets, as the thin-wall check erodes: a square one keeps the
+    # tips of wedges (where a slanted edge meets a divider) thinner than the wall.
+    half = p.checks.min_wall_mm / 2 - SLIVER_SLACK_MM
+    rounded = {"_fn": SLIVER_FACETS}
+    printable = offset(r=half, **rounded)(offset(r=-half, **rounded)(material))
     return translate([0, 0, bottom])(
-        linear_extrude(height=top - bottom + EPSILON_MM)(difference()(inner, printable))
+        linear_extrude(height=top - bottom + EPSILON_MM)(difference()(_inner_outline(p), printable))
     )
+
+
+def slivers(p: KitParams, layout: Layout) -> list[OpenSCADObject]:
+    """Thin leftovers cut: in the template's recess, and above the wall up to it."""
+    levels = _heights(p)
+    lip_top = float(levels["lip_top"])
+    lid_inset = p.box.wall_mm + p.box.lid_clearance_mm
+    cuts = []
+    recess = layout.on_top
+    top_name = recess.levels[0] if recess is not None else layout.insert_level
+    if layout.insert_top > lip_top + Z_TOLERANCE_MM:
+        below = min(float(layout.insert_top), recess.z_bottom if recess else math.inf)
+        if below > lip_top + Z_TOLERANCE_MM:
+            cuts.append(
+                _thin_cut(p, layout, lip_top, levels["lip_top"], levels[top_name], lid_inset)
+            )
+    if recess is not None:
+        inset = lid_inset if recess.z_bottom >= lip_top else p.box.wall_mm
+        bottom, top = (levels[name] for name in recess.levels)
+        cuts.append(_thin_cut(p, layout, recess.z_bottom, bottom, top, inset))
+    return cuts
 
 
 def notch_footprint(notch: Notch) -> OpenSCADObject:
@@ -277,13 +285,10 @@ def build(design: SquadronDesign) -> OpenSCADObject:
         hollows(p, layout),
         *(finger_notch(n) for n in layout.notches),
     ]
-    for extra in (
-        open_space(p, layout),
-        recess_slivers(p, layout),
-        above_wall_slivers(p, layout),
-    ):
-        if extra is not None:
-            cuts.append(extra)
+    space = open_space(p, layout)
+    if space is not None:
+        cuts.append(space)
+    cuts += slivers(p, layout)
     return union()(difference()(body(p), *cuts), *fillers(layout))
 
 
