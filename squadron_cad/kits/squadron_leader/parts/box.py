@@ -54,8 +54,8 @@ from squadron_cad.kits.squadron_leader.parts.box_lid import box_outer
 
 NOTCH_FACETS = 24  # the round bottom of a finger notch; coarse is fine and renders fast
 Z_TOLERANCE_MM = 1e-6
-SLIVER_FACETS = 16  # round offsets that cut thin slivers: coarse is plenty
-SLIVER_SLACK_MM = 0.02  # a wall exactly the minimum survives; a hair thinner does not
+SLIVER_FACETS = 32  # round offsets that cut thin slivers
+SLIVER_SLACK_MM = 0.005  # a wall exactly the minimum survives; what the check erodes goes
 HOLLOW_MIN_MM = 1.2  # spare floor narrower than this stays solid (three extrusion widths)
 
 
