@@ -53,6 +53,7 @@ class PrintNotes:
     text_height_mm: float | None = None  # smallest engraved letter
     engraving_depth_mm: float = 0.0  # deepest mark cut into the top
     engraved_below_mm: float = 0.0  # marks cut into the face on the bed
+    text_on_bed: bool = False  # the text is cut into the bed face (read with the part turned)
 
 
 @dataclass(frozen=True)

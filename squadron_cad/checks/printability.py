@@ -48,6 +48,7 @@ class PartInfo:
     text_height_mm: float | None = None  # parts that carry engraved text
     engraving_depth_mm: float = 0.0  # deepest mark cut into the top (or bottom) face
     engraved_below_mm: float = 0.0  # marks cut into the bed face too (grooves, detents)
+    text_on_bed: bool = False  # the text is cut into the bed face (a lid read turned over)
 
 
 @dataclass(frozen=True)
@@ -417,8 +418,17 @@ def printability_findings(
     ]
     if info.text_height_mm is not None:
         findings += text_parameter_findings(part, params, info)
-        findings += text_mesh_findings(part, mesh, params)
+        findings += text_mesh_findings(part, _text_face_up(mesh, info), params)
     return findings
+
+
+def _text_face_up(mesh: trimesh.Trimesh, info: PartInfo) -> trimesh.Trimesh:
+    """The part as its text is read: turned over about x when the text is on the bed face."""
+    if not info.text_on_bed:
+        return mesh
+    turned = mesh.copy()
+    turned.apply_transform(trimesh.transformations.rotation_matrix(math.pi, [1, 0, 0]))
+    return turned
 
 
 def part_info(params: KitParamsBase, part: Part) -> PartInfo:
@@ -430,6 +440,7 @@ def part_info(params: KitParamsBase, part: Part) -> PartInfo:
         text_height_mm=notes.text_height_mm,
         engraving_depth_mm=notes.engraving_depth_mm,
         engraved_below_mm=notes.engraved_below_mm,
+        text_on_bed=notes.text_on_bed,
     )
 
 

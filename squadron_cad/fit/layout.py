@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from squadron_cad.fit.notches import Notch
+from squadron_cad.geometry import frames
 from squadron_cad.geometry.frames import Bounds, Matrix
 
 
@@ -118,10 +119,19 @@ class Layout:
     lid_part: str | None
     arrangement: tuple[str, ...] = field(default=())  # each block's variant, for people
     insert_level: str = ""  # the kit's name for insert_top's level
+    # The lid's STL (print orientation) -> where it lies closed; None: at lid_bottom as built.
+    lid_transform: Matrix | None = None
 
     @property
     def smallest_margin(self) -> float:
         return score(self.margins)
+
+    @property
+    def lid_pose(self) -> Matrix:
+        """Where the lid lies on the closed box (its STL as built -> the box frame)."""
+        if self.lid_transform is not None:
+            return self.lid_transform
+        return frames.translate(0, 0, self.box.lid_bottom)
 
     @property
     def on_top(self) -> Pocket | None:

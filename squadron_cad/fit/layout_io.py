@@ -45,8 +45,7 @@ def part_stl(part: str, bought: Iterable[str] = ()) -> str:
 def layout_json(layout: Layout, p: KitParamsBase) -> dict[str, Any]:
     tin, box = p.tin, layout.box
     bought = bought_parts(layout, p)
-    lid = frames.translate(0, 0, box.lid_bottom)
-    lid_entry = {"stl": part_stl(layout.lid_part), "transform": frames.as_list(lid)}
+    lid_entry = {"stl": part_stl(layout.lid_part), "transform": frames.as_list(layout.lid_pose)}
     tin_entry = tin and {
         "inner_length_mm": tin.inner_length_mm,
         "inner_width_mm": tin.inner_width_mm,
@@ -109,8 +108,8 @@ def write_assembly(
     scene = trimesh.Scene()
     scene.add_geometry(_load(out_dir, layout.box_part, loaded), node_name="box")
     if include_lid and layout.lid_part:
-        lid = frames.translate(0, 0, layout.box.lid_bottom)
-        scene.add_geometry(_load(out_dir, layout.lid_part, loaded), node_name="lid", transform=lid)
+        lid = _load(out_dir, layout.lid_part, loaded)
+        scene.add_geometry(lid, node_name="lid", transform=layout.lid_pose)
     for placed in layout.placements:
         mesh = _load(out_dir, placed.part, loaded, bought)
         scene.add_geometry(mesh, node_name=placed.name, transform=placed.transform)

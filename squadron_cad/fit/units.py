@@ -66,11 +66,14 @@ class LocalPocket:
     pose: Matrix  # shape frame -> variant frame (a quarter turn and a shift)
     points: np.ndarray  # the outline in the variant frame, N x 2
     item_top: float  # the top of what stands in it, above the floor
+    z_bottom: float = 0.0  # its bottom above the floor: a shelf over other pockets
 
     def moved(self, matrix: Matrix) -> LocalPocket:
         points = frames.transform_points(matrix, xyz(self.points))[:, :2]
         pose = frames.compose(matrix, self.pose)
-        return LocalPocket(self.name, self.kind, self.size, pose, points, self.item_top)
+        return LocalPocket(
+            self.name, self.kind, self.size, pose, points, self.item_top, self.z_bottom
+        )
 
 
 @dataclass(frozen=True, eq=False)

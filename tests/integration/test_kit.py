@@ -210,8 +210,12 @@ def test_box_sits_inside_the_tin(default_meshes, default_kit) -> None:
     assert min(x, y) <= tin.inner_width_mm - 2 * clearance + 1e-3
     lid = default_meshes["box_lid"]
     assert z <= tin.inner_depth_mm - clearance + 1e-3
-    assert lid.extents[0] < x
-    assert lid.extents[1] < y
+    # The lid is a cap whose skirt continues the box's wall (issue 19: turned over, a dice
+    # tray): the box's outline, and closed its top lies at the box's height.
+    assert lid.extents[:2] == pytest.approx([x, y], abs=1e-3)
+    box_p = default_kit.params.box
+    assert lid.extents[2] == pytest.approx(box_p.lid_thickness_mm + box_p.lid_tray_depth_mm)
+    assert z <= tin.inner_depth_mm - clearance - box_p.lid_thickness_mm + 1e-3
 
 
 def test_a_wider_token_scales_everything(wide_meshes) -> None:

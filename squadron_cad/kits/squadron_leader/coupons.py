@@ -216,16 +216,18 @@ def _lid_box(p: KitParams) -> tuple[Number, Number, Number]:
 
 
 def lid_step(design: SquadronDesign, value: float) -> OpenSCADObject:
-    """A lid for the small box: the real lid's outline rule, a thinner plate."""
+    """The box's tongue on a small box (the real rule: box_lid.tongue_outline), a thin
+    plate that the lid's lip (the mate) drops over."""
     p = design.params
     plate = linear_extrude(height=LID_COUPON_THICKNESS_MM)(
-        rounded_rectangle(*box_lid.lid_inside(p, _lid_box(p)))
+        rounded_rectangle(*box_lid.tongue_outline(p, _lid_box(p)))
     )
     return union()(plate, label(value, p, LID_COUPON_THICKNESS_MM))
 
 
 def lid_mate(design: SquadronDesign) -> OpenSCADObject:
-    """The top of a small box: the rebate (the box less its rim) over a ledge of wall."""
+    """The lid's lip on a small box: the outline less the lip's width (box.rim_mm, as the
+    real lid's lip) over a ledge."""
     p = design.params
     length, width, radius = _lid_box(p)
     rim, wall = p.box.rim_mm, p.box.wall_mm

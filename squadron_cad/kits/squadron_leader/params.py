@@ -299,11 +299,25 @@ class BoxParams(Section):
     ]
     wall_mm: Annotated[Mm, mm("Box wall thickness", 0.8, 10)]
     floor_mm: Annotated[Mm, mm("Box floor thickness", 0.4, 10)]
-    lid_thickness_mm: Annotated[Mm, mm("Lid thickness", 0.6, 10)]
-    lid_clearance_mm: Annotated[
-        Mm, mm("Gap around the lid in its rebate, per side", 0, 1, allow_zero=True)
+    lid_thickness_mm: Annotated[Mm, mm("Thickness of the lid's top (the tray's floor)", 0.6, 10)]
+    lid_tray_depth_mm: Annotated[
+        Mm,
+        mm(
+            "Depth of the lid turned over as a dice tray (its rim above its floor); at least "
+            "6, and half a rolled die's size keeps it in",
+            6,
+            60,
+        ),
     ]
-    rim_mm: Annotated[Mm, mm("Wall left beside the lid rebate", 0.4, 10)]
+    lid_lip_mm: Annotated[
+        Mm, mm("Height of the lip locating the lid on the box wall (the box's tongue)", 0.6, 10)
+    ]
+    lid_clearance_mm: Annotated[
+        Mm, mm("Gap between the lid's lip and the box's tongue, per side", 0, 1, allow_zero=True)
+    ]
+    rim_mm: Annotated[
+        Mm, mm("Thickness of the lid's lip, lapping the box's tongue from outside", 0.4, 10)
+    ]
     pocket_clearance_mm: Annotated[
         Mm, mm("Gap around each item in its pocket, per side", 0, 3, allow_zero=True)
     ]
@@ -311,6 +325,14 @@ class BoxParams(Section):
     divider_height_mm: Annotated[Mm, mm("Height of pocket walls above the floor", 0.5, 100)]
     headroom_mm: Annotated[
         Mm, mm("Gap between the tallest item and the lid", 0, 10, allow_zero=True)
+    ]
+    max_rattle_mm: Annotated[
+        Mm,
+        mm(
+            "Most free travel a stowed piece may have in the closed box, up and sideways",
+            0.1,
+            20,
+        ),
     ]
     title: Annotated[str, Field(max_length=40, description="Text engraved on the lid")]
     title_height_mm: Annotated[Mm, mm("Height of the lid title letters", 2, 40)]
@@ -330,7 +352,7 @@ class BoxParams(Section):
             raise ValueError(
                 f"box.rim_mm ({self.rim_mm}) plus box.lid_clearance_mm "
                 f"({self.lid_clearance_mm}) must be less than box.wall_mm ({self.wall_mm}): "
-                "the lid rests on the rest of the wall"
+                "the rest of the wall is the box's tongue the lid's lip laps"
             )
         return self
 
@@ -588,6 +610,15 @@ def _box_fits_tin(kit: KitParams) -> None:
             f"the tin (tin.inner_length_mm {tin.inner_length_mm} x tin.inner_width_mm "
             f"{tin.inner_width_mm}) minus box.tin_clearance_mm is smaller than one token "
             f"(token.width_mm {kit.token.width_mm}) in its box walls"
+        )
+    height = tin.inner_depth_mm - box.tin_clearance_mm
+    lid = box.lid_thickness_mm + box.lid_tray_depth_mm + box.lid_lip_mm
+    if lid + box.floor_mm >= height:
+        raise ValueError(
+            f"the lid (box.lid_thickness_mm {box.lid_thickness_mm:g} + box.lid_tray_depth_mm "
+            f"{box.lid_tray_depth_mm:g} + box.lid_lip_mm {box.lid_lip_mm:g}) and box.floor_mm "
+            f"({box.floor_mm:g}) need more than the box's height ({height:g} mm: "
+            "tin.inner_depth_mm less box.tin_clearance_mm): lower box.lid_tray_depth_mm"
         )
     if kit.dice.size_mm > tin.inner_depth_mm - box.floor_mm - box.lid_thickness_mm:
         raise ValueError(

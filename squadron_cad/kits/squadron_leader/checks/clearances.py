@@ -44,6 +44,7 @@ from squadron_cad.kits.squadron_leader.parts.stat_dial import DialLayout
 SEAT_PROBE_MM = 0.02  # lowered this much, a seated token must collide
 TURNS_DEG = tuple(range(0, 360, 45))
 GAP_LEVELS = 3  # sections through the pegs
+MIN_TRAY_DEPTH_MM = 6.0  # the issue's least rim for a dice tray
 GRIP_STEPS = 10  # bisection steps when measuring the detent grip (0.001 mm)
 
 
@@ -550,20 +551,32 @@ def _window_finding(dial: DialMeasure, name: str) -> Finding:
 def lid_findings(
     params: KitParams, meshes: Mapping[str, trimesh.Trimesh], layout: Layout | None
 ) -> list[Finding]:
-    """The lid in its rebate (the pieces in their pockets are the engine's fit proof:
-    squadron_cad.checks.fits.stowed_findings)."""
+    """The lid closed on the box, and turned over as a dice tray (the pieces in their
+    pockets are the engine's fit proof: squadron_cad.checks.fits.stowed_findings)."""
+    found = tray_findings(params, meshes["box_lid"]) if "box_lid" in meshes else []
     if "box" not in meshes or "box_lid" not in meshes or layout is None:
-        return []
+        return found
     box_solid = meshgeo.solid_of(meshes["box"])
-    lid_bottom = float(layout.box.lid_bottom)
-    lid = meshgeo.placed(meshgeo.solid_of(meshes["box_lid"]), frames.translate(z=lid_bottom))
+    lid = meshgeo.placed(meshgeo.solid_of(meshes["box_lid"]), np.asarray(layout.lid_pose))
+    found.append(closed_finding(params, box_solid, lid))
     volume = meshgeo.overlap_volume(box_solid, lid)
     if volume > OVERLAP_EPS_MM3:
-        return [overlap_finding("box+box_lid", "lid_overlap", volume, "the lid and the box")]
+        overlap = overlap_finding("box+box_lid", "lid_overlap", volume, "the lid and the box")
+        return [*found, overlap]
     limits = params.checks
-    gap = fits.side_gap(box_solid, lid)
+    # The lip laps the box's tongue: the gap between them, at the lip's mid-height.
+    # Measured along the straight sides: at the corners both outlines are facets.
+    z = float(meshgeo.bounds_of(lid)[0][2]) + params.box.lid_lip_mm / 2
+    (x0, y0, _), (x1, y1, _) = meshgeo.bounds_of(lid)
+    r = float(layout.box.radius)
+    sides = box(x0 + r, -1e3, x1 - r, 1e3).union(box(-1e3, y0 + r, 1e3, y1 - r))
+    gap = signed_gap(
+        meshgeo.section(lid, z).intersection(sides),
+        meshgeo.section(box_solid, z).intersection(sides),
+    )
     designed = params.box.lid_clearance_mm
     return [
+        *found,
         fit_finding(
             "box+box_lid",
             "lid_gap",
@@ -572,6 +585,117 @@ def lid_findings(
             limits.lid_fit,
             "lid_fit",
             limits.fit_tolerance_mm,
+        ),
+    ]
+
+
+def tray_depth(lid: trimesh.Trimesh) -> float:
+    """The lid turned over as a tray (as printed): its rim's top above its floor."""
+    return float(lid.bounds[1][2]) - meshgeo.top_face_z(lid)
+
+
+def tray_findings(params: KitParams, lid: trimesh.Trimesh) -> list[Finding]:
+    depth = tray_depth(lid)
+    wanted = params.box.lid_tray_depth_mm
+    least = max(MIN_TRAY_DEPTH_MM, wanted - params.checks.fit_tolerance_mm)
+    ok = depth >= least
+    return [
+        Finding(
+            "box_lid",
+            "lid_tray_depth",
+            round(depth, 3),
+            f">= {least:g} mm (box.lid_tray_depth_mm {wanted:g}; at least "
+            f"{MIN_TRAY_DEPTH_MM:g} keeps a rolled die in)",
+            verdict(ok),
+            "" if ok else f"turned over, the lid is a tray only {depth:.2f} mm deep",
+        )
+    ]
+
+
+def closed_finding(
+    params: KitParams, box_solid: manifold3d.Manifold, lid: manifold3d.Manifold
+) -> Finding:
+    """Box and closed lid inside the tin, with the tin clearance all round and on top."""
+    (bx0, by0, _), (bx1, by1, _) = meshgeo.bounds_of(box_solid)
+    (lx0, ly0, _), (lx1, ly1, lz1) = meshgeo.bounds_of(lid)
+    tin, clearance = params.tin, params.box.tin_clearance_mm
+    length = max(bx1, lx1) - min(bx0, lx0)
+    width = max(by1, ly1) - min(by0, ly0)
+    height = max(float(lz1), float(meshgeo.bounds_of(box_solid)[1][2]))
+    room = (
+        tin.inner_length_mm - 2 * clearance,
+        tin.inner_width_mm - 2 * clearance,
+        tin.inner_depth_mm - clearance,
+    )
+    sizes = (length, width, height)
+    ok = all(size <= limit + 1e-3 for size, limit in zip(sizes, room, strict=True))
+    return Finding(
+        "box+box_lid",
+        "closed_in_tin",
+        f"{length:.2f} x {width:.2f} x {height:.2f} mm",
+        f"at most {room[0]:g} x {room[1]:g} x {room[2]:g} mm (the tin less "
+        f"box.tin_clearance_mm {clearance:g})",
+        verdict(ok),
+        "" if ok else "the closed box does not fit its tin",
+    )
+
+
+def die_mesh(params: KitParams) -> trimesh.Trimesh:
+    """A die as it rests, in the frame items.part_bounds gives it: a d6 is a cube; a d8 is
+    an octahedron dice.size_mm point to point, on a face, a corner towards +x."""
+    size = float(params.dice.size_mm)
+    if params.dice.sides != 8:
+        return trimesh.creation.box(
+            extents=(size, size, size), transform=frames.translate(z=size / 2)
+        )
+    half = size / 2
+    points = np.array(
+        [[half, 0, 0], [-half, 0, 0], [0, half, 0], [0, -half, 0], [0, 0, half], [0, 0, -half]]
+    )
+    octahedron = trimesh.convex.convex_hull(points)
+    down = trimesh.geometry.align_vectors(np.ones(3) / math.sqrt(3), [0, 0, -1])
+    octahedron.apply_transform(down)
+    corner = octahedron.vertices[np.argmax(octahedron.vertices[:, 2])]  # a top corner
+    turn = -math.atan2(corner[1], corner[0]) + math.pi  # the bottom face's corner to +x
+    octahedron.apply_transform(trimesh.transformations.rotation_matrix(turn, [0, 0, 1]))
+    low, high = octahedron.bounds
+    octahedron.apply_transform(
+        frames.translate(-(low[0] + high[0]) / 2, -(low[1] + high[1]) / 2, -low[2])
+    )
+    return octahedron
+
+
+def dice_findings(
+    params: KitParams, box_mesh: trimesh.Trimesh, layout: Layout | None
+) -> list[Finding]:
+    """Every die (its real shape: a d8 is no cube) clear of the box and of the other dice,
+    with the pocket clearance beside it (the engine's fit proof skips bought pieces)."""
+    if layout is None:
+        return []
+    dice = [q for q in layout.placements if q.part == "die"]
+    if not dice:
+        return []
+    die = meshgeo.solid_of(die_mesh(params))
+    box_solid = meshgeo.solid_of(box_mesh)
+    placed = [meshgeo.placed(die, np.asarray(q.transform, dtype=float)) for q in dice]
+    overlap = max(meshgeo.overlap_volume(box_solid, d) for d in placed)
+    for i, a in enumerate(placed):
+        for b in placed[i + 1 :]:
+            overlap = max(overlap, meshgeo.overlap_volume(a, b))
+    gaps = [fits.side_gap(box_solid, d) for d in placed]
+    fit = params.checks.pocket_fit
+    tol = params.checks.fit_tolerance_mm
+    least = min(gaps)
+    ok = overlap <= OVERLAP_EPS_MM3 and least >= fit.min_mm - tol
+    name = f"box+{len(dice)} d{params.dice.sides} dice"
+    return [
+        Finding(
+            name,
+            "die_in_pocket",
+            f"least gap {least:.3f} mm, overlap {overlap:.3f} mm3",
+            f"no overlap; at least {fit.min_mm:g} mm beside each die (checks.pocket_fit)",
+            verdict(ok),
+            "" if ok else f"a d{params.dice.sides} does not sit clear in its pocket",
         )
     ]
 
@@ -593,4 +717,6 @@ def all_findings(
     if "stat_dial_card" in meshes and "stat_dial_clip" in meshes:
         dial = measure_dial(params, meshes["stat_dial_card"], meshes["stat_dial_clip"])
         findings += dial_findings(params, dial)
+    if "box" in meshes:
+        findings += dice_findings(params, meshes["box"], layout)
     return findings + lid_findings(params, meshes, layout)

@@ -16,7 +16,7 @@ import trimesh
 from squadron_cad.checks import meshgeo
 from squadron_cad.checks.findings import Finding
 from squadron_cad.errors import SquadronError
-from squadron_cad.kits.squadron_leader.checks import clearances
+from squadron_cad.kits.squadron_leader.checks import clearances, rattle
 from squadron_cad.kits.squadron_leader.checks import invariants as rules
 from squadron_cad.kits.squadron_leader.checks.clearances import StackMeasure
 
@@ -69,7 +69,8 @@ def clearance_findings(
         layout = design.layout if "box" in valid else None
     except SquadronError:  # the solver refuses a tin too small; the build reported it
         layout = None
-    return clearances.all_findings(design.params, valid, stacks(valid), layout)
+    found = clearances.all_findings(design.params, valid, stacks(valid), layout)
+    return found + (rattle.findings(design.params, layout) if layout is not None else [])
 
 
 def invariants(design: SquadronDesign, meshes: Mapping[str, trimesh.Trimesh]) -> list[dict]:

@@ -5,9 +5,12 @@ this module only cuts them. Everything is a 2D shape extruded straight up, so th
 renders in seconds and prints floor down without supports: pockets, finger notches and
 the lid rebate all open upwards.
 
-- Outside: the tin's inside less `box.tin_clearance_mm` per side and at the top.
-- Lid rebate: the top `box.lid_thickness_mm` of the wall keeps only its outer
-  `box.rim_mm`; the lid rests on the rest of the wall, flush with the top.
+- Outside: the tin's inside less `box.tin_clearance_mm` per side and at the top (the lid
+  included: it is a cap, `box_lid.lid_height` tall, whose skirt continues the wall).
+- Wall and tongue: the wall stops where the closed lid's skirt stands on it; above, a
+  tongue `box.lid_lip_mm` high (the wall less the lid's lip `box.rim_mm` and the lid
+  clearance) locates the lid. Dividers rising higher, into the lid, stand
+  `box.lid_clearance_mm` inside its skirt.
 - Pockets: an octagon (oriented as the token) for each column of tokens, a rectangle for
   the dice, the stat dials and the ruler sections, and the template's own outline.
 - With the template on top, the dividers rise to carry it and a template-shaped recess
@@ -21,14 +24,15 @@ the lid rebate all open upwards.
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 from solid2 import (
-    circle,
     difference,
     intersection,
     linear_extrude,
     offset,
+    polygon,
     rotate,
     square,
     translate,
@@ -38,6 +42,7 @@ from solid2.core.object_base import OpenSCADObject
 
 from squadron_cad.fit.layout import Layout, Pocket
 from squadron_cad.fit.notches import Notch
+from squadron_cad.fit.tray import finger_notch
 from squadron_cad.geometry.expr import Number, smax, smin
 from squadron_cad.geometry.shapes import EPSILON_MM, octagon_across_flats, rounded_rectangle
 from squadron_cad.kits.squadron_leader.geometry import move_paths
@@ -45,11 +50,12 @@ from squadron_cad.kits.squadron_leader.params import KitParams
 
 if TYPE_CHECKING:
     from squadron_cad.kits.squadron_leader.design import SquadronDesign
-from squadron_cad.kits.squadron_leader.parts.box_lid import box_outer
+from squadron_cad.kits.squadron_leader.parts.box_lid import box_outer, tongue_outline
 
-NOTCH_FACETS = 24  # the round bottom of a finger notch; coarse is fine and renders fast
 Z_TOLERANCE_MM = 1e-6
-HOLLOW_MIN_MM = 3.0  # spare floor narrower than this stays solid (a sliver prints badly)
+SLIVER_FACETS = 32  # round offsets that cut thin slivers
+SLIVER_SLACK_MM = 0.005  # a wall exactly the minimum survives; what the check erodes goes
+HOLLOW_MIN_MM = 1.2  # spare floor narrower than this stays solid (three extrusion widths)
 
 
 def _heights(p: KitParams) -> dict[str, Number]:
@@ -59,8 +65,11 @@ def _heights(p: KitParams) -> dict[str, Number]:
     height = p.tin.inner_depth_mm - box.tin_clearance_mm
     lid_bottom = height - box.lid_thickness_mm
     ceiling = lid_bottom - box.headroom_mm
+    wall_top = lid_bottom - box.lid_tray_depth_mm
     return {
         "height": height,
+        "wall_top": wall_top,
+        "lip_top": wall_top + box.lid_lip_mm,
         "lid_bottom": lid_bottom,
         "ceiling": ceiling,
         "floor": box.floor_mm,
@@ -70,18 +79,28 @@ def _heights(p: KitParams) -> dict[str, Number]:
 
 
 def body(p: KitParams) -> OpenSCADObject:
+    """The wall up to the tongue's top, and inside it a block (cut into pockets and
+    hollows) as high as the dividers may rise, clear of the lid's skirt."""
     length, width, radius = box_outer(p)
-    return linear_extrude(height=_heights(p)["height"])(rounded_rectangle(length, width, radius))
+    levels = _heights(p)
+    inset = p.box.wall_mm + p.box.lid_clearance_mm
+    inside = rounded_rectangle(length - 2 * inset, width - 2 * inset, smax(radius - inset, 0))
+    return union()(
+        linear_extrude(height=levels["lip_top"])(rounded_rectangle(length, width, radius)),
+        linear_extrude(height=levels["ceiling"])(inside),
+    )
 
 
 def rebate(p: KitParams) -> OpenSCADObject:
+    """Around the tongue: room for the lid's lip and its clearance."""
     length, width, radius = box_outer(p)
-    rim = p.box.rim_mm
     levels = _heights(p)
-    return translate([0, 0, levels["lid_bottom"]])(
-        linear_extrude(height=p.box.lid_thickness_mm + EPSILON_MM)(
-            rounded_rectangle(length - 2 * rim, width - 2 * rim, radius - rim)
-        )
+    ring = difference()(
+        rounded_rectangle(length + 2, width + 2, radius + 1),
+        rounded_rectangle(*tongue_outline(p, (length, width, radius))),
+    )
+    return translate([0, 0, levels["wall_top"]])(
+        linear_extrude(height=p.box.lid_lip_mm + EPSILON_MM)(ring)
     )
 
 
@@ -123,7 +142,7 @@ def pockets(p: KitParams, layout: Layout) -> list[OpenSCADObject]:
         groups.setdefault(pocket.levels, []).append(pocket)
     cuts = []
     for (low, high), members in groups.items():
-        bottom, top = levels[low], levels[high]
+        bottom, top = _level(levels, low), _level(levels, high)
         cuts.append(
             translate([0, 0, bottom])(
                 linear_extrude(height=top - bottom + EPSILON_MM)(
@@ -134,14 +153,28 @@ def pockets(p: KitParams, layout: Layout) -> list[OpenSCADObject]:
     return cuts
 
 
-def hollows(p: KitParams, layout: Layout) -> OpenSCADObject:
+def _level(levels: dict[str, Number], name: str) -> Number:
+    """A named level, or a shelf's "floor+<mm>" (a pocket over other pockets)."""
+    if name in levels:
+        return levels[name]
+    base, _, rise = name.partition("+")
+    return levels[base] + float(rise)
+
+
+def hollow_shape(p: KitParams, layout: Layout) -> OpenSCADObject:
     """Floor space no pocket needs, emptied down to the floor to save filament and time.
 
     What stays: a divider's thickness around every pocket, and a ring as thick around the
     template's recess, so it cannot slide; slivers too narrow to print are left solid."""
     d = p.box.divider_mm
     inner = _inner_outline(p)
-    standing = [pocket for pocket in layout.pockets if pocket.kind != "outline"]
+    # A shelf over other pockets (levels[0] not the floor) rests on their dividers: what
+    # lies under it is hollowed like any spare floor.
+    standing = [
+        pocket
+        for pocket in layout.pockets
+        if pocket.kind != "outline" and pocket.levels[0] == "floor"
+    ]
     walls = offset(delta=d)(union()(*(pocket_shape(p, pocket) for pocket in standing)))
     keep = [walls]
     for pocket in layout.pockets:
@@ -151,13 +184,16 @@ def hollows(p: KitParams, layout: Layout) -> OpenSCADObject:
     spare = difference()(inner, *keep)
     # Opening by delta offsets turns a curve's facets into chords that can bite outside the
     # spare area (into a wall left around a pocket): clip it back to the spare area.
-    opened = intersection()(
+    return intersection()(
         spare, offset(delta=HOLLOW_MIN_MM / 2)(offset(delta=-HOLLOW_MIN_MM / 2)(spare))
     )
+
+
+def hollows(p: KitParams, layout: Layout) -> OpenSCADObject:
     levels = _heights(p)
     top = levels[layout.insert_level]
     return translate([0, 0, levels["floor"]])(
-        linear_extrude(height=top - levels["floor"] + EPSILON_MM)(opened)
+        linear_extrude(height=top - levels["floor"] + EPSILON_MM)(hollow_shape(p, layout))
     )
 
 
@@ -167,23 +203,51 @@ def _inner_outline(p: KitParams) -> OpenSCADObject:
     return rounded_rectangle(length - 2 * wall, width - 2 * wall, smax(radius - wall, 0))
 
 
-def recess_slivers(p: KitParams, layout: Layout) -> OpenSCADObject | None:
-    """Cut, at the template recess's height, what is left too thin to print between cuts."""
-    recess = layout.on_top
-    if recess is None:
-        return None
-    band = recess.z_bottom
-    open_there = [pocket_shape(p, q) for q in layout.pockets if q.z_top > band]
+def _thin_cut(
+    p: KitParams, layout: Layout, band: float, bottom: Number, top: Number, inset: Number
+) -> OpenSCADObject:
+    """Between two heights, cut what the cuts open there leave thinner than a printable
+    wall (the recess's edge crosses dividers at a slant; above the box's wall the dividers
+    stand the lid clearance inside the lid's skirt)."""
+    length, width, radius = box_outer(p)
+    inside = rounded_rectangle(length - 2 * inset, width - 2 * inset, smax(radius - inset, 0))
+    high = float(top) - Z_TOLERANCE_MM
+    open_there = [
+        pocket_shape(p, q) for q in layout.pockets if q.z_top > band and q.z_bottom < high
+    ]
     open_there += [notch_footprint(n) for n in layout.notches if n.z_top > band]
-    inner = _inner_outline(p)
-    material = difference()(inner, *open_there)
-    thinnest = p.checks.min_wall_mm  # a thinner divider tip is cut away
-    printable = offset(delta=thinnest / 2)(offset(delta=-thinnest / 2)(material))
-    levels = _heights(p)
-    bottom, top = (levels[name] for name in recess.levels)
+    # The hollows grown a hundredth: flush with the dividers' faces, CGAL fails to close it.
+    hollow = offset(delta=0.01)(hollow_shape(p, layout))
+    material = difference()(inside, hollow, *open_there)
+    # Opened with round offsets, as the thin-wall check erodes: a square one keeps the
+    # tips of wedges (where a slanted edge meets a divider) thinner than the wall.
+    half = p.checks.min_wall_mm / 2 - SLIVER_SLACK_MM
+    rounded = {"_fn": SLIVER_FACETS}
+    printable = offset(r=half, **rounded)(offset(r=-half, **rounded)(material))
     return translate([0, 0, bottom])(
-        linear_extrude(height=top - bottom + EPSILON_MM)(difference()(inner, printable))
+        linear_extrude(height=top - bottom + EPSILON_MM)(difference()(_inner_outline(p), printable))
     )
+
+
+def slivers(p: KitParams, layout: Layout) -> list[OpenSCADObject]:
+    """Thin leftovers cut: in the template's recess, and above the wall up to it."""
+    levels = _heights(p)
+    lip_top = float(levels["lip_top"])
+    lid_inset = p.box.wall_mm + p.box.lid_clearance_mm
+    cuts = []
+    recess = layout.on_top
+    top_name = recess.levels[0] if recess is not None else layout.insert_level
+    if layout.insert_top > lip_top + Z_TOLERANCE_MM:
+        below = min(float(layout.insert_top), recess.z_bottom if recess else math.inf)
+        if below > lip_top + Z_TOLERANCE_MM:
+            cuts.append(
+                _thin_cut(p, layout, lip_top, levels["lip_top"], levels[top_name], lid_inset)
+            )
+    if recess is not None:
+        inset = lid_inset if recess.z_bottom >= lip_top else p.box.wall_mm
+        bottom, top = (levels[name] for name in recess.levels)
+        cuts.append(_thin_cut(p, layout, recess.z_bottom, bottom, top, inset))
+    return cuts
 
 
 def notch_footprint(notch: Notch) -> OpenSCADObject:
@@ -192,22 +256,6 @@ def notch_footprint(notch: Notch) -> OpenSCADObject:
     size = [across, along] if notch.axis == "x" else [along, across]
     x, y = (round(v, 4) for v in notch.centre)
     return translate([x, y])(square(size, center=True))
-
-
-def finger_notch(notch: Notch) -> OpenSCADObject:
-    """A U in a vertical plane, pushed through the divider along the notch's axis."""
-    r = round(notch.radius, 4)
-    centre_z = round(notch.z_bottom + notch.radius, 4)
-    rise = round(notch.z_top - notch.z_bottom - notch.radius, 4) + EPSILON_MM
-    profile = union()(
-        translate([0, centre_z])(circle(r=r, _fn=NOTCH_FACETS)),
-        translate([-r, centre_z])(square([2 * r, max(rise, EPSILON_MM)])),
-    )
-    turn = [90, 0, 90] if notch.axis == "x" else [90, 0, 0]
-    x, y = (round(v, 4) for v in notch.centre)
-    return translate([x, y, 0])(
-        rotate(turn)(linear_extrude(height=round(notch.length, 4), center=True)(profile))
-    )
 
 
 def build(design: SquadronDesign) -> OpenSCADObject:
@@ -219,7 +267,21 @@ def build(design: SquadronDesign) -> OpenSCADObject:
         hollows(p, layout),
         *(finger_notch(n) for n in layout.notches),
     ]
-    for extra in (open_space(p, layout), recess_slivers(p, layout)):
-        if extra is not None:
-            cuts.append(extra)
-    return difference()(body(p), *cuts)
+    space = open_space(p, layout)
+    if space is not None:
+        cuts.append(space)
+    cuts += slivers(p, layout)
+    return union()(difference()(body(p), *cuts), *fillers(layout))
+
+
+def fillers(layout: Layout) -> list[OpenSCADObject]:
+    """Ribs under piles and stops in slots (stowing.fillers): nothing rattles."""
+    added = getattr(layout, "fillers", ())
+    return [
+        translate([0, 0, round(f.z_bottom - EPSILON_MM, 4)])(
+            linear_extrude(height=round(f.z_top - f.z_bottom + EPSILON_MM, 4))(
+                polygon([list(point) for point in f.points])
+            )
+        )
+        for f in added
+    ]

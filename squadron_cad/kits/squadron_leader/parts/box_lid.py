@@ -1,26 +1,34 @@
-"""The box lid: a flat plate that drops into the rebate at the top of the box wall.
+"""The box lid: a cap that closes the box and, turned over, is a dice tray.
 
-It is `box.lid_thickness_mm` thick, so it lies flush with the wall top, and
-`box.lid_clearance_mm` smaller than the rebate on every side, so it drops in and lifts
-out freely. Nothing latches it: the box travels in its tin, whose own lid closes
-`box.tin_clearance_mm` above it, so the lid cannot come off in a pocket, and there is no
-friction lip to wear or to print too tight. A finger slot through the plate near one end
-lifts it; the title is engraved in our stroke font, centred on the rest (on two lines
-when one is too long for a small lid). Printed title up.
+It has the box's outline: a top `box.lid_thickness_mm` thick and a skirt of the box's
+wall thickness rising `box.lid_tray_depth_mm` above it (the tray's depth, at least 6 mm:
+half a rolled 16 mm die). Closed, it lies upside down on the box, its skirt standing on
+the box's wall and continuing it; the skirt's last `box.lid_lip_mm` keeps only its outer
+`box.rim_mm`, a lip that laps the box's tongue (the inner rest of its wall) with
+`box.lid_clearance_mm` per side, so the lid cannot slide off. The tin's own lid closes
+`box.tin_clearance_mm` above it. A finger slot through the top near one end lifts it;
+the title is engraved in our stroke font into the top's outer face, centred on the rest
+(on two lines when one is too long for a small lid).
 
-Frame: centred on the origin, underside on z = 0, the finger slot towards +x (towards +y
-when the tin is given wider than it is long).
+Printed as a tray: top on the bed, skirt up, no overhang; the title is cut into the bed
+face, mirrored, so it reads right way round when the lid is closed.
+
+Frame: centred on the origin, top's outer face on z = 0, skirt up, the finger slot
+towards +x (towards +y when the tin is given wider than it is long). Closed on the box it
+is turned half a turn about x (`closed_pose`).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from solid2 import circle, difference, hull, linear_extrude, rotate, translate, union
+from solid2 import circle, difference, hull, linear_extrude, mirror, rotate, translate, union
 from solid2.core.object_base import OpenSCADObject
 
 from squadron_cad.errors import InputError
+from squadron_cad.geometry import frames
 from squadron_cad.geometry.expr import Number, smax, smin
+from squadron_cad.geometry.frames import Matrix
 from squadron_cad.geometry.glyphs import layout_text
 from squadron_cad.geometry.shapes import EPSILON_MM, centred_text, rounded_rectangle
 from squadron_cad.kits.squadron_leader.params import KitParams
@@ -45,17 +53,30 @@ def box_outer(p: KitParams) -> tuple[Number, Number, Number]:
     return length, width, radius
 
 
-def lid_inside(p: KitParams, outer: tuple[Number, Number, Number]) -> tuple[Number, Number, Number]:
-    """A lid for a box of this outside (length, width, corner radius): less the rim and
-    the lid clearance on each side (the tolerance coupons use it on a small box)."""
+def lid_outline(p: KitParams) -> tuple[Number, Number, Number]:
+    """The lid's top: the box's outline (the lid continues its wall)."""
+    return box_outer(p)
+
+
+def lid_height(p: KitParams) -> Number:
+    """The lid as built: its top plus the tray's depth."""
+    return p.box.lid_thickness_mm + p.box.lid_tray_depth_mm
+
+
+def closed_pose(height: float) -> Matrix:
+    """Lid as built -> box frame, closed: turned over about x, its top at `height`."""
+    return frames.compose(frames.translate(0, 0, height), frames.rotate_x(180))
+
+
+def tongue_outline(
+    p: KitParams, outer: tuple[Number, Number, Number]
+) -> tuple[Number, Number, Number]:
+    """The box's tongue for a box of this outside (length, width, corner radius): less the
+    lid's lip and the lid clearance on each side (box.py cuts it; the tolerance coupons
+    use it on a small box)."""
     length, width, radius = outer
     inset = p.box.rim_mm + p.box.lid_clearance_mm
-    return length - 2 * inset, width - 2 * inset, radius - inset
-
-
-def lid_outline(p: KitParams) -> tuple[Number, Number, Number]:
-    """The plate: the box outside, less the rim and the lid clearance on each side."""
-    return lid_inside(p, box_outer(p))
+    return length - 2 * inset, width - 2 * inset, smax(radius - inset, 0)
 
 
 def landscape(p: KitParams) -> tuple[Number, Number, bool]:
@@ -149,22 +170,41 @@ def finger_slot(p: KitParams) -> OpenSCADObject:
     )
 
 
+def _inner(p: KitParams) -> OpenSCADObject:
+    """The tray's inside: the box's inside outline (the skirt is as thick as its wall)."""
+    length, width, radius = box_outer(p)
+    wall = p.box.wall_mm
+    return rounded_rectangle(length - 2 * wall, width - 2 * wall, smax(radius - wall, 0))
+
+
+def _lip_inside(p: KitParams) -> OpenSCADObject:
+    """Inside the lip: all but the skirt's outer `box.rim_mm`."""
+    length, width, radius = box_outer(p)
+    rim = p.box.rim_mm
+    return rounded_rectangle(length - 2 * rim, width - 2 * rim, smax(radius - rim, 0))
+
+
 def build(design: SquadronDesign) -> OpenSCADObject:
     p = design.params
     length, width, radius = lid_outline(p)
     thickness = p.box.lid_thickness_mm
-    plate = linear_extrude(height=thickness)(rounded_rectangle(length, width, radius))
+    height = lid_height(p)
+    lip = p.box.lid_lip_mm
+    shell = linear_extrude(height=height)(rounded_rectangle(length, width, radius))
+    tray = translate([0, 0, thickness])(linear_extrude(height=height)(_inner(p)))
+    lip_cut = translate([0, 0, height - lip])(linear_extrude(height=lip + 1)(_lip_inside(p)))
     slot = translate([0, 0, -EPSILON_MM])(
         linear_extrude(height=thickness + 2 * EPSILON_MM)(finger_slot(p))
     )
-    cuts = [slot]
+    marks = [slot]
     if title_lines(p):
         depth = p.text.depth_mm
-        cuts.append(
-            translate([0, 0, thickness - depth])(
-                linear_extrude(height=depth + EPSILON_MM)(title(p))
+        # Cut into the bed face, mirrored: closed (turned over about x) it reads right.
+        marks.append(
+            translate([0, 0, -EPSILON_MM])(
+                linear_extrude(height=depth + EPSILON_MM)(mirror([0, 1, 0])(title(p)))
             )
         )
     if landscape(p)[2]:
-        cuts = [rotate([0, 0, 90])(cut) for cut in cuts]
-    return difference()(plate, *cuts)
+        marks = [rotate([0, 0, 90])(cut) for cut in marks]
+    return difference()(shell, tray, lip_cut, *marks)

@@ -51,7 +51,11 @@ def _ruler_notes(p: KitParams) -> PrintNotes:
 
 
 def _lid_notes(p: KitParams) -> PrintNotes:
-    return _engraved(p.text.depth_mm, p.box.title_height_mm)
+    """The title is cut into the top's outer face, which lies on the bed."""
+    depth = p.text.depth_mm
+    return PrintNotes(
+        text_height_mm=p.box.title_height_mm, engraved_below_mm=depth, text_on_bed=True
+    )
 
 
 def _box_notes(p: KitParams) -> PrintNotes:
@@ -219,11 +223,11 @@ PARTS: tuple[Part, ...] = (
     ),
     Part(
         "box_lid",
-        "Box lid: drops into the box's rebate, title engraved",
+        "Box lid: a cap on the box's wall; turned over, a dice tray; title engraved",
         box_lid.build,
         "box",
         per_kit=1,
-        orientation="title up",
+        orientation="top on the bed, rim up (a tray); title cut into the bed face",
         print_notes=_lid_notes,
     ),
 )

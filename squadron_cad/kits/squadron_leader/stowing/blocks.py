@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -44,8 +44,53 @@ def spacing(p: KitParams) -> Spacing:
 # ---- stacks: octagon pockets in a grid ----
 
 
-def stack_grids(p: KitParams, columns: Sequence[Unit], name: str) -> list[Variant]:
-    return [stack_grid(p, columns, rows, cols, name) for rows, cols in grid_shapes(len(columns))]
+def stack_grids(
+    p: KitParams,
+    columns: Sequence[Unit],
+    name: str,
+    shelf: Sequence[Unit] = (),
+    room: float = math.inf,
+) -> list[Variant]:
+    """Every grid of the columns; with `shelf` (the stat dials), only the grids that carry
+    them in one pile on a shelf over the columns, under `room`."""
+    grids = [stack_grid(p, columns, rows, cols, name) for rows, cols in grid_shapes(len(columns))]
+    if not shelf:
+        return grids
+    return [v for grid in grids for v in _with_shelf(p, grid, shelf, room)]
+
+
+def _with_shelf(p: KitParams, grid: Variant, dials: Sequence[Unit], room: float) -> list[Variant]:
+    """The dials in one pile lying over the columns, in a recess whose floor is the
+    tallest column's top (the dividers end there and carry them with the tokens)."""
+    gap = spacing(p)
+    sx, sy, sz = dials[0].size
+    base = grid.z
+    top = base + len(dials) * sz
+    if top > room + 1e-9:
+        return []
+    out = []
+    for turned in (False, True):
+        fx, fy = (sy, sx) if turned else (sx, sy)
+        cell_x, cell_y = fx + 2 * gap.clearance, fy + 2 * gap.clearance
+        if cell_x > grid.w + 1e-9 or cell_y > grid.h + 1e-9:
+            continue
+        x0, y0 = (grid.w - cell_x) / 2, (grid.h - cell_y) / 2
+        inner = turn_in_place(sy) if turned else frames.identity()
+        pocket = replace(rect_pocket("stat_dials", x0, y0, cell_x, cell_y, top), z_bottom=base)
+        units = [
+            (unit, frames.compose(
+                frames.translate(x0 + gap.clearance, y0 + gap.clearance, base + level * sz), inner
+            ))
+            for level, unit in enumerate(dials)
+        ]  # fmt: skip
+        label = f"{grid.label}, {len(dials)} stat dial{'s' if len(dials) > 1 else ''} on top"
+        out.append(
+            Variant(
+                grid.block, label + (", turned" if turned else ""), grid.w, grid.h, top,
+                (*grid.pockets, pocket), (*grid.units, *units),
+            )
+        )  # fmt: skip
+    return out
 
 
 def stack_grid(p: KitParams, columns: Sequence[Unit], rows: int, cols: int, name: str) -> Variant:
@@ -75,7 +120,7 @@ def stack_grid(p: KitParams, columns: Sequence[Unit], rows: int, cols: int, name
 def dice_blocks(p: KitParams, dice: Sequence[Unit], max_height: float) -> list[Variant]:
     if not dice:
         return []
-    side = p.dice.size_mm
+    side = dice[0].size[2]  # a die's height as it rests
     variants = []
     for layers in range(1, max(1, int(max_height // side)) + 1):
         per_layer = math.ceil(len(dice) / layers)
@@ -89,16 +134,17 @@ def dice_blocks(p: KitParams, dice: Sequence[Unit], max_height: float) -> list[V
 
 def _dice_grid(p: KitParams, dice: Sequence[Unit], rows: int, cols: int) -> Variant:
     gap = spacing(p)
-    side = p.dice.size_mm
-    pitch = side + gap.clearance  # dice vary by a few tenths: give each its own clearance
+    sx, sy, side = dice[0].size
+    # dice vary by a few tenths: give each its own clearance
+    pitch_x, pitch_y = sx + gap.clearance, sy + gap.clearance
     units = []
     for index, unit in enumerate(dice):
         layer, rest = divmod(index, rows * cols)
         row, col = divmod(rest, cols)
-        x, y = gap.clearance + col * pitch, gap.clearance + row * pitch
+        x, y = gap.clearance + col * pitch_x, gap.clearance + row * pitch_y
         units.append((unit, frames.translate(x, y, layer * side)))
-    w = cols * pitch + gap.clearance
-    h = rows * pitch + gap.clearance
+    w = cols * pitch_x + gap.clearance
+    h = rows * pitch_y + gap.clearance
     used_layers = math.ceil(len(dice) / (rows * cols))
     height = used_layers * side
     pocket = rect_pocket("dice", 0, 0, w, h, height)
@@ -170,6 +216,8 @@ def _ruler_slot(p: KitParams, sections: Sequence[Unit], stacked: bool, label: st
     gap = spacing(p)
     length = max(unit.size[0] for unit in sections)
     _, sy, sz = sections[0].size
+    if stacked:  # the shortest at the bottom: a stop beyond its end carries the others
+        sections = sorted(sections, key=lambda unit: unit.size[0])
     units = []
     for index, unit in enumerate(sections):
         y = gap.clearance + (0 if stacked else index * (sy + gap.clearance))

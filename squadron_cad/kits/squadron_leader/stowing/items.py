@@ -142,9 +142,20 @@ def _template_bounds(p: KitParams) -> Bounds:
     return (x0, y0, 0.0), (x1, y1, p.templates.thickness_mm)
 
 
+def die_size(p: KitParams) -> tuple[float, float, float]:
+    """A die as it rests: a d6 is a cube of dice.size_mm; a d8 (dice.size_mm point to
+    point) lies on a face, a hexagon across its corners along x and across its flats along
+    y, D / sqrt 3 high. Other dice are bounded by the cube."""
+    size = float(p.dice.size_mm)
+    if p.dice.sides == 8:
+        corners = size * math.sqrt(2 / 3)  # twice the projected vertex, D / 2 * sqrt(2/3)
+        return corners, corners * math.sqrt(3) / 2, size / math.sqrt(3)
+    return size, size, size
+
+
 def _die_bounds(p: KitParams) -> Bounds:
-    half = p.dice.size_mm / 2
-    return (-half, -half, 0.0), (half, half, p.dice.size_mm)
+    sx, sy, sz = die_size(p)
+    return (-sx / 2, -sy / 2, 0.0), (sx / 2, sy / 2, sz)
 
 
 # ---- units ----
@@ -278,13 +289,13 @@ def template(p: KitParams) -> Unit:
 
 
 def dice(p: KitParams) -> list[Unit]:
-    size = p.dice.size_mm
+    sx, sy, sz = die_size(p)
     units = []
     for colour, count in p.dice.colours.items():
         for n in range(1, count + 1):
             name = f"die_{colour}_{n}"
-            piece = _piece(p, name, DIE_PART, frames.translate(size / 2, size / 2, 0))
-            units.append(Unit(name, "die", (size, size, size), (piece,), colour[:1].upper()))
+            piece = _piece(p, name, DIE_PART, frames.translate(sx / 2, sy / 2, 0))
+            units.append(Unit(name, "die", (sx, sy, sz), (piece,), colour[:1].upper()))
     return units
 
 

@@ -40,7 +40,8 @@ from squadron_cad.fit.units import LocalPocket, Unit, Variant, both_turns
 from squadron_cad.geometry import frames
 from squadron_cad.geometry.frames import Matrix
 from squadron_cad.kits.squadron_leader.params import KitParams
-from squadron_cad.kits.squadron_leader.stowing import blocks, items, refusals
+from squadron_cad.kits.squadron_leader.parts import box_lid
+from squadron_cad.kits.squadron_leader.stowing import blocks, fillers, items, refusals
 
 EPS = 1e-6
 # How far past the box a refusal looks for the nearest fit, and how many arrangements it
@@ -75,6 +76,7 @@ class Strategy:
     split: tuple[int, ...]
     stack_groups: int
     leave_out: frozenset[str] = frozenset()
+    dials_on_stacks: bool = False  # the dials lie in one pile on a shelf over the stacks
 
     @property
     def name(self) -> str:
@@ -87,7 +89,8 @@ class Strategy:
             else "stacks split " + "+".join(map(str, self.split))
         )
         groups = "" if self.stack_groups == 1 else f" in {self.stack_groups} groups"
-        return f"{where}, {stacks}{groups}"
+        dials = ", dials on the stacks" if self.dials_on_stacks else ""
+        return f"{where}, {stacks}{groups}{dials}"
 
 
 @dataclass(frozen=True, eq=False)
@@ -127,7 +130,7 @@ def solve(p: KitParams) -> Layout:
     best = _search(p, shape, contents, leave_out)
     if best is None:
         raise InputError(_no_fit_message(p, shape, contents, leave_out))
-    return _layout(p, shape, best)
+    return fillers.fill(p, _layout(p, shape, best))
 
 
 # ---- contents and strategies ----
@@ -157,6 +160,9 @@ def _strategies(p: KitParams, shape: BoxShape, leave_out: frozenset[str]) -> lis
             columns = p.players * len(split)
             for groups in (1, 2) if columns > 1 else (1,):
                 strategies.append(Strategy(on_top, split, groups, leave_out))
+            # A shelf rests on dividers rising to the template lying on top.
+            if on_top and "dials" not in leave_out and p.players > 0:
+                strategies.append(Strategy(on_top, split, 1, leave_out, dials_on_stacks=True))
     return strategies
 
 
@@ -187,9 +193,14 @@ def _rank(candidate: _Candidate) -> tuple[float, int, int, int, float]:
 
 
 def _simplicity(strategy: Strategy) -> tuple[int, int, int]:
-    """Whole stacks before split ones, one group before two, the template on top (as the
-    reference box has it) before its own pocket; negated, so bigger is simpler."""
-    return -len(strategy.split), -strategy.stack_groups, int(strategy.template_on_top)
+    """Whole stacks before split ones, one group before two, the dials in a pocket of their
+    own before a shelf over the stacks, the template on top (as the reference box has it)
+    before its own pocket; negated, so bigger is simpler."""
+    return (
+        -len(strategy.split),
+        -strategy.stack_groups - int(strategy.dials_on_stacks),
+        int(strategy.template_on_top),
+    )
 
 
 def _fits(candidate: _Candidate) -> bool:
@@ -204,9 +215,9 @@ def _room(p: KitParams, shape: BoxShape, strategy: Strategy) -> float:
 def _block_variants(
     p: KitParams, contents: _Contents, strategy: Strategy, room: float
 ) -> list[list[Variant]]:
-    out = _stack_blocks(p, strategy)
+    out = _stack_blocks(p, strategy, contents.dials if strategy.dials_on_stacks else [], room)
     skip = strategy.leave_out
-    if "dials" not in skip and contents.dials:
+    if "dials" not in skip and contents.dials and not strategy.dials_on_stacks:
         out.append(both_turns(blocks.dial_blocks(p, contents.dials, room)))
     if "dice" not in skip and contents.dice:
         out.append(blocks.dice_blocks(p, contents.dice, room))
@@ -219,14 +230,19 @@ def _block_variants(
     return out
 
 
-def _stack_blocks(p: KitParams, strategy: Strategy) -> list[list[Variant]]:
+def _stack_blocks(
+    p: KitParams, strategy: Strategy, shelf: list[Unit], room: float
+) -> list[list[Variant]]:
     if "stacks" in strategy.leave_out:
         return []
     columns = [
         unit for n in range(1, p.players + 1) for unit in items.stack_columns(p, n, strategy.split)
     ]
     groups = _halves(columns) if strategy.stack_groups == 2 else [columns]
-    return [blocks.stack_grids(p, group, f"stacks_{i + 1}") for i, group in enumerate(groups)]
+    return [
+        blocks.stack_grids(p, group, f"stacks_{i + 1}", shelf, room)
+        for i, group in enumerate(groups)
+    ]
 
 
 def _halves(columns: list[Unit]) -> list[list[Unit]]:
@@ -337,6 +353,7 @@ def _place_pockets(
         matrix = _leaf_matrix(shape, packed, x + offset[0], y + offset[1])
         for local in variant.pockets:
             moved = local.moved(matrix)
+            bottom = "floor" if not local.z_bottom else f"floor+{local.z_bottom:.4f}"
             pockets.append(
                 Pocket(
                     moved.name,
@@ -344,10 +361,10 @@ def _place_pockets(
                     moved.size,
                     moved.pose,
                     moved.points,
-                    shape.floor,
+                    shape.floor + local.z_bottom,
                     top,
                     shape.floor + local.item_top,
-                    levels=("floor", level),
+                    levels=(bottom, level),
                 )
             )
     return pockets
@@ -442,7 +459,8 @@ def _layout(p: KitParams, shape: BoxShape, best: _Candidate) -> Layout:
         )
         placements += _placed(items.template(p), pose, on_top=True)
         arrangement.append("template: flat on top, under the lid")
-    cut = notches.finger_notches(pockets, p.box.divider_mm, shape.floor)
+    on_floor = [q for q in pockets if q.levels[0] == "floor"]  # not a shelf over others
+    cut = notches.finger_notches(on_floor, p.box.divider_mm, shape.floor)
     rounded = {axis: round(value, 3) for axis, value in best.margins.items()}
     return Layout(
         strategy=strategy.name,
@@ -457,6 +475,7 @@ def _layout(p: KitParams, shape: BoxShape, best: _Candidate) -> Layout:
         lid_part="box_lid",
         arrangement=tuple(arrangement),
         insert_level=insert_level,
+        lid_transform=box_lid.closed_pose(shape.height),
     )
 
 
@@ -498,8 +517,8 @@ def _check_each_item(
     lowest_column = min(items.column_height(p, 1, True), items.column_height(p, 1, False))
     sizes: dict[str, tuple[float, float, float]] = {"stacks": (flats + c, flats + c, lowest_column)}
     if contents.dice:
-        side = p.dice.size_mm
-        sizes["dice"] = (side + c, side + c, side)
+        sx, sy, sz = contents.dice[0].size
+        sizes["dice"] = (sx + c, sy + c, sz)
     sx, sy, sz = contents.dials[0].size
     sizes["dials"] = (sx + c, sy + c, sz)
     length, width, thick = contents.ruler_flat[0].size
