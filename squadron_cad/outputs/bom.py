@@ -222,7 +222,7 @@ def markdown(manifest: dict[str, Any]) -> str:
 
 
 def colour_tables(manifest: dict[str, Any]) -> list[str]:
-    """"What to print in which colour", per plate: each part's body and marks colours and
+    """ "What to print in which colour", per plate: each part's body and marks colours and
     the layer from which a single extruder prints the marks (a filament change)."""
     plates = manifest.get("plates") or []
     if not plates:

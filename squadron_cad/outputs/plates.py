@@ -47,7 +47,6 @@ class Piece:
     source: trimesh.Trimesh | None = None  # as modelled (the marks' split is made there)
     source_key: str = ""  # its STL's stem
 
-
     @property
     def label(self) -> str:
         """The object's name in the slicer: the part, and its copy when there are several

@@ -167,9 +167,7 @@ def test_auto_renders_with_cgal_what_manifold_gets_wrong(
     assert judge_solid(load_mesh(tmp_path / "cut.stl")).volume_mm3 == pytest.approx(60)
 
 
-def test_auto_raises_cgal_s_error_when_neither_renders(
-    tool: WasmOpenScad, tmp_path: Path
-) -> None:
+def test_auto_raises_cgal_s_error_when_neither_renders(tool: WasmOpenScad, tmp_path: Path) -> None:
     backend = select_backend("auto")
     assert backend.wasm == tool
     with pytest.raises(ToolError, match=r"^broken: OpenSCAD failed \(exit code 1\): ERROR: Pars"):

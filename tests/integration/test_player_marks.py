@@ -15,7 +15,7 @@ from squadron_cad.build import BuildOptions, BuildReport, build
 from squadron_cad.checks import meshgeo
 from squadron_cad.geometry.marks import mark_shape, player_mark
 from squadron_cad.kit import variant_name
-from squadron_cad.kits.squadron_leader.params import KitParams
+from squadron_cad.kits.squadron_leader.params import KitParams, plane_mark_mm, token_mark_mm
 from squadron_cad.kits.squadron_leader.parts import altitude_token, plane_token, stat_dial
 from squadron_cad.resolve import resolve
 
@@ -51,14 +51,14 @@ def where(part: str, p: KitParams) -> tuple[tuple[float, float], float, float, f
     if part == "plane_token":
         x, y = plane_token.mark_centre(p)
         z = float(p.token.height_mm + p.plane.silhouette_height_mm / 2)
-        return (float(x), float(y)), float(p.marks.plane_size_mm), z, 1.0
+        return (float(x), float(y)), plane_mark_mm(p), z, 1.0
     if part == "altitude_token":
         x, y = altitude_token.mark_centre(p)
         z = float(p.token.height_mm - p.text.depth_mm / 2)
     else:
         x, y = stat_dial.card_mark_centre(p)
         z = float(p.stat_dial.card_thickness_mm - p.text.depth_mm / 2)
-    return (float(x), float(y)), float(p.marks.token_size_mm), z, float(p.marks.frame_mm) / 2
+    return (float(x), float(y)), token_mark_mm(p), z, float(p.marks.frame_mm) / 2
 
 
 def measured_mark(kit: BuildReport, part: str, player: int) -> Polygon | MultiPolygon:

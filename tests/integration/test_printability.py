@@ -79,9 +79,7 @@ def test_slicing_one_part_gives_sane_figures(default_kit) -> None:
 
 
 @needs_slicer
-def test_slicing_takes_a_path_relative_to_the_working_folder(
-    default_kit, monkeypatch
-) -> None:
+def test_slicing_takes_a_path_relative_to_the_working_folder(default_kit, monkeypatch) -> None:
     """`make stl` builds into the relative folder out/; the slicer runs elsewhere."""
     ruler = next(r for r in default_kit.parts if r.spec.name == "range_ruler_1")
     monkeypatch.chdir(ruler.stl.parent)

@@ -92,8 +92,9 @@ def test_packed_box_colours_each_players_pieces(tmp_path: Path) -> None:
         return {"name": name, "stl": f"{folder}/{part}.stl", "transform": translation(z), **on_top}
 
     contents = [entry(f"player{n}_plane_token", "plane_token") for n in (2, 1)]
-    contents += [entry(f"player{n}_altitude_token_{k}", "altitude_token") for n in (1, 2)
-                 for k in (1, 2)]
+    contents += [
+        entry(f"player{n}_altitude_token_{k}", "altitude_token") for n in (1, 2) for k in (1, 2)
+    ]
     contents += [entry("die_green_1", "die"), entry("template_all", "template_all", 20.0)]
     layout = {"box": {"stl": "stl/box.stl", "transform": np.eye(4).tolist()}, "contents": contents}
     (tmp_path / "layout.json").write_text(json.dumps(layout))

@@ -44,6 +44,7 @@ def stat_names(labels: tuple[str, ...]) -> list[str]:
     """The names of the card's rows (a label without a known name stands for itself)."""
     return [STAT_NAMES.get(label, label) for label in labels]
 
+
 # The player's mark on the plane token: behind the right wing, clear of silhouette, grooves
 # and rim, as fractions of the token width (3.6 mm free around it at the default size).
 PLANE_MARK_AT_WIDTHS = (-0.18, -0.27)

@@ -141,8 +141,18 @@ class MarkParams(Section):
     silhouette, and standing in a recess, flush with the top, on the altitude tokens
     (their top carries the token above) and the stat card (the clips slide over it)."""
 
-    plane_size_mm: Annotated[Mm, mm("Player mark on the plane token, across", 2, 10)]
-    token_size_mm: Annotated[Mm, mm("Player mark on altitude tokens and stat card, across", 2, 10)]
+    plane_size_mm: Annotated[
+        Mm, mm("Player mark on the plane token, across (at most: less on a small token)", 2, 10)
+    ]
+    token_size_mm: Annotated[
+        Mm,
+        mm(
+            "Player mark on altitude tokens and stat card, across (at most: less where the "
+            "ring or the label column is narrower)",
+            2,
+            10,
+        ),
+    ]
     frame_mm: Annotated[Mm, mm("Recess around a flush mark, each side", 0.3, 2)]
 
 
@@ -500,27 +510,42 @@ def _silhouette_fits(kit: KitParams) -> None:
 MARK_WALL_MM = 0.4  # least wall left beside a player's mark
 
 
-def _marks_fit(kit: KitParams) -> None:
-    """Each player's mark lies on its face: the plane token's inside the top, a flush
-    mark's recess inside the altitude token's ring and the stat card's label column."""
-    marks, flats = kit.marks, float(kit.token.across_flats_mm)
+MARK_MIN_MM = 2.0  # a smaller mark is not told apart by shape
+
+
+def plane_mark_mm(kit: KitParams) -> float:
+    """The plane token's mark, across: marks.plane_size_mm, or what the top leaves
+    beside the silhouette (MARK_WALL_MM inside its edge)."""
     x, y = (float(kit.token.width_mm) * f for f in C.PLANE_MARK_AT_WIDTHS)
-    reach = math.hypot(x, y) + marks.plane_size_mm / 2
-    if reach > flats / 2 - MARK_WALL_MM:
-        raise ValueError(
-            f"marks.plane_size_mm ({marks.plane_size_mm}) reaches {reach:.2f} mm from the token "
-            f"centre; the token's top ends {flats / 2:.2f} mm out (token.width_mm "
-            f"{kit.token.width_mm}): a smaller mark, or a wider token"
-        )
-    recess = marks.token_size_mm + 2 * marks.frame_mm
-    ring = flats * (1 - kit.altitude.hole_scale) / 2
+    room = 2 * (float(kit.token.across_flats_mm) / 2 - MARK_WALL_MM - math.hypot(x, y))
+    return min(float(kit.marks.plane_size_mm), room)
+
+
+def token_mark_mm(kit: KitParams) -> float:
+    """The flush mark of the altitude tokens and the stat card, across: marks.token_size_mm,
+    or what the altitude token's ring and the card's label column leave around its recess."""
+    ring = float(kit.token.across_flats_mm) * (1 - kit.altitude.hole_scale) / 2
     column = float(kit.stat_dial.label_width_mm)
-    for where, room in (("the altitude token's ring", ring), ("stat_dial.label_width_mm", column)):
-        if recess > room - 2 * MARK_WALL_MM + 1e-9:
-            raise ValueError(
-                f"marks.token_size_mm + 2 x marks.frame_mm ({recess:.2f}) must leave "
-                f"{MARK_WALL_MM} mm each side in {where} ({room:.2f} mm)"
-            )
+    room = min(ring, column) - 2 * MARK_WALL_MM - 2 * float(kit.marks.frame_mm)
+    return min(float(kit.marks.token_size_mm), room)
+
+
+def _marks_fit(kit: KitParams) -> None:
+    """Each player's mark lies on its face, at least MARK_MIN_MM across: the plane token's
+    inside the top, a flush mark's recess inside the altitude token's ring and the stat
+    card's label column (a mark shrinks to the room there, down to that least size)."""
+    if plane_mark_mm(kit) < MARK_MIN_MM:
+        raise ValueError(
+            f"the plane token's top leaves {plane_mark_mm(kit):.2f} mm for a player's mark "
+            f"beside the silhouette (token.width_mm {kit.token.width_mm}); it needs "
+            f"{MARK_MIN_MM:g}: a wider token"
+        )
+    if token_mark_mm(kit) < MARK_MIN_MM:
+        raise ValueError(
+            f"the altitude token's ring and stat_dial.label_width_mm leave "
+            f"{token_mark_mm(kit):.2f} mm for a player's mark inside marks.frame_mm "
+            f"({kit.marks.frame_mm}); it needs {MARK_MIN_MM:g}: a smaller frame or a wider token"
+        )
 
 
 def _ruler_joint_fits(kit: KitParams) -> None:

@@ -10,7 +10,7 @@ from solid2.core.object_base import OpenSCADObject
 from squadron_cad.geometry.expr import Number
 from squadron_cad.geometry.marks import flush_mark, player_mark
 from squadron_cad.geometry.shapes import EPSILON_MM, chamfered_prism, octagon, tapered_peg
-from squadron_cad.kits.squadron_leader.params import KitParams
+from squadron_cad.kits.squadron_leader.params import KitParams, token_mark_mm
 
 if TYPE_CHECKING:
     from squadron_cad.kits.squadron_leader.design import SquadronDesign
@@ -51,7 +51,7 @@ def build_for(design: SquadronDesign, player: int) -> OpenSCADObject:
     token = p.token
     x, y = mark_centre(p)
     recess = translate([x, y, token.height_mm])(
-        flush_mark(player_mark(p, player), p.marks.token_size_mm, p.marks.frame_mm, p.text.depth_mm)
+        flush_mark(player_mark(p, player), token_mark_mm(p), p.marks.frame_mm, p.text.depth_mm)
     )
     body = chamfered_prism(token.height_mm, token.bottom_chamfer_mm, octagon(token.width_mm))
     hole = translate([0, 0, -EPSILON_MM])(

@@ -28,7 +28,7 @@ from squadron_cad.geometry.shapes import (
 )
 from squadron_cad.kits.squadron_leader import constants as C
 from squadron_cad.kits.squadron_leader.geometry.icons import PLANE_SILHOUETTE
-from squadron_cad.kits.squadron_leader.params import KitParams
+from squadron_cad.kits.squadron_leader.params import KitParams, plane_mark_mm
 
 if TYPE_CHECKING:
     from squadron_cad.kits.squadron_leader.design import SquadronDesign
@@ -134,7 +134,7 @@ def build_for(design: SquadronDesign, player: int) -> OpenSCADObject:
     token = p.token
     body = chamfered_prism(token.height_mm, token.bottom_chamfer_mm, octagon(token.width_mm))
     x, y = mark_centre(p)
-    mark = translate([x, y])(mark_2d(player_mark(p, player), p.marks.plane_size_mm))
+    mark = translate([x, y])(mark_2d(player_mark(p, player), plane_mark_mm(p)))
     raised = translate([0, 0, token.height_mm - EPSILON_MM])(
         linear_extrude(height=p.plane.silhouette_height_mm + EPSILON_MM)(raised_silhouette(p), mark)
     )

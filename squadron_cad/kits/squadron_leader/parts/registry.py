@@ -11,7 +11,7 @@ from __future__ import annotations
 from squadron_cad.geometry.marks import mark_shape, player_mark
 from squadron_cad.kit import Part, PrintNotes
 from squadron_cad.kits.squadron_leader import constants as C
-from squadron_cad.kits.squadron_leader.params import KitParams
+from squadron_cad.kits.squadron_leader.params import KitParams, token_mark_mm
 from squadron_cad.kits.squadron_leader.parts import (
     altitude_token,
     box,
@@ -86,12 +86,12 @@ def _flush_mark(centre: tuple[float, float], size: float, p: KitParams, player: 
 
 def _altitude_mark(p: KitParams, player: int) -> Outlines:
     x, y = altitude_token.mark_centre(p)
-    return _flush_mark((float(x), float(y)), float(p.marks.token_size_mm), p, player)
+    return _flush_mark((float(x), float(y)), token_mark_mm(p), p, player)
 
 
 def _card_mark(p: KitParams, player: int) -> Outlines:
     x, y = stat_dial.card_mark_centre(p)
-    return _flush_mark((float(x), float(y)), float(p.marks.token_size_mm), p, player)
+    return _flush_mark((float(x), float(y)), token_mark_mm(p), p, player)
 
 
 def _altitude_notes(p: KitParams) -> PrintNotes:

@@ -25,7 +25,7 @@ from solid2.core.object_base import OpenSCADObject
 from squadron_cad.geometry.expr import Number
 from squadron_cad.geometry.marks import flush_mark, player_mark
 from squadron_cad.geometry.shapes import EPSILON_MM, centred_text, v_prism
-from squadron_cad.kits.squadron_leader.params import KitParams
+from squadron_cad.kits.squadron_leader.params import KitParams, token_mark_mm
 
 if TYPE_CHECKING:
     from squadron_cad.kits.squadron_leader.design import SquadronDesign
@@ -176,7 +176,7 @@ def build_card_for(design: SquadronDesign, player: int) -> OpenSCADObject:
     p = design.params
     x, y = card_mark_centre(p)
     mark = translate([x, y, p.stat_dial.card_thickness_mm])(
-        flush_mark(player_mark(p, player), p.marks.token_size_mm, p.marks.frame_mm, p.text.depth_mm)
+        flush_mark(player_mark(p, player), token_mark_mm(p), p.marks.frame_mm, p.text.depth_mm)
     )
     return difference()(_card(p), mark)
 
