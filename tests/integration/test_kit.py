@@ -9,6 +9,7 @@ from pathlib import Path
 import manifold3d
 import numpy as np
 import pytest
+import shapely
 import trimesh
 from shapely.geometry import Polygon
 from shapely.geometry import box as shapely_box
@@ -137,16 +138,24 @@ def test_ruler_sections_assemble_to_the_same_length(default_meshes) -> None:
 
 
 def test_ruler_joint_has_its_clearance(default_meshes) -> None:
-    clearance = 0.15
-    first = section(default_meshes["range_ruler_1"], 2.0)
-    second = trimesh_translate(section(default_meshes["range_ruler_2"], 2.0), [78, 0])
+    """Below the snap ridges: the slot is the tab's head grown by the side clearance, and
+    the head is wider than the neck (it cannot pull out). Play on every axis is measured
+    in test_parts_hold."""
+    clearance, z = 0.15, 0.5
+    first = section(default_meshes["range_ruler_1"], z)
+    second = trimesh_translate(section(default_meshes["range_ruler_2"], z), [78, 0])
     assert first.intersection(second).area == pytest.approx(0, abs=1e-6)
-    tab = first.intersection(shapely_box(78.02, -10, 90, 10))
-    assert tab.distance(second) == pytest.approx(clearance, abs=0.01)
-    # The dovetail is wider at its tip than at its root: it cannot pull out.
-    root = first.intersection(shapely_box(78.05, -10, 78.1, 10)).bounds
-    tip = first.intersection(shapely_box(82.9, -10, 82.95, 10)).bounds
-    assert tip[3] - tip[1] > root[3] - root[1] + 0.5
+
+    def across(shape, x: float) -> list[float]:
+        cut = shape.intersection(shapely_box(x, -10, x + 0.02, 10))
+        return sorted({round(y, 4) for y in shapely.get_coordinates(cut)[:, 1]})
+
+    head = across(first, 82.0)
+    cheeks = across(second, 82.0)
+    slot = min(y for y in cheeks if y > 0) - max(y for y in cheeks if y < 0)
+    assert slot - (head[-1] - head[0]) == pytest.approx(2 * clearance, abs=0.02)
+    neck = across(first, 79.0)
+    assert head[-1] - head[0] > neck[-1] - neck[0] + 0.5
 
 
 @pytest.mark.parametrize("turn_deg", range(0, 360, 45))
