@@ -268,7 +268,7 @@ COUPONS = (
     Coupon(
         fit="joint",
         key="ruler.joint_clearance_mm",
-        title="range ruler dovetail joint (per side)",
+        title="range ruler joint, tab in slot (per side)",
         step=slot_step,
         mate=tab_mate,
         measure=measure_slot,
@@ -288,11 +288,11 @@ COUPONS = (
     Coupon(
         fit="lid",
         key="box.lid_clearance_mm",
-        title="box lid in its rebate (per side)",
+        title="lid's lip over the box's tongue (per side)",
         step=lid_step,
         mate=lid_mate,
         measure=measure_lid,
         fit_range="checks.lid_fit",
-        how="drop each lid into the frame: choose the tightest that drops in and lifts out",
+        how="drop the lip frame over each tongue plate: the tightest that drops on and lifts off",
     ),
 )
