@@ -64,7 +64,7 @@ class BaseParams(Section):
 
 
 class InchRulerParams(RulerParams):
-    """Squadron Leader's ruler section (its dovetail keys) plus the inch ruler's own."""
+    """Squadron Leader's ruler section (its joint keys) plus the inch ruler's own."""
 
     width_mm: Annotated[Mm, mm("Width of the range ruler", 8, 40)]
     tick_length_mm: Annotated[Mm, mm("Length of an inch tick from the edge", 1, 15)]

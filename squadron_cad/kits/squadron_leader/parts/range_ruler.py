@@ -1,4 +1,4 @@
-"""The range ruler: one piece, or three sections joined by dovetails to fit the box.
+"""The range ruler: one piece, or three sections joined by snap joints to fit the box.
 
 Three straight template lengths long; the thirds are ranges 1, 2 and 3 from the firing
 plane (at x = 0). A section joint sits exactly on a range boundary, so the seam is the mark.

@@ -15,7 +15,7 @@ Sizes come from the builders' own geometry, checked against it:
 - stat dial: card `DialLayout.length x .height x card_thickness`; a clip hangs its spine
   `clip_clearance + clip_spine_thickness` below the lowest row and wraps the card with
   a jaw above and a jaw plus clearance below;
-- ruler sections: a template length, plus the dovetail tab on sections 1 and 2;
+- ruler sections: a template length, plus the joint tab on sections 1 and 2;
 - template: the union of the three move outlines (notches only remove material).
 """
 

@@ -1,4 +1,4 @@
-"""The inch range ruler (16 inches in four sections, Squadron Leader's dovetail joint) and
+"""The inch range ruler (16 inches in four sections, Squadron Leader's snap joint) and
 the rigid 8-inch movement gauge.
 
 Frames: x along the ruler from its zero end, y across (centred: the joint checks of
