@@ -279,7 +279,13 @@ class Builder:
                 done[spec.name] = cached
         by_name = {spec.name: spec for spec in missing}
         jobs = [
-            RenderJob(spec.name, source.text, self.stl_dir / spec.file_name, spec.bodies)
+            RenderJob(
+                spec.name,
+                source.text,
+                self.stl_dir / spec.file_name,
+                spec.bodies,
+                cgal_only=not spec.manifold_agrees,
+            )
             for spec in missing
             for source in [sources[spec.name]]
         ]

@@ -90,6 +90,9 @@ class Part:
     accent_within: Callable[[Any, int], list[list[tuple[float, float]]]] | None = None
     print_notes: Callable[[Any], PrintNotes] = field(default=lambda _params: PrintNotes())
     slow_render: bool = False  # rendered first, so parallel workers finish together
+    # False: its mesh differs under OpenSCAD's Manifold build (measured against CGAL), so
+    # --backend auto renders it with CGAL
+    manifold_agrees: bool = True
     noun: str = ""  # one piece in words ("plane token"); default: the name
     camera: str = ""  # its preview's OpenSCAD --camera (rotation form); default: the engine's
     stow: Stowing | None = None  # how it lies in the box (None: not stowed, or the kit's own)

@@ -18,6 +18,7 @@ check one part while the next renders.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
 import os
@@ -112,12 +113,13 @@ class Backend:
             if on_done is not None:
                 on_done(result)
 
-        try:
-            dataclasses.replace(self, fallback=None).render(jobs, timeout_s, workers, judged)
-        except ToolError:  # a part Manifold could not render: CGAL has its own say
-            missing = [job for job in jobs if job.part not in done]
-            for result in _render_native(fallback, missing, timeout_s, workers, on_done):
-                done[result.part] = result
+        fast = [job for job in jobs if not job.cgal_only]
+        # A part Manifold could not render: CGAL has its own say below.
+        with contextlib.suppress(ToolError):
+            dataclasses.replace(self, fallback=None).render(fast, timeout_s, workers, judged)
+        missing = [job for job in jobs if job.part not in done]
+        for result in _render_native(fallback, missing, timeout_s, workers, on_done):
+            done[result.part] = result
         return [done[job.part] for job in jobs]
 
 

@@ -78,6 +78,7 @@ class BatchJob:
     source: str  # OpenSCAD source text
     target: Path  # where the verified binary STL goes
     bodies: int = 1  # how many separate bodies the part has (auto's fallback judges by it)
+    cgal_only: bool = False  # auto renders it with CGAL (Part.manifold_agrees is False)
 
 
 # ---- installation ---------------------------------------------------------------------------

@@ -35,6 +35,14 @@ WIDTHS: dict[int, list[str]] = {
     30: ["token.width_mm=30", "quality=draft", *WIDER_TIN],
 }
 PART_NAMES = [spec.name for spec in PARTS]
+# A part declared to differ under Manifold is rendered by CGAL under auto: not compared
+# (the box differs at width 26, not at 30: a coin toss at its thin-wall cut).
+AGREEING = [
+    spec.name
+    if spec.manifold_agrees
+    else pytest.param(spec.name, marks=pytest.mark.skip(reason="manifold_agrees=False"))
+    for spec in PARTS
+]
 WORKERS = 2
 
 
@@ -87,7 +95,7 @@ def _bed(params: KitParams) -> BedSize:
     return BedSize(printer.bed_length_mm, printer.bed_width_mm, printer.bed_height_mm)
 
 
-@pytest.mark.parametrize("part", PART_NAMES)
+@pytest.mark.parametrize("part", AGREEING)
 def test_the_backends_agree_on_every_part(both: tuple[Rendered, Rendered], part: str) -> None:
     cgal, manifold = (rendered.meshes[part] for rendered in both)
     c_solid, m_solid = judge_solid(cgal), judge_solid(manifold)
@@ -128,6 +136,15 @@ def test_the_invariants_agree(both: tuple[Rendered, Rendered]) -> None:
         ), name
 
 
-def test_the_manifold_batch_is_faster_than_cgal_in_total(both: tuple[Rendered, Rendered]) -> None:
-    cgal, manifold = both
-    assert sum(manifold.seconds.values()) < sum(cgal.seconds.values())
+def test_auto_renders_a_part_manifold_disagrees_on_with_cgal(tmp_path: Path) -> None:
+    auto = select_backend("auto")
+    if auto.fallback is None:
+        pytest.skip("auto has no Manifold backend here")
+    source = "cube([4, 4, 2]);"
+    jobs = [
+        RenderJob("plain", source, tmp_path / "plain.stl"),
+        RenderJob("declared", source, tmp_path / "declared.stl", cgal_only=True),
+    ]
+    results = {r.part: r.backend for r in auto.render(jobs, timeout_s=120, workers=1)}
+    assert results == {"plain": "manifold", "declared": "cgal"}
+    assert not next(spec for spec in PARTS if spec.name == "box").manifold_agrees

@@ -418,3 +418,17 @@ def test_a_notch_leaves_no_sliver_beside_a_pocket_it_does_not_serve() -> None:
     (narrowed,) = notches.finger_notches([left, right, recess], divider=1.2, floor=1.2)
     wall = edge - (narrowed.centre[1] + narrowed.radius)
     assert wall == pytest.approx(notches.WALL_KEEP_MM)
+
+
+@pytest.mark.parametrize(("tin", "players"), [("v2-box", 4), ("altoids", 2)])
+def test_a_refusal_suggests_a_player_count_that_fits(tin: str, players: int) -> None:
+    """'try players: N' names the most players this tin holds, not simply one fewer."""
+    with pytest.raises(InputError) as refused:
+        solve(resolve(tin=tin, overrides=[f"players={players}"]))
+    suggested = re.search(r"players: (\d+)", str(refused.value))
+    assert suggested is not None, str(refused.value)
+    fewer = int(suggested.group(1))
+    solve(resolve(tin=tin, overrides=[f"players={fewer}"]))  # fits
+    for more in range(fewer + 1, players):
+        with pytest.raises(InputError):
+            solve(resolve(tin=tin, overrides=[f"players={more}"]))

@@ -89,11 +89,13 @@ def piece_name(p: KitParams, kind: str) -> str:
     return names[kind]
 
 
-def hints(p: KitParams, kind: str, shortfall: Shortfall, single: bool = False) -> str:
-    """What to try; fewer players cannot help a piece that misses on its own (single)."""
+def hints(
+    p: KitParams, kind: str, shortfall: Shortfall, single: bool = False, players: int | None = None
+) -> str:
+    """What to try: `players`, the most players whose pieces fit (None: none fewer do)."""
     tries = []
-    if p.players > 1 and not single:
-        tries.append(f"players: {p.players - 1}")
+    if players is not None and not single:
+        tries.append(f"players: {players}")
     if kind != "stacks":
         carried = sorted({*p.box.leave_out, kind})
         tries.append(f"box.leave_out: [{', '.join(carried)}]")
@@ -106,11 +108,13 @@ def hints(p: KitParams, kind: str, shortfall: Shortfall, single: bool = False) -
     return ", or ".join(tries)
 
 
-def message(p: KitParams, kind: str, shortfall: Shortfall, single: bool = False) -> str:
+def message(
+    p: KitParams, kind: str, shortfall: Shortfall, single: bool = False, players: int | None = None
+) -> str:
     subject = single_piece_name(kind) if single else piece_name(p, kind)
     return (
         f"the tin is too small: {subject} {shortfall.text(p)}; "
-        f"try {hints(p, kind, shortfall, single)}"
+        f"try {hints(p, kind, shortfall, single, players)}"
     )
 
 

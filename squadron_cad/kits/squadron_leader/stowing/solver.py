@@ -539,7 +539,20 @@ def _no_fit_message(
     p: KitParams, shape: BoxShape, contents: _Contents, leave_out: frozenset[str]
 ) -> str:
     shortfall = _best_shortfall(p, shape, contents, leave_out)
-    return refusals.message(p, _culprit(p, shape, contents, leave_out), shortfall)
+    culprit = _culprit(p, shape, contents, leave_out)
+    return refusals.message(p, culprit, shortfall, players=_most_players_that_fit(p))
+
+
+def _most_players_that_fit(p: KitParams) -> int | None:
+    """The most players, under p.players, whose pieces this tin holds (None: not even one)."""
+    for players in range(p.players - 1, 0, -1):
+        fewer = p.model_copy(update={"players": players})
+        try:
+            solve(fewer)
+        except InputError:
+            continue
+        return players
+    return None
 
 
 def _best_shortfall(
