@@ -40,7 +40,6 @@ from solid2 import (
 )
 from solid2.core.object_base import OpenSCADObject
 
-from squadron_cad.checks.printability import EROSION_SLACK_MM
 from squadron_cad.fit.layout import Layout, Pocket
 from squadron_cad.fit.notches import Notch
 from squadron_cad.fit.tray import finger_notch
@@ -55,6 +54,7 @@ from squadron_cad.kits.squadron_leader.parts.box_lid import box_outer, tongue_ou
 
 Z_TOLERANCE_MM = 1e-6
 SLIVER_FACETS = 32  # round offsets that cut thin slivers
+SLIVER_SLACK_MM = 0.005  # a wall exactly the minimum survives; what the check erodes goes
 HOLLOW_MIN_MM = 1.2  # spare floor narrower than this stays solid (three extrusion widths)
 
 
@@ -221,10 +221,10 @@ def _thin_cut(
     material = difference()(inside, hollow, *open_there)
     # Opened with round offsets, as the thin-wall check erodes: a square one keeps the
     # tips of wedges (where a slanted edge meets a divider) thinner than the wall.
-    # The thin-wall check's own opening radius: what it would flag goes, what it passes
-    # stays, and a wall of the minimum or 0.01 under it keeps a core 0.01-0.02 wide, so
-    # CGAL and Manifold agree on it (at 0.005 slack a 0.79 strip was a coin toss).
-    half = (p.checks.min_wall_mm - EROSION_SLACK_MM) / 2
+    # Under Manifold (OpenSCAD 2025) a 0.79 mm strip falls either way at this radius: the
+    # part is rendered with CGAL (registry: manifold_agrees). The check's own radius (0.39)
+    # left 0.46 mm spots at draft quality in the custom tin.
+    half = p.checks.min_wall_mm / 2 - SLIVER_SLACK_MM
     rounded = {"_fn": SLIVER_FACETS}
     printable = offset(r=half, **rounded)(offset(r=-half, **rounded)(material))
     return translate([0, 0, bottom])(
