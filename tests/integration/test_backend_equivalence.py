@@ -111,7 +111,9 @@ def test_every_part_is_one_valid_solid_under_both(
     both: tuple[Rendered, Rendered], part: str
 ) -> None:
     spec = next(spec for spec in PARTS if spec.name == part)
-    for rendered in both:
+    cgal, manifold = both
+    # A part declared manifold_agrees=False is rendered by CGAL under auto: CGAL's must hold.
+    for rendered in (cgal, manifold) if spec.manifold_agrees else (cgal,):
         mesh = rendered.meshes[part]
         findings = mesh_findings(part, mesh, spec.bodies, _bed(rendered.params))
         failed = [f for f in findings if f.check in VALIDITY and f.failed]
