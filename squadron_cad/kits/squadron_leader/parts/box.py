@@ -216,14 +216,14 @@ def _thin_cut(
         pocket_shape(p, q) for q in layout.pockets if q.z_top > band and q.z_bottom < high
     ]
     open_there += [notch_footprint(n) for n in layout.notches if n.z_top > band]
-    # The hollows grown a hundredth: flush with the dividers' faces, CGAL fails to close it.
-    hollow = offset(delta=0.01)(hollow_shape(p, layout))
+    # The hollows shrunk a hundredth: flush with the dividers' faces, CGAL fails to close
+    # the cut; grown, a divider-wide wall would read 0.79 mm and sit on the knife edge of
+    # the opening below (kept by one kernel, erased by the other). Shrunk, it reads 0.81.
+    hollow = offset(delta=-0.01)(hollow_shape(p, layout))
     material = difference()(inside, hollow, *open_there)
     # Opened with round offsets, as the thin-wall check erodes: a square one keeps the
     # tips of wedges (where a slanted edge meets a divider) thinner than the wall.
-    # Under Manifold (OpenSCAD 2025) a 0.79 mm strip falls either way at this radius: the
-    # part is rendered with CGAL (registry: manifold_agrees). The check's own radius (0.39)
-    # left 0.46 mm spots at draft quality in the custom tin.
+    # The check's own radius (0.39) left 0.46 mm spots at draft quality in the custom tin.
     half = p.checks.min_wall_mm / 2 - SLIVER_SLACK_MM
     rounded = {"_fn": SLIVER_FACETS}
     printable = offset(r=half, **rounded)(offset(r=-half, **rounded)(material))

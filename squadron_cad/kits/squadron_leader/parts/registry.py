@@ -220,9 +220,6 @@ PARTS: tuple[Part, ...] = (
         orientation="floor down",
         print_notes=_box_notes,
         slow_render=True,
-        # OpenSCAD 2025's round offsets erase 0.79 mm walls of the thin-wall cut that
-        # 2021 keeps (-2.9 % volume at width 26, measured): CGAL renders it under auto.
-        manifold_agrees=False,
     ),
     Part(
         "box_lid",
