@@ -43,6 +43,9 @@ from squadron_cad.uptodate import code_version
 
 EXECUTABLE = "prusa-slicer"
 SOLID_INFILL_BELOW_AREA_MM2 = 0  # Prusa's 0.20 mm profiles (PrusaResearch.ini, *common*)
+# Seams at the rear: the aligned placer's visibility raycast was half of the box's slice
+# (14.6 s -> 7.3 s), and filament and print time moved under 0.01 % (measured, 2.5.0).
+SEAM_POSITION = "rear"
 ABORTED = 134  # PrusaSlicer aborts (SIGABRT) on some impossible jobs
 CACHE_FILE = "slicer.json"
 CACHE_VERSION = code_version(sys.modules[__name__])  # its settings and parsing: this source
@@ -100,6 +103,7 @@ class SliceSettings:
             "--solid-infill-below-area", f"{SOLID_INFILL_BELOW_AREA_MM2:g}",
             "--filament-diameter", f"{self.filament_diameter_mm:g}",
             "--filament-density", f"{self.filament_density_g_cm3:g}",
+            "--seam-position", SEAM_POSITION,
             "--bed-shape", f"0x0,{x:g}x0,{x:g}x{y:g},0x{y:g}",
             "--center", f"{x / 2:g},{y / 2:g}",
         ]  # fmt: skip
