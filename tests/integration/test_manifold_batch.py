@@ -3,6 +3,7 @@ it leaves no process and no temporary behind."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 from pathlib import Path
@@ -173,3 +174,42 @@ def test_auto_raises_cgal_s_error_when_neither_renders(tool: WasmOpenScad, tmp_p
     with pytest.raises(ToolError, match=r"^broken: OpenSCAD failed \(exit code 1\): ERROR: Pars"):
         backend.render([RenderJob("broken", "cube(", tmp_path / "broken.stl")], 60, 1)
     assert temporaries(tmp_path) == []
+
+
+def _project_copy(folder: Path) -> Path:
+    """A project root with the real package (linked) and its own copy of the batch script."""
+    root = folder / "project"
+    (root / "scripts").mkdir(parents=True)
+    (root / "node_modules").mkdir()
+    real = manifold_batch.REPO_ROOT
+    (root / "node_modules" / manifold_batch.PACKAGE).symlink_to(
+        real / "node_modules" / manifold_batch.PACKAGE
+    )
+    shutil.copy(real / "package-lock.json", root / "package-lock.json")
+    shutil.copy(real / manifold_batch.SCRIPT_PATH, root / manifold_batch.SCRIPT_PATH)
+    return root
+
+
+def _probe_fresh(tool: WasmOpenScad, root: Path) -> WasmOpenScad:
+    manifold_batch._probe.cache_clear()
+    try:
+        return manifold_batch._probe(tool.node, str(root))
+    finally:
+        manifold_batch._probe.cache_clear()
+
+
+def test_the_probe_verdict_is_kept_until_the_batch_script_changes(
+    tool: WasmOpenScad, tmp_path: Path
+) -> None:
+    root = _project_copy(tmp_path)
+    kept = root / manifold_batch.PROBE_CACHE
+    assert _probe_fresh(tool, root).openscad_version == tool.openscad_version
+    verdicts = json.loads(kept.read_text())
+    assert list(verdicts.values()) == [tool.openscad_version]
+    # A verdict planted under the same key is believed: the probe did not run again.
+    kept.write_text(json.dumps(dict.fromkeys(verdicts, "planted")))
+    assert _probe_fresh(tool, root).openscad_version == "planted"
+    # Another batch script is probed anew.
+    script = root / manifold_batch.SCRIPT_PATH
+    script.write_text(script.read_text() + "\n// changed\n")
+    assert _probe_fresh(tool, root).openscad_version == tool.openscad_version
