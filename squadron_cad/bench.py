@@ -36,7 +36,8 @@ SCENARIOS = ("cold render+checks", "cold full", "unchanged", "one change")
 
 
 class MemorySampler:
-    """Peak memory of this process and all its descendants, sampled (tree_rss_bytes)."""
+    """Peak memory of what this process runs (its descendants: the build and everything it
+    starts), sampled (tree_rss_bytes); the benchmark's own process is not the build's."""
 
     def __init__(self, interval_s: float = 0.05) -> None:
         self.interval_s = interval_s
@@ -54,17 +55,18 @@ class MemorySampler:
 
     def _run(self) -> None:
         while not self._stop.is_set():
-            self.peak_bytes = max(self.peak_bytes, tree_rss_bytes(os.getpid()))
+            self.peak_bytes = max(self.peak_bytes, tree_rss_bytes(os.getpid(), itself=False))
             self._stop.wait(self.interval_s)
 
 
-def tree_rss_bytes(root: int) -> int:
-    """Memory in use by a process and all its descendants, now (psutil): proportional set
-    size, so shared pages (libraries, a child just forked) count once across the tree
-    where summing RSS would count them in every process; RSS where PSS is unavailable."""
+def tree_rss_bytes(root: int, itself: bool = True) -> int:
+    """Memory in use by a process (unless itself=False) and all its descendants, now
+    (psutil): proportional set size, so shared pages (libraries, a child just forked) count
+    once across the tree where summing RSS would count them in every process; RSS where
+    PSS is unavailable."""
     try:
         top = psutil.Process(root)
-        family = [top, *top.children(recursive=True)]
+        family = [top, *top.children(recursive=True)] if itself else top.children(recursive=True)
     except psutil.Error:
         return 0
     return sum(_resident(process) for process in family)

@@ -44,3 +44,18 @@ def test_stages_are_medians_and_the_rest_is_start_up() -> None:
     assert stages["render"] == {"wall_s": 3.0, "cpu_s": 6.0}
     assert stages["start-up, swap"]["wall_s"] == 3.0  # 5-2, 6-4, 7-3: median 3
     assert "render" in format_figures(result.as_dict())
+
+
+def test_the_memory_sampler_counts_the_build_not_the_benchmark() -> None:
+    import subprocess
+    import sys
+
+    from squadron_cad.bench import MemorySampler
+
+    hold = "import time\nb = b'x' * 150_000_000\ntime.sleep(1.5)"  # written: resident
+    with MemorySampler() as idle:
+        pass
+    with MemorySampler(interval_s=0.02) as busy:
+        subprocess.run([sys.executable, "-c", hold], check=True)
+    assert idle.peak_bytes == 0  # the benchmark's own process is left out
+    assert 150e6 <= busy.peak_bytes < 150e6 + 100e6  # the child's 150 MB, and little else
