@@ -37,7 +37,7 @@ from squadron_cad.geometry import frames
 from squadron_cad.kit import kit_of
 from squadron_cad.params import COLOUR_NAMES, KitParamsBase
 from squadron_cad.render import display, openscad
-from squadron_cad.render.atomic import write_bytes, write_json
+from squadron_cad.render.atomic import read_json_object, write_bytes, write_json
 from squadron_cad.render.cache import file_sha256
 from squadron_cad.render.display import display_environment
 from squadron_cad.uptodate import code_version
@@ -345,11 +345,7 @@ def _framed(content: tuple[int, int, int, int], size: tuple[int, int]) -> tuple[
 
 
 def load_index(folder: Path) -> dict[str, Any]:
-    try:
-        data = json.loads((folder / INDEX_NAME).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    return data if isinstance(data, dict) else {}
+    return read_json_object(folder / INDEX_NAME) or {}
 
 
 def render_views(

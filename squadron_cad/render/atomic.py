@@ -81,3 +81,13 @@ def remove_stale_temporaries(folder: Path) -> None:
         for stale in folder.glob(f"{TEMP_PREFIX}*"):
             with contextlib.suppress(OSError):
                 stale.unlink()
+
+
+def read_json_object(path: Path) -> dict[str, Any] | None:
+    """A JSON object written here before, or None if it is missing, damaged or not an
+    object (a cache or index read this way is only ever a slower build when it is lost)."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from squadron_cad.render.atomic import replace_into, temporary_sibling, write_json
+from squadron_cad.render.atomic import read_json_object, replace_into, temporary_sibling, write_json
 
 MAX_ENTRIES = 400  # a few dozen builds of the whole kit; older entries are pruned
 MAX_RECORDS = 200  # check results per kind (printability: one per part and build)
@@ -79,11 +79,7 @@ class RenderCache:
 
     def lookup_record(self, key: str) -> dict[str, Any] | None:
         """A result stored without a mesh (kit checks), or None."""
-        try:
-            data = json.loads((self.folder / f"{key}.json").read_text())
-        except (OSError, ValueError):
-            return None
-        return data if isinstance(data, dict) else None
+        return read_json_object(self.folder / f"{key}.json")
 
     def store_record(self, key: str, record: dict[str, Any]) -> None:
         self.folder.mkdir(parents=True, exist_ok=True)

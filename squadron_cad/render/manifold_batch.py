@@ -36,7 +36,13 @@ from typing import Any
 
 from squadron_cad.errors import ToolError
 from squadron_cad.render import openscad
-from squadron_cad.render.atomic import TEMP_PREFIX, replace_into, temporary_sibling, write_bytes
+from squadron_cad.render.atomic import (
+    TEMP_PREFIX,
+    read_json_object,
+    replace_into,
+    temporary_sibling,
+    write_bytes,
+)
 from squadron_cad.render.openscad import RenderResult
 from squadron_cad.render.stl import clean_stl, verify_binary_stl
 
@@ -201,11 +207,7 @@ def _probe_key(tool: WasmOpenScad, root: Path) -> str:
 
 
 def _probe_verdicts(root: Path) -> dict[str, Any]:
-    try:
-        data = json.loads((root / PROBE_CACHE).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    return data if isinstance(data, dict) else {}
+    return read_json_object(root / PROBE_CACHE) or {}
 
 
 def _remember_probe(root: Path, key: str, openscad_version: str) -> None:
