@@ -27,6 +27,8 @@ node_modules/.package-lock.json: package-lock.json | $(VENV)/.installed
 	@$(PY) -m squadron_cad.render.manifold_batch install
 
 setup: system $(VENV)/.installed node_modules/.package-lock.json ## Set everything up: system tools, the project's .venv, OpenSCAD's Manifold build (npm)
+	@# bytecode now: where PYTHONDONTWRITEBYTECODE is set, every run would compile it again
+	@$(PY) -m compileall -q squadron_cad
 
 stl: setup ## Build the whole kit into out/ (STLs, SCAD, manifest, layout, pictures)
 	@$(CLI) build --out $(OUT) $(ARGS)

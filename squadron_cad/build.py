@@ -548,29 +548,48 @@ def _stage_rest(
     report: BuildReport, builder: Builder, options: BuildOptions, tell: Progress
 ) -> None:
     """Everything after the renders: kit checks, slicing, layout, BOM, plates, previews."""
-    params, kit_dir = report.params, report.out_dir
+    slicing = BackgroundSlicing(report, builder.cache.folder, options.jobs)
+    if options.slice:
+        tell("slicer", "running")  # its subprocesses work beside the Python stages below
+        slicing.start()
+    else:
+        report.extras["slicer"] = {"skipped": "built with --no-slice"}
+    try:
+        whole_kit = _checks_and_layout(report, builder, options, tell)
+        if options.slice:
+            tell("slicer", "running")  # what is left of it: the wait
+            slicing.attach()
+    except BaseException:
+        slicing.cancel()
+        raise
+    _outputs(report, options, tell, whole_kit)
+    tell("outputs", "finished")
+
+
+def _checks_and_layout(
+    report: BuildReport,
+    builder: Builder,
+    options: BuildOptions,
+    tell: Progress,
+) -> bool:
+    """Kit checks and the layout files; True when the whole kit was built."""
+    tell("kit checks", "running")
     meshes = {result.spec.name: load_mesh(result.stl) for result in report.parts}
     shas = {result.spec.name: file_sha256(result.stl) for result in report.parts}
-    tell("kit checks", "running")
     findings, measured = kit_checks(builder.design, meshes, shas, builder.cache)
     whole_kit = len(meshes) == len(builder.kit.parts)
     if not whole_kit:
         findings, measured = _partial_kit(report, findings, measured, set(meshes))
     attach(report, findings, measured)
-    if options.slice:
-        tell("slicer", "running")
-        slice_stage(report, builder.cache.folder, options.jobs)
-    else:
-        report.extras["slicer"] = {"skipped": "built with --no-slice"}
     report.extras["render_seconds"] = round(report.seconds, 3)
     layout = builder.design.layout if whole_kit else None
     if layout is not None:
         tell("layout", "running")
-        written = write_layout_files(layout, params, kit_dir, picture=options.previews)
+        kit_dir = report.out_dir
+        written = write_layout_files(layout, report.params, kit_dir, picture=options.previews)
         files = [str(path.relative_to(kit_dir)) for path in written]
         report.extras["layout"] = {**layout_summary(layout), "files": files}
-    _outputs(report, options, tell, whole_kit)
-    tell("outputs", "finished")
+    return whole_kit
 
 
 def _partial_kit(
@@ -703,17 +722,57 @@ def invariant_finding(item: dict[str, Any]) -> Finding:
     )
 
 
-def slice_stage(report: BuildReport, cache_dir: Path, jobs: int | None) -> None:
-    # The biggest first: its slicing takes longest (the box's, most of the stage), and
-    # started last it would leave the other worker idle at the end.
-    by_size = sorted(report.parts, key=lambda result: -result.volume_mm3)
-    names = [result.spec.name for result in by_size]
-    stl_dir = report.out_dir / "stl"
-    outcome = slicer.slice_kit(report.params, stl_dir, cache_dir=cache_dir, jobs=jobs, parts=names)
-    report.extras["slicer"] = slicer.slicer_summary(report.params, outcome)
-    report.kit_findings += slicer.slicer_findings(report.params, outcome)
-    if outcome.skipped:
-        report.notices.append(f"slicer figures skipped: {outcome.skipped}")
+class BackgroundSlicing:
+    """The slicer's subprocesses run in a thread while the build's Python stages (kit checks,
+    layout) use the other core; the results join the report on the main thread."""
+
+    def __init__(self, report: BuildReport, cache_dir: Path, jobs: int | None) -> None:
+        self.report = report
+        self.cache_dir = cache_dir
+        self.jobs = jobs
+        self.runs = slicer.SlicerRuns()
+        self.outcome: slicer.KitSlice | None = None
+        self.error: BaseException | None = None
+        self.thread = threading.Thread(target=self._slice, name="slicer", daemon=True)
+
+    def start(self) -> None:
+        self.thread.start()
+
+    def _slice(self) -> None:
+        # The biggest first: its slicing takes longest (the box's, most of the stage), and
+        # started last it would leave the other worker idle at the end.
+        by_size = sorted(self.report.parts, key=lambda result: -result.volume_mm3)
+        names = [result.spec.name for result in by_size]
+        stl_dir = self.report.out_dir / "stl"
+        try:
+            self.outcome = slicer.slice_kit(
+                self.report.params,
+                stl_dir,
+                cache_dir=self.cache_dir,
+                jobs=self.jobs,
+                parts=names,
+                runs=self.runs,
+            )
+        except BaseException as error:  # raised again on the main thread by attach
+            self.error = error
+
+    def attach(self) -> None:
+        """Wait for the slicer, then record its figures and findings in the report."""
+        self.thread.join()
+        if self.error is not None:
+            raise self.error
+        assert self.outcome is not None
+        report, outcome = self.report, self.outcome
+        report.extras["slicer"] = slicer.slicer_summary(report.params, outcome)
+        report.kit_findings += slicer.slicer_findings(report.params, outcome)
+        if outcome.skipped:
+            report.notices.append(f"slicer figures skipped: {outcome.skipped}")
+
+    def cancel(self) -> None:
+        """Stop the slicers under way and wait for the thread (a no-op if never started)."""
+        self.runs.cancel()
+        if self.thread.is_alive():
+            self.thread.join()
 
 
 def _outputs(report: BuildReport, options: BuildOptions, tell: Progress, whole_kit: bool) -> None:

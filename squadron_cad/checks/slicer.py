@@ -14,6 +14,7 @@ infill density). Both take the values of Prusa's own 0.20 mm print profiles.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import math
@@ -201,6 +202,7 @@ def slice_part(
     *,
     executable: str | None = None,
     name: str | None = None,
+    runs: SlicerRuns | None = None,
 ) -> SliceResult | None:
     """Slice one STL. None when PrusaSlicer is not installed (`find_slicer` says why);
     SlicerError when it cannot be sliced (too big for the bed, timeout, crash)."""
@@ -215,36 +217,77 @@ def slice_part(
     with tempfile.TemporaryDirectory(prefix="squadron-slice-") as folder:
         gcode = Path(folder) / f"{name}.gcode"
         command = slice_command(path, stl, settings, placed, gcode)
-        _run(command, name, size, settings, Path(folder))
+        _run(command, name, size, settings, Path(folder), runs or SlicerRuns())
         return parse_gcode(gcode.read_text(errors="replace"))
 
 
 def _run(
-    command: list[str], name: str, size: tuple[float, float], settings: SliceSettings, home: Path
+    command: list[str],
+    name: str,
+    size: tuple[float, float],
+    settings: SliceSettings,
+    home: Path,
+    runs: SlicerRuns,
 ) -> None:
     # A private HOME keeps the slicer from reading or writing the user's own settings.
     env = {**os.environ, "HOME": str(home)}
     try:
-        run = subprocess.run(
-            command,
-            capture_output=True,
-            text=True,
-            timeout=settings.timeout_s,
-            check=False,
-            env=env,
-            cwd=home,
-        )
+        process = runs.start(command, env, home)
+    except OSError as error:
+        raise SlicerError(f"cannot run {command[0]}: {error}") from error
+    try:
+        stdout, stderr = process.communicate(timeout=settings.timeout_s)
     except subprocess.TimeoutExpired as error:
+        process.kill()
+        process.communicate()
         raise SlicerError(
             f"slicing {name} took over {settings.timeout_s:g} s (slicer.timeout_s)"
         ) from error
-    except OSError as error:
-        raise SlicerError(f"cannot run {command[0]}: {error}") from error
-    if run.returncode in (ABORTED, -6):  # 134 from a shell, -6 (SIGABRT) from Python
+    finally:
+        runs.finished(process)
+    if process.returncode in (ABORTED, -6):  # 134 from a shell, -6 (SIGABRT) from Python
         raise SlicerError(f"{too_big(name, size, settings)}? the slicer aborted")
-    if run.returncode != 0:
-        tail = (run.stderr or run.stdout).strip().splitlines()[-3:]
-        raise SlicerError(f"slicing {name} failed (exit {run.returncode}): {' / '.join(tail)}")
+    if process.returncode != 0:
+        tail = (stderr or stdout).strip().splitlines()[-3:]
+        raise SlicerError(f"slicing {name} failed (exit {process.returncode}): {' / '.join(tail)}")
+
+
+@dataclass
+class SlicerRuns:
+    """The slicers of one slice_kit call, so that a build interrupted while it slices in the
+    background stops them at once instead of waiting for them at exit."""
+
+    stopped: bool = False
+    live: set[subprocess.Popen[str]] = field(default_factory=set)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def start(self, command: list[str], env: dict[str, str], home: Path) -> subprocess.Popen[str]:
+        with self.lock:  # checked and registered at once: a cancel cannot slip in between
+            if self.stopped:
+                raise SlicerError("slicing cancelled")
+            process = subprocess.Popen(
+                command,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+                env=env,
+                cwd=home,
+            )
+            self.live.add(process)
+        return process
+
+    def finished(self, process: subprocess.Popen[str]) -> None:
+        with self.lock:
+            self.live.discard(process)
+
+    def cancel(self) -> None:
+        """Kill every slicer under way and start no other."""
+        with self.lock:
+            self.stopped = True
+            running = list(self.live)
+        for process in running:
+            with contextlib.suppress(ProcessLookupError):
+                process.kill()
 
 
 # ---- the cache -----------------------------------------------------------------------------
@@ -329,8 +372,10 @@ def slice_kit(
     jobs: int | None = None,
     parts: Iterable[str] | None = None,
     executable: str | None = None,
+    runs: SlicerRuns | None = None,
 ) -> KitSlice:
-    """Slice the kit's parts (those it prints, or `parts`) in parallel, using the cache."""
+    """Slice the kit's parts (those it prints, or `parts`) in parallel, using the cache;
+    `runs.cancel()` from another thread stops it."""
     started = time.perf_counter()
     settings = SliceSettings.from_params(params)
     outcome = KitSlice(settings)
@@ -344,9 +389,10 @@ def slice_kit(
     outcome.version = slicer_version(path)
     cache = SliceCache(cache_dir)
     specs = _wanted(params, stl_dir, parts)
+    runs = runs or SlicerRuns()
     with ThreadPoolExecutor(max_workers=max(1, jobs or os.cpu_count() or 1)) as pool:
         futures = [
-            pool.submit(_one, spec, stl_dir / spec.file_name, path, cache, outcome)
+            pool.submit(_one, spec, stl_dir / spec.file_name, path, cache, outcome, runs)
             for spec in specs
         ]
         for future in futures:
@@ -355,7 +401,11 @@ def slice_kit(
     return outcome
 
 
-def _one(spec: Part, stl: Path, path: str, cache: SliceCache, outcome: KitSlice) -> None:
+def _one(
+    spec: Part, stl: Path, path: str, cache: SliceCache, outcome: KitSlice, runs: SlicerRuns
+) -> None:
+    if runs.stopped:
+        return
     key = SliceCache.key(stl, outcome.settings, outcome.version)
     result = cache.get(key)
     if result is not None:
@@ -363,7 +413,7 @@ def _one(spec: Part, stl: Path, path: str, cache: SliceCache, outcome: KitSlice)
         outcome.cached.append(spec.name)
         return
     try:
-        result = slice_part(stl, outcome.settings, executable=path, name=spec.name)
+        result = slice_part(stl, outcome.settings, executable=path, name=spec.name, runs=runs)
     except TooBig as error:
         if spec.replaces:  # optional: the parts it stands in for are printed instead
             outcome.unplaced[spec.name] = f"{error}; print {', '.join(spec.replaces)} instead"

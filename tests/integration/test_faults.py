@@ -165,6 +165,9 @@ def test_ctrl_c_at_any_stage_keeps_the_previous_kit(
     )
     assert stage in seen
     assert "Traceback" not in stderr, stderr
+    # Nothing it started goes on working on its files (renders, slicers, pictures).
+    left = subprocess.run(["pgrep", "-f", str(tmp_path)], capture_output=True, check=False)
+    assert left.stdout.strip() == b""
     if code == 0:  # the signal landed after the swap: the new kit, whole
         assert stage == "swap"
         assert (

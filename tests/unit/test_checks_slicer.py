@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import signal
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -168,3 +171,30 @@ def test_parts_named_are_sliced_in_the_order_named(params: KitParams, tmp_path: 
     assert [spec.name for spec in chosen] == ["box", "range_ruler_1", "plane_token"]
     in_kit_order = S._wanted(params, tmp_path, None)
     assert [spec.name for spec in in_kit_order] == ["plane_token", "range_ruler_1", "box"]
+
+
+def test_a_cancel_kills_the_slicers_under_way_and_starts_no_other(
+    settings: S.SliceSettings, tmp_path: Path
+) -> None:
+    """A build interrupted while it slices in the background must not wait for the slicer."""
+    runs = S.SlicerRuns()
+    refused: list[str] = []
+
+    def slice_forever() -> None:
+        try:
+            S._run(["sleep", "600"], "box", (10, 10), settings, tmp_path, runs)
+        except S.SlicerError as error:
+            refused.append(str(error))
+
+    worker = threading.Thread(target=slice_forever)
+    worker.start()
+    while not runs.live:  # the slicer has started
+        time.sleep(0.01)
+    (process,) = runs.live
+    runs.cancel()
+    worker.join()
+    assert process.returncode == -signal.SIGKILL
+    assert refused
+    assert not runs.live
+    with pytest.raises(S.SlicerError, match="cancelled"):
+        runs.start(["true"], {}, tmp_path)
