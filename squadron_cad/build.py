@@ -7,6 +7,7 @@ interrupted or failed build leaves the previous kit byte-identical and no debris
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import difflib
 import hashlib
@@ -586,7 +587,9 @@ def _checks_and_layout(
     if layout is not None:
         tell("layout", "running")
         kit_dir = report.out_dir
-        written = write_layout_files(layout, report.params, kit_dir, picture=options.previews)
+        written = write_layout_files(
+            layout, report.params, kit_dir, picture=options.previews, cache=builder.cache
+        )
         files = [str(path.relative_to(kit_dir)) for path in written]
         report.extras["layout"] = {**layout_summary(layout), "files": files}
     return whole_kit
@@ -635,7 +638,11 @@ LAYOUT_ASSEMBLY = "layout_assembly.stl"
 
 
 def write_layout_files(
-    layout: Layout, params: KitParamsBase, out_dir: Path, picture: bool = True
+    layout: Layout,
+    params: KitParamsBase,
+    out_dir: Path,
+    picture: bool = True,
+    cache: RenderCache | None = None,
 ) -> list[Path]:
     """layout.json (with the die's mesh), the packed assembly and the top-down picture."""
     written = [
@@ -643,8 +650,28 @@ def write_layout_files(
         layout_io.write_assembly(layout, params, out_dir, out_dir / LAYOUT_ASSEMBLY),
     ]
     if picture:  # a picture like the previews, skipped with them
-        written.append(layout_io.write_layout_png(layout, params, out_dir / LAYOUT_PNG))
+        written.append(layout_picture(layout, params, out_dir / LAYOUT_PNG, cache))
     return written
+
+
+LAYOUT_PICTURE_VERSION = code_version(layout_io)
+
+
+def layout_picture(
+    layout: Layout, params: KitParamsBase, path: Path, cache: RenderCache | None
+) -> Path:
+    """The top-down picture, from the cache when the layout and the tin are unchanged (most
+    parameters change neither, and drawing it takes matplotlib a second)."""
+    digest = layout_io.picture_digest(layout, params)
+    key = f"layoutpng-{hashlib.sha256(f'{LAYOUT_PICTURE_VERSION}|{digest}'.encode()).hexdigest()}"
+    record = cache.lookup_record(key) if cache is not None else None
+    if record is not None and isinstance(record.get("png_base64"), str):
+        write_bytes(path, base64.b64decode(record["png_base64"]))
+        return path
+    layout_io.write_layout_png(layout, params, path)
+    if cache is not None:
+        cache.store_record(key, {"png_base64": base64.b64encode(path.read_bytes()).decode()})
+    return path
 
 
 def kit_checks(

@@ -14,7 +14,10 @@ written atomically (a temporary file in the same folder, then one rename).
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import io
+import json
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -131,6 +134,25 @@ def _load(
 
 
 # ---- the picture ----
+
+
+def picture_digest(layout: Layout, p: KitParamsBase) -> str:
+    """A digest of everything the top-down picture is drawn from (the layout, the tin and
+    which pieces are bought), stable across runs: equal digests, equal pictures."""
+    drawn = [dataclasses.asdict(layout), p.tin and p.tin.model_dump(mode="json")]
+    drawn.append(sorted(bought_parts(layout, p)))
+    text = json.dumps(drawn, default=_plain, sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, np.ndarray | np.generic):
+        return value.tolist()
+    if isinstance(value, set | frozenset):
+        return sorted(value, key=repr)
+    if hasattr(value, "wkt"):  # a shapely geometry
+        return value.wkt
+    raise TypeError(f"the layout holds a {type(value).__name__} the picture digest cannot read")
 
 
 def write_layout_png(layout: Layout, p: KitParamsBase, path: Path) -> Path:
