@@ -35,7 +35,8 @@ stl: setup ## Build the whole kit into out/ (STLs, SCAD, manifest, layout, pictu
 
 test: setup ## Lint, then run every test (unit and real OpenSCAD renders)
 	@$(VENV)/bin/ruff check squadron_cad tests
-	@$(VENV)/bin/pytest -q
+	@# two workers, whole files each: a file's renders are shared by its tests
+	@$(VENV)/bin/pytest -q --numprocesses 2 --dist loadfile
 
 test-fast: setup ## Unit tests only (no OpenSCAD)
 	@$(VENV)/bin/pytest -q -m "not integration"

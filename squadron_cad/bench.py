@@ -33,7 +33,6 @@ GOAL_WARM_SECONDS = 1.0
 GOAL_CHANGE_RATIO = 0.3  # one parameter changed, against a cold full build
 GOAL_PEAK_MB = 500.0
 SCENARIOS = ("cold render+checks", "cold full", "unchanged", "one change")
-BACKGROUND_SLICER = "slicer, in background"  # its own wall time, not part of the sum
 
 
 class MemorySampler:
@@ -120,12 +119,13 @@ class BenchResult:
     def record_stages(self, scenario: str, total_s: float, manifest: dict[str, Any]) -> None:
         """The build's own stage clock; what it does not cover is start-up (imports,
         parameters) and the swap, reported as the rest."""
-        stages = dict(manifest.get("stages", {}))
-        covered = sum(stage["wall_s"] for stage in stages.values())
+        stages = {
+            name: {"wall_s": stage["wall_s"], "cpu_s": _or_nan(stage.get("cpu_s"))}
+            for name, stage in manifest.get("stages", {}).items()
+        }
+        beside = {name for name, stage in manifest.get("stages", {}).items() if stage.get("beside")}
+        covered = sum(stage["wall_s"] for name, stage in stages.items() if name not in beside)
         stages["start-up, swap"] = {"wall_s": max(0.0, total_s - covered), "cpu_s": float("nan")}
-        beside = manifest.get("slicer", {}).get("seconds")
-        if beside is not None:  # runs beside kit checks and layout: its wait is "slicer"
-            stages[BACKGROUND_SLICER] = {"wall_s": beside, "cpu_s": float("nan")}
         table = self.stages.setdefault(scenario, {})
         for name, spent in stages.items():
             row = table.setdefault(name, {"wall_s": [], "cpu_s": []})
@@ -323,6 +323,10 @@ def format_figures(r: dict[str, Any]) -> str:
         + ", ".join(f"{k} {v:.1f}" for k, v in r["reference_files_seconds"].items()),
     ]
     return "\n".join(lines)
+
+
+def _or_nan(value: float | None) -> float:
+    return float("nan") if value is None else value
 
 
 def stage_table(stages: dict[str, dict[str, dict[str, float]]]) -> list[str]:

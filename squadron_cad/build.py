@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import trimesh
 
@@ -50,12 +50,15 @@ from squadron_cad.outfolder import (
 )
 from squadron_cad.outputs import bom, gallery, manifest, plates, previews
 from squadron_cad.params import KitParamsBase
+from squadron_cad.render import openscad
 from squadron_cad.render.atomic import write_bytes, write_json, write_text
 from squadron_cad.render.backends import Backend, BackendChoice, RenderJob, select_backend
 from squadron_cad.render.cache import RenderCache, file_sha256, source_key
 from squadron_cad.render.openscad import RenderResult
 from squadron_cad.resolve import resolve as resolve_defaults
 from squadron_cad.uptodate import code_version
+
+T = TypeVar("T")
 
 # Cached check results are keyed by the checks' own source: a changed check recomputes.
 CHECKS_VERSION = code_version(squadron_cad.checks, squadron_cad.bed)
@@ -359,7 +362,7 @@ class StageClock:
 
     def __init__(self, progress: Progress) -> None:
         self.progress = progress
-        self.stages: dict[str, dict[str, float]] = {}
+        self.stages: dict[str, dict[str, Any]] = {}
         self._open: tuple[str, float, float] | None = None
 
     def __call__(self, name: str, status: str) -> None:
@@ -371,6 +374,11 @@ class StageClock:
             if status == "running":
                 self._open = (name, time.perf_counter(), _cpu_seconds())
         self.progress(name, status)
+
+    def beside(self, name: str, wall_s: float) -> None:
+        """A stage that ran in a thread beside the others: its own wall time, not part of
+        their sum; its subprocesses' CPU time falls in the stages it overlapped."""
+        self.stages[name] = {"wall_s": round(wall_s, 3), "cpu_s": None, "beside": True}
 
     def close(self) -> None:
         if self._open is None:
@@ -548,51 +556,77 @@ def _seed(staging: Staging, options: BuildOptions, existing: dict[str, Any] | No
 def _stage_rest(
     report: BuildReport, builder: Builder, options: BuildOptions, tell: Progress
 ) -> None:
-    """Everything after the renders: kit checks, slicing, layout, BOM, plates, previews."""
-    slicing = BackgroundSlicing(report, builder.cache.folder, options.jobs)
-    if options.slice:
-        tell("slicer", "running")  # its subprocesses work beside the Python stages below
-        slicing.start()
-    else:
-        report.extras["slicer"] = {"skipped": "built with --no-slice"}
+    """Everything after the renders. The slicer and the pictures run their subprocesses in
+    threads beside the Python stages (layout, kit checks, plates), sharing `jobs` slots;
+    each joins the report on the main thread when its result is needed."""
+    jobs = options.jobs or os.cpu_count() or 1
+    slots = threading.BoundedSemaphore(jobs)
+    whole_kit = len(report.parts) == len(builder.kit.parts)
+    slicing = _slicing(report, builder.cache.folder, jobs, slots)
+    drawing = _drawing(report, jobs, slots)
     try:
-        whole_kit = _checks_and_layout(report, builder, options, tell)
         if options.slice:
-            tell("slicer", "running")  # what is left of it: the wait
-            slicing.attach()
+            tell("slicer", "running")
+            slicing.start()
+        if whole_kit:
+            _layout_stage(report, builder, options, tell)
+        if options.previews:  # after the layout: the packed box is drawn from its files
+            tell("previews", "running")
+            drawing.start()
+        _kit_check_stage(report, builder, tell, whole_kit)
+        _plates_stage(report, options, tell, whole_kit)
+        _join_slicer(report, slicing, options, tell)
+        tell("bom", "running")
+        bom.write_bom(report.out_dir, manifest.manifest_data(report))
+        _join_previews(report, drawing, options, tell)
     except BaseException:
         slicing.cancel()
+        drawing.cancel()
         raise
-    _outputs(report, options, tell, whole_kit)
     tell("outputs", "finished")
 
 
-def _checks_and_layout(
-    report: BuildReport,
-    builder: Builder,
-    options: BuildOptions,
-    tell: Progress,
-) -> bool:
-    """Kit checks and the layout files; True when the whole kit was built."""
+def _layout_stage(
+    report: BuildReport, builder: Builder, options: BuildOptions, tell: Progress
+) -> None:
+    layout = builder.design.layout
+    if layout is None:
+        return
+    tell("layout", "running")
+    kit_dir = report.out_dir
+    written = write_layout_files(
+        layout, report.params, kit_dir, picture=options.previews, cache=builder.cache
+    )
+    files = [str(path.relative_to(kit_dir)) for path in written]
+    report.extras["layout"] = {**layout_summary(layout), "files": files}
+
+
+def _kit_check_stage(
+    report: BuildReport, builder: Builder, tell: Progress, whole_kit: bool
+) -> None:
     tell("kit checks", "running")
     meshes = {result.spec.name: load_mesh(result.stl) for result in report.parts}
     shas = {result.spec.name: file_sha256(result.stl) for result in report.parts}
     findings, measured = kit_checks(builder.design, meshes, shas, builder.cache)
-    whole_kit = len(meshes) == len(builder.kit.parts)
     if not whole_kit:
         findings, measured = _partial_kit(report, findings, measured, set(meshes))
     attach(report, findings, measured)
     report.extras["render_seconds"] = round(report.seconds, 3)
-    layout = builder.design.layout if whole_kit else None
-    if layout is not None:
-        tell("layout", "running")
-        kit_dir = report.out_dir
-        written = write_layout_files(
-            layout, report.params, kit_dir, picture=options.previews, cache=builder.cache
-        )
-        files = [str(path.relative_to(kit_dir)) for path in written]
-        report.extras["layout"] = {**layout_summary(layout), "files": files}
-    return whole_kit
+
+
+def _plates_stage(
+    report: BuildReport, options: BuildOptions, tell: Progress, whole_kit: bool
+) -> None:
+    if not (options.plates and whole_kit):
+        return
+    tell("plates", "running")
+    counts = {r.spec.name: r.count for r in report.parts}
+    colours: list[dict[str, Any]] = []
+    try:
+        plates.write_plates(report.out_dir, report.params, counts, colours)
+        report.extras["plates"] = colours  # the BOM's colour table
+    except SquadronError as error:
+        report.notices.append(f"plates skipped: {error}")
 
 
 def _partial_kit(
@@ -749,80 +783,107 @@ def invariant_finding(item: dict[str, Any]) -> Finding:
     )
 
 
-class BackgroundSlicing:
-    """The slicer's subprocesses run in a thread while the build's Python stages (kit checks,
-    layout) use the other core; the results join the report on the main thread."""
+class Beside(Generic[T]):
+    """Work whose subprocesses run in a thread beside the build's Python stages; its result
+    (or its error) is taken on the main thread, and `stop` ends it early on an interrupt."""
 
-    def __init__(self, report: BuildReport, cache_dir: Path, jobs: int | None) -> None:
-        self.report = report
-        self.cache_dir = cache_dir
-        self.jobs = jobs
-        self.runs = slicer.SlicerRuns()
-        self.outcome: slicer.KitSlice | None = None
+    def __init__(self, name: str, work: Callable[[], T], stop: Callable[[], None]) -> None:
+        self.name = name
+        self.work = work
+        self.stop = stop
+        self.value: T | None = None
         self.error: BaseException | None = None
-        self.thread = threading.Thread(target=self._slice, name="slicer", daemon=True)
+        self.seconds = 0.0
+        self.thread = threading.Thread(target=self._run, name=name, daemon=True)
 
     def start(self) -> None:
         self.thread.start()
 
-    def _slice(self) -> None:
-        # The biggest first: its slicing takes longest (the box's, most of the stage), and
-        # started last it would leave the other worker idle at the end.
-        by_size = sorted(self.report.parts, key=lambda result: -result.volume_mm3)
-        names = [result.spec.name for result in by_size]
-        stl_dir = self.report.out_dir / "stl"
+    def _run(self) -> None:
+        started = time.perf_counter()
         try:
-            self.outcome = slicer.slice_kit(
-                self.report.params,
-                stl_dir,
-                cache_dir=self.cache_dir,
-                jobs=self.jobs,
-                parts=names,
-                runs=self.runs,
-            )
-        except BaseException as error:  # raised again on the main thread by attach
+            self.value = self.work()
+        except BaseException as error:  # raised again on the main thread by result()
             self.error = error
+        self.seconds = time.perf_counter() - started
 
-    def attach(self) -> None:
-        """Wait for the slicer, then record its figures and findings in the report."""
+    def result(self) -> T:
         self.thread.join()
         if self.error is not None:
             raise self.error
-        assert self.outcome is not None
-        report, outcome = self.report, self.outcome
-        report.extras["slicer"] = slicer.slicer_summary(report.params, outcome)
-        report.kit_findings += slicer.slicer_findings(report.params, outcome)
-        if outcome.skipped:
-            report.notices.append(f"slicer figures skipped: {outcome.skipped}")
+        assert self.value is not None
+        return self.value
 
     def cancel(self) -> None:
-        """Stop the slicers under way and wait for the thread (a no-op if never started)."""
-        self.runs.cancel()
+        """Stop it and wait for the thread (a no-op if it never started)."""
+        self.stop()
         if self.thread.is_alive():
             self.thread.join()
 
 
-def _outputs(report: BuildReport, options: BuildOptions, tell: Progress, whole_kit: bool) -> None:
-    if options.plates and whole_kit:
-        tell("plates", "running")
-        counts = {r.spec.name: r.count for r in report.parts}
-        colours: list[dict[str, Any]] = []
-        try:
-            plates.write_plates(report.out_dir, report.params, counts, colours)
-            report.extras["plates"] = colours  # the BOM's colour table
-        except SquadronError as error:
-            report.notices.append(f"plates skipped: {error}")
-    tell("bom", "running")
-    bom.write_bom(report.out_dir, manifest.manifest_data(report))
-    if options.previews:
-        tell("previews", "running")
-        names = [r.spec.name for r in report.parts]
-        try:
-            previews.write_previews(
-                report.out_dir, names, report.params, options.jobs or os.cpu_count() or 1
-            )
-        except ToolError as error:
-            report.notices.append(f"previews skipped: {error}")
+def _slicing(
+    report: BuildReport, cache_dir: Path, jobs: int, slots: threading.Semaphore
+) -> Beside[slicer.KitSlice]:
+    # The biggest first: its slicing takes longest (the box's, most of the stage), and
+    # started last it would leave the other worker idle at the end.
+    by_size = sorted(report.parts, key=lambda result: -result.volume_mm3)
+    names = [result.spec.name for result in by_size]
+    runs = slicer.SlicerRuns(slots=slots)
+    stl_dir = report.out_dir / "stl"
+
+    def work() -> slicer.KitSlice:
+        return slicer.slice_kit(
+            report.params, stl_dir, cache_dir=cache_dir, jobs=jobs, parts=names, runs=runs
+        )
+
+    return Beside("slicer", work, runs.cancel)
+
+
+def _join_slicer(
+    report: BuildReport, slicing: Beside[slicer.KitSlice], options: BuildOptions, tell: Progress
+) -> None:
+    if not options.slice:
+        report.extras["slicer"] = {"skipped": "built with --no-slice"}
+        return
+    tell("slicer", "running")  # what is left of it: the wait
+    outcome = slicing.result()
+    report.extras["slicer"] = slicer.slicer_summary(report.params, outcome)
+    report.kit_findings += slicer.slicer_findings(report.params, outcome)
+    if outcome.skipped:
+        report.notices.append(f"slicer figures skipped: {outcome.skipped}")
+    _beside_stage(tell, "slicer", slicing.seconds)
+
+
+def _drawing(report: BuildReport, jobs: int, slots: threading.Semaphore) -> Beside[list[Path]]:
+    sharing = previews.Sharing(slots)
+    names = [r.spec.name for r in report.parts]
+
+    def work() -> list[Path]:
+        return previews.write_previews(report.out_dir, names, report.params, jobs, sharing=sharing)
+
+    def stop() -> None:
+        sharing.stopped.set()
+        openscad.stop_all()  # the renders are over: only pictures are under way
+
+    return Beside("previews", work, stop)
+
+
+def _join_previews(
+    report: BuildReport, drawing: Beside[list[Path]], options: BuildOptions, tell: Progress
+) -> None:
+    if not options.previews:
+        return
+    tell("previews", "running")  # what is left of them: the wait
+    try:
+        drawing.result()
+    except ToolError as error:
+        report.notices.append(f"previews skipped: {error}")
+    _beside_stage(tell, "previews", drawing.seconds)
+
+
+def _beside_stage(tell: Progress, name: str, seconds: float) -> None:
+    if isinstance(tell, StageClock):
+        tell.beside(f"{name}, in background", seconds)
 
 
 @dataclass

@@ -255,30 +255,43 @@ def _run(
 @dataclass
 class SlicerRuns:
     """The slicers of one slice_kit call, so that a build interrupted while it slices in the
-    background stops them at once instead of waiting for them at exit."""
+    background stops them at once instead of waiting for them at exit. With `slots`, each
+    slicer holds one while it runs: the build shares them with the pictures' OpenSCAD."""
 
+    slots: threading.Semaphore | None = None
     stopped: bool = False
     live: set[subprocess.Popen[str]] = field(default_factory=set)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def start(self, command: list[str], env: dict[str, str], home: Path) -> subprocess.Popen[str]:
-        with self.lock:  # checked and registered at once: a cancel cannot slip in between
-            if self.stopped:
-                raise SlicerError("slicing cancelled")
-            process = subprocess.Popen(
-                command,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                text=True,
-                env=env,
-                cwd=home,
-            )
-            self.live.add(process)
+        if self.slots is not None:
+            self.slots.acquire()
+        try:
+            with self.lock:  # checked and registered at once: a cancel cannot slip in between
+                if self.stopped:
+                    raise SlicerError("slicing cancelled")
+                process = subprocess.Popen(
+                    command,
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.PIPE,
+                    text=True,
+                    env=env,
+                    cwd=home,
+                )
+                self.live.add(process)
+        except BaseException:
+            self._release()
+            raise
         return process
 
     def finished(self, process: subprocess.Popen[str]) -> None:
         with self.lock:
             self.live.discard(process)
+        self._release()
+
+    def _release(self) -> None:
+        if self.slots is not None:
+            self.slots.release()
 
     def cancel(self) -> None:
         """Kill every slicer under way and start no other."""

@@ -245,7 +245,14 @@ class StageTiming(Contract):
     """Wall and CPU seconds of one stage of the build."""
 
     wall_s: Number
-    cpu_s: Number
+    cpu_s: Number | None = Field(
+        description="CPU seconds of the process and its finished subprocesses; null beside"
+    )
+    beside: bool = Field(
+        default=False,
+        description="Ran in a thread beside the other stages (the slicer, the pictures): not "
+        "part of their sum, and its subprocesses' CPU time falls in the stages it overlapped",
+    )
 
 
 class KitInfo(Contract):

@@ -20,8 +20,9 @@ import json
 import re
 import sys
 import tempfile
+import threading
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -355,6 +356,7 @@ def render_views(
     jobs: int,
     tool: openscad.OpenScad | None = None,
     progress: Progress | None = None,
+    sharing: Sharing | None = None,
 ) -> list[Picture]:
     """Draw the views into folder/<name>.png, skipping those already drawn as they are now."""
     tool = tool or openscad.locate()
@@ -374,7 +376,7 @@ def render_views(
         else:
             todo.append((view, key))
     if todo:
-        pictures.update(_draw_all(todo, folder, settings, jobs, tool, report))
+        pictures.update(_draw_all(todo, folder, settings, jobs, tool, report, sharing))
     ordered = [pictures[view.name] for view in views]
     _save_index(folder, index, ordered)
     return ordered
@@ -393,17 +395,38 @@ def _draw_all(
     jobs: int,
     tool: openscad.OpenScad,
     report: Progress,
+    sharing: Sharing | None = None,
 ) -> dict[str, Picture]:
+    share = sharing or Sharing()
+
     def draw(job: tuple[View, str]) -> Picture:
         view, key = job
         target = folder / f"{view.name}.png"
-        report(view.name, "drawing")
-        seconds = snapshot(tool, view, target, settings, env)
+        with share.slot():
+            report(view.name, "drawing")
+            seconds = snapshot(tool, view, target, settings, env)
         report(view.name, "drawn")
         return Picture(view, target, key, seconds, cached=False)
 
     with display_environment() as env, ThreadPoolExecutor(max(1, jobs)) as pool:
         return {picture.view.name: picture for picture in pool.map(draw, todo)}
+
+
+@dataclass
+class Sharing:
+    """How pictures drawn beside other work share the machine: each OpenSCAD holds one of
+    the build's `slots` while it runs, and none starts once `stopped` is set (the build was
+    interrupted; openscad.stop_all ends those under way)."""
+
+    slots: threading.Semaphore | None = None
+    stopped: threading.Event = dataclasses.field(default_factory=threading.Event)
+
+    @contextlib.contextmanager
+    def slot(self) -> Iterator[None]:
+        with self.slots if self.slots is not None else contextlib.nullcontext():
+            if self.stopped.is_set():
+                raise ToolError("pictures cancelled")
+            yield
 
 
 def _quiet(_name: str, _status: str) -> None:
@@ -447,6 +470,7 @@ def write_previews(
     *,
     tool: openscad.OpenScad | None = None,
     progress: Progress | None = None,
+    sharing: Sharing | None = None,
 ) -> list[Path]:
     """out/previews/<part>.png for each part's STL, plus the kit, stack and packed box views.
 
@@ -455,7 +479,7 @@ def write_previews(
     folder = out_dir / FOLDER
     views = preview_views(out_dir, parts, params)
     settings = PictureSettings(params.previews.width_px, params.previews.height_px)
-    pictures = render_views(views, folder, settings, jobs, tool, progress)
+    pictures = render_views(views, folder, settings, jobs, tool, progress, sharing)
     _remove_orphans(folder, {view.name for view in views}, out_dir / "stl")
     return [picture.path for picture in pictures]
 

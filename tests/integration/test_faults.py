@@ -119,7 +119,8 @@ def test_a_hanging_openscad_is_stopped_by_the_timeout(out: Path) -> None:
     assert run.returncode == 1
     assert "did not finish within 2 s" in stderr
     assert_kit_unchanged(out, before)
-    leftover = subprocess.run(["pgrep", "-f", str(FAKE)], capture_output=True, check=False)
+    # This build's OpenSCAD only (its files are under out's folder): tests run side by side.
+    leftover = subprocess.run(["pgrep", "-f", str(out.parent)], capture_output=True, check=False)
     assert leftover.stdout.strip() == b""
 
 
@@ -202,7 +203,7 @@ def test_a_killed_build_leaves_staging_that_the_next_run_removes(out: Path) -> N
             break
     run.kill()  # SIGKILL: no cleanup can run
     run.communicate(timeout=30)
-    subprocess.run(["pkill", "-f", str(FAKE)], check=False)
+    subprocess.run(["pkill", "-f", str(out.parent)], check=False)  # this build's only
     assert hashes(out) == before
     assert [p for p in out.parent.iterdir() if p.name.startswith(".out.staging-")]
     again = cli(out, *only_parts(), "--quiet")

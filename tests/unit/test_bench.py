@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from squadron_cad.bench import BACKGROUND_SLICER, BenchResult, format_figures
+from squadron_cad.bench import BenchResult, format_figures
 
 
 def _result(full_cold: list[float], peak_mb: float, warm: list[float]) -> BenchResult:
@@ -46,19 +46,20 @@ def test_stages_are_medians_and_the_rest_is_start_up() -> None:
     assert "render" in format_figures(result.as_dict())
 
 
-def test_the_slicer_beside_other_stages_is_shown_but_not_summed() -> None:
+def test_a_stage_beside_the_others_is_shown_but_not_summed() -> None:
     result = _result([3.0, 3.0, 3.0], 300, [0.5, 0.5, 0.5])
     manifest = {
         "stages": {
             "kit checks": {"wall_s": 2.0, "cpu_s": 2.0},
-            "slicer": {"wall_s": 0.5, "cpu_s": 0},
-        },
-        "slicer": {"seconds": 2.4},
+            "slicer": {"wall_s": 0.5, "cpu_s": 0.0},
+            "slicer, in background": {"wall_s": 2.4, "cpu_s": None, "beside": True},
+        }
     }
     result.record_stages("cold full", 4.0, manifest)
     stages = result.as_dict()["stages"]["cold full"]
-    assert stages[BACKGROUND_SLICER]["wall_s"] == 2.4
+    assert stages["slicer, in background"]["wall_s"] == 2.4
     assert stages["start-up, swap"]["wall_s"] == 1.5  # 4 - 2 - 0.5: the 2.4 ran beside them
+    assert "slicer, in background" in format_figures(result.as_dict())
 
 
 def test_the_memory_sampler_counts_the_build_not_the_benchmark() -> None:
