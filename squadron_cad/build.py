@@ -26,7 +26,7 @@ import trimesh
 import squadron_cad.bed
 import squadron_cad.checks
 from squadron_cad import uptodate
-from squadron_cad.checks import fits, slicer
+from squadron_cad.checks import fits, memo, slicer
 from squadron_cad.checks.findings import Finding
 from squadron_cad.checks.mesh import BedSize, load_mesh, mesh_findings
 from squadron_cad.checks.printability import part_printability, printability_inputs
@@ -730,8 +730,9 @@ def kit_checks(
     cached = cache.lookup_record(key)
     if cached is not None:
         return findings + [Finding.from_dict(f) for f in cached["findings"]], cached["invariants"]
-    between = kit.checks(design, meshes) + fit_proof(design, meshes)
-    measured = kit.invariants(design, meshes)
+    with memo.kept_in(cache, checks_version):
+        between = kit.checks(design, meshes) + fit_proof(design, meshes)
+        measured = kit.invariants(design, meshes)
     cache.store_record(key, {"findings": [f.as_dict() for f in between], "invariants": measured})
     return findings + between, measured
 

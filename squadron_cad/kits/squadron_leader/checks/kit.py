@@ -7,20 +7,24 @@ both costs little more than one.
 
 from __future__ import annotations
 
+import json
 import weakref
 from collections.abc import Mapping
+from dataclasses import asdict
 from typing import TYPE_CHECKING
 
 import trimesh
 
-from squadron_cad.checks import meshgeo
+from squadron_cad.checks import memo, meshgeo
 from squadron_cad.checks.findings import Finding
 from squadron_cad.errors import SquadronError
+from squadron_cad.fit import layout_io
 from squadron_cad.kits.squadron_leader.checks import clearances, rattle
 from squadron_cad.kits.squadron_leader.checks import invariants as rules
 from squadron_cad.kits.squadron_leader.checks.clearances import StackMeasure
 
 if TYPE_CHECKING:
+    from squadron_cad.fit.layout import Layout
     from squadron_cad.kits.squadron_leader.design import SquadronDesign
     from squadron_cad.kits.squadron_leader.params import KitParams
 
@@ -51,9 +55,19 @@ def stacks(meshes: Mapping[str, trimesh.Trimesh]) -> list[StackMeasure]:
         # an id() could be reused by another mesh there, the content hash cannot.
         key = (upper, hash(meshes[upper]))
         if key not in known:
-            known[key] = clearances.measure_stack(lower, meshes[upper], upper)
+            known[key] = _measured_stack(lower, meshes[upper], upper)
         measured.append(known[key])
     return measured
+
+
+def _measured_stack(lower: trimesh.Trimesh, upper: trimesh.Trimesh, name: str) -> StackMeasure:
+    """A stack depends on its two meshes only: kept between builds by their content."""
+    inputs = f"{name}|{memo.mesh_digest(lower)}|{memo.mesh_digest(upper)}"
+    value = memo.remember(
+        "stack", inputs, lambda: asdict(clearances.measure_stack(lower, upper, name))
+    )
+    seats = {int(turn): bool(ok) for turn, ok in value["seats"].items()}  # JSON keys: str
+    return StackMeasure(**{**value, "seats": seats})
 
 
 def _valid_meshes(meshes: Mapping[str, trimesh.Trimesh]) -> dict[str, trimesh.Trimesh]:
@@ -70,7 +84,23 @@ def clearance_findings(
     except SquadronError:  # the solver refuses a tin too small; the build reported it
         layout = None
     found = clearances.all_findings(design.params, valid, stacks(valid), layout)
-    return found + (rattle.findings(design.params, layout) if layout is not None else [])
+    return found + (_rattle(design.params, layout) if layout is not None else [])
+
+
+# Sections the rattle check never reads; what it does read of them (where the ruler and the
+# stat dials lie) is in the layout.
+RATTLE_IGNORES = frozenset({"ruler", "stat_dial", "marks", "slicer", "printer", "previews"})
+
+
+def _rattle(p: KitParams, layout: Layout) -> list[Finding]:
+    """Kept between builds by the layout and the parameters it reads: a change that moves
+    no piece in the box (a ruler joint's clearance) does not measure it again."""
+    read = p.model_dump(mode="json", exclude=set(RATTLE_IGNORES))
+    inputs = f"{layout_io.picture_digest(layout, p)}|{json.dumps(read, sort_keys=True)}"
+    value = memo.remember(
+        "rattle", inputs, lambda: [f.as_dict() for f in rattle.findings(p, layout)]
+    )
+    return [Finding.from_dict(item) for item in value]
 
 
 def invariants(design: SquadronDesign, meshes: Mapping[str, trimesh.Trimesh]) -> list[dict]:
