@@ -8,6 +8,8 @@ overlap with the box and the gap beside them are measured with manifold3d.
 
 from __future__ import annotations
 
+import functools
+import json
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -16,7 +18,7 @@ import numpy as np
 import trimesh
 from shapely.geometry import MultiPolygon
 
-from squadron_cad.checks import meshgeo
+from squadron_cad.checks import memo, meshgeo
 from squadron_cad.checks.findings import Finding, Severity, verdict
 from squadron_cad.params import FitRange
 
@@ -81,13 +83,32 @@ def stowed_findings(
     in checks.pocket_fit. Pieces whose part was not built (or is bought) are skipped."""
     if layout.box_part not in meshes:
         return []
-    box_solid = meshgeo.solid_of(meshes[layout.box_part])
+    box_solid = functools.cache(lambda: meshgeo.solid_of(meshes[layout.box_part]))
+    box_digest = memo.mesh_digest(meshes[layout.box_part])
     own = {layout.box_part, layout.lid_part}
     pieces = [p for p in layout.placements if p.part in meshes and p.part not in own]
-    return [
-        _group_finding(layout.box_part, box_solid, group, meshes, pocket_fit, tolerance)
-        for group in stowed_groups(pieces)
-    ]
+    found = []
+    for group in stowed_groups(pieces):
+        # Kept between builds by what it measures: a changed part re-checks its group only.
+        inputs = json.dumps(
+            [
+                [layout.box_part, box_digest, pocket_fit.min_mm, pocket_fit.max_mm, tolerance],
+                *([p.name, p.part, memo.mesh_digest(meshes[p.part]), _matrix(p)] for p in group),
+            ]
+        )
+        value = memo.remember(
+            "pocket",
+            inputs,
+            lambda group=group: _group_finding(
+                layout.box_part, box_solid(), group, meshes, pocket_fit, tolerance
+            ).as_dict(),
+        )
+        found.append(Finding.from_dict(value))
+    return found
+
+
+def _matrix(placed: Placement) -> list[list[float]]:
+    return np.asarray(placed.transform, dtype=float).tolist()
 
 
 def stowed_groups(pieces: list[Placement]) -> list[list[Placement]]:

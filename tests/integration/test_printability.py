@@ -103,3 +103,38 @@ def test_one_players_set_is_within_the_filament_budget(default_kit, tmp_path) ->
     assert not summary["errors"]
     assert not player["missing"]
     assert player["filament_mm"] <= params.slicer.player_budget_mm == 3100
+
+
+def test_the_fit_proof_remembered_is_the_fit_proof_measured(
+    default_kit, default_meshes, tmp_path: Path, monkeypatch
+) -> None:
+    """Kept between builds by the meshes and placements: a changed part re-checks only the
+    group it lies in, and what is read back equals what is measured."""
+    from squadron_cad.checks import fits, memo
+    from squadron_cad.kit import kit_of
+    from squadron_cad.render.cache import RenderCache
+
+    params = default_kit.params
+    layout = kit_of(params).design(params).layout
+    limits = params.checks
+    tolerance = limits.fit_tolerance_mm
+    measured_now = fits.stowed_findings(layout, default_meshes, limits.pocket_fit, tolerance)
+    calls: list[set[str]] = []
+    measure = fits._group_finding
+
+    def counted(box_part, box_solid, group, *args):
+        calls.append({placed.part for placed in group})
+        return measure(box_part, box_solid, group, *args)
+
+    monkeypatch.setattr(fits, "_group_finding", counted)
+    with memo.kept_in(RenderCache(tmp_path), "v1"):
+        first = fits.stowed_findings(layout, default_meshes, limits.pocket_fit, tolerance)
+        again = fits.stowed_findings(layout, default_meshes, limits.pocket_fit, tolerance)
+        groups = len(calls)
+        moved = dict(default_meshes)
+        moved["range_ruler_3"] = default_meshes["range_ruler_3"].copy()
+        moved["range_ruler_3"].apply_translation((0, 0, -0.01))
+        fits.stowed_findings(layout, moved, limits.pocket_fit, tolerance)
+    assert first == again == measured_now
+    assert len(calls) == groups + 1  # the ruler's group only
+    assert "range_ruler_3" in calls[-1]
