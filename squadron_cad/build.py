@@ -48,7 +48,7 @@ from squadron_cad.outfolder import (
     safe_output_folder,
     staged,
 )
-from squadron_cad.outputs import bom, gallery, manifest, plates, previews
+from squadron_cad.outputs import bom, gallery, manifest, plates, previews, threemf
 from squadron_cad.params import KitParamsBase
 from squadron_cad.render import openscad
 from squadron_cad.render.atomic import write_bytes, write_json, write_text
@@ -574,7 +574,7 @@ def _stage_rest(
             tell("previews", "running")
             drawing.start()
         _kit_check_stage(report, builder, tell, whole_kit)
-        _plates_stage(report, options, tell, whole_kit)
+        _plates_stage(report, options, tell, whole_kit, builder.cache)
         _join_slicer(report, slicing, options, tell)
         tell("bom", "running")
         bom.write_bom(report.out_dir, manifest.manifest_data(report))
@@ -615,7 +615,11 @@ def _kit_check_stage(
 
 
 def _plates_stage(
-    report: BuildReport, options: BuildOptions, tell: Progress, whole_kit: bool
+    report: BuildReport,
+    options: BuildOptions,
+    tell: Progress,
+    whole_kit: bool,
+    cache: RenderCache,
 ) -> None:
     if not (options.plates and whole_kit):
         return
@@ -623,7 +627,8 @@ def _plates_stage(
     counts = {r.spec.name: r.count for r in report.parts}
     colours: list[dict[str, Any]] = []
     try:
-        plates.write_plates(report.out_dir, report.params, counts, colours)
+        with memo.kept_in(cache, PLATES_VERSION):
+            plates.write_plates(report.out_dir, report.params, counts, colours)
         report.extras["plates"] = colours  # the BOM's colour table
     except SquadronError as error:
         report.notices.append(f"plates skipped: {error}")
@@ -689,6 +694,7 @@ def write_layout_files(
 
 
 LAYOUT_PICTURE_VERSION = code_version(layout_io)
+PLATES_VERSION = code_version(plates, threemf)
 
 
 def layout_picture(

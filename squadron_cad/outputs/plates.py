@@ -12,6 +12,7 @@ no turn is left off (its mesh check warns and names what to print instead).
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import dataclasses
 import math
@@ -25,7 +26,7 @@ import numpy as np
 import trimesh
 
 from squadron_cad import bed as bed_model
-from squadron_cad.checks import meshgeo
+from squadron_cad.checks import memo, meshgeo
 from squadron_cad.errors import InputError
 from squadron_cad.kit import Part, kit_of, variant_name
 from squadron_cad.outputs.threemf import PlateObject, plate_bytes
@@ -445,9 +446,25 @@ def write_plate(folder: Path, plate: Plate, bed: Bed, params: KitParamsBase) -> 
         )
     three_mf = folder / f"{plate.name}.3mf"
     stl = folder / f"{plate.name}.stl"
-    write_bytes(three_mf, plate_bytes(plate.name, objects))
+    write_bytes(three_mf, _kept_plate_bytes(plate.name, objects))
     write_bytes(stl, trimesh.util.concatenate(list(meshes.values())).export(file_type="stl"))
     return [three_mf, stl]
+
+
+def _kept_plate_bytes(plate: str, objects: list[PlateObject]) -> bytes:
+    """The 3MF, kept between builds by everything written into it (checks.memo): a change
+    to one plate's pieces writes that plate's 3MF only."""
+    described = [plate]
+    for item in objects:
+        accent = memo.mesh_digest(item.accent) if item.accent is not None else ""
+        described += [item.name, memo.mesh_digest(item.mesh), item.material, item.colour_hex]
+        described += [accent, item.accent_material, item.accent_hex]
+    value = memo.remember(
+        "plate3mf",
+        "|".join(described),
+        lambda: base64.b64encode(plate_bytes(plate, objects)).decode(),
+    )
+    return base64.b64decode(value)
 
 
 def plate_player(plate: str, params: KitParamsBase) -> int | None:

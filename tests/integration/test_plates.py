@@ -317,3 +317,27 @@ def test_the_slicer_prints_the_270_mm_ruler_diagonally_on_the_bed(wide_ruler, tm
     assert np.all(low >= 0), f"extrudes off the bed at {low}"
     assert np.all(high <= [settings.bed_length_mm, settings.bed_width_mm]), f"off the bed: {high}"
     assert min(high - low) > 100, "turned: square on it would be a 270 x 7.5 mm strip"
+
+
+def test_a_remembered_plate_is_the_plate_written(
+    kit: BuildReport, manifest, plates: list[Path], tmp_path: Path, monkeypatch
+) -> None:
+    """Kept between builds by what is written into it: the same bytes, not written again."""
+    from squadron_cad.checks import memo
+    from squadron_cad.outputs import plates as plate_module
+    from squadron_cad.render.cache import RenderCache
+
+    counts = {part["name"]: part["count"] for part in manifest["parts"]}
+    written = {path.name: path.read_bytes() for path in plates if path.suffix == ".3mf"}
+    copy = tmp_path / "kit"
+    shutil.copytree(kit.out_dir, copy)
+    store = RenderCache(tmp_path / "cache")
+    with memo.kept_in(store, "v1"):
+        write_plates(copy, kit.params, counts)
+
+        def written_again(*_args: object) -> bytes:
+            raise AssertionError("a plate written again although nothing in it changed")
+
+        monkeypatch.setattr(plate_module, "plate_bytes", written_again)
+        again = write_plates(copy, kit.params, counts)
+    assert {path.name: path.read_bytes() for path in again if path.suffix == ".3mf"} == written
