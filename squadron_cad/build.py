@@ -702,15 +702,18 @@ def layout_picture(
 ) -> Path:
     """The top-down picture, from the cache when the layout and the tin are unchanged (most
     parameters change neither, and drawing it takes matplotlib a second)."""
-    digest = layout_io.picture_digest(layout, params)
-    key = f"layoutpng-{hashlib.sha256(f'{LAYOUT_PICTURE_VERSION}|{digest}'.encode()).hexdigest()}"
-    record = cache.lookup_record(key) if cache is not None else None
-    if record is not None and isinstance(record.get("png_base64"), str):
-        write_bytes(path, base64.b64decode(record["png_base64"]))
-        return path
-    layout_io.write_layout_png(layout, params, path)
-    if cache is not None:
-        cache.store_record(key, {"png_base64": base64.b64encode(path.read_bytes()).decode()})
+
+    drawn: list[Path] = []
+
+    def draw() -> str:
+        drawn.append(layout_io.write_layout_png(layout, params, path))
+        return base64.b64encode(path.read_bytes()).decode()
+
+    keep = memo.kept_in(cache, LAYOUT_PICTURE_VERSION) if cache is not None else None
+    with keep or contextlib.nullcontext():
+        png = memo.remember("layoutpng", layout_io.layout_digest(layout, params), draw)
+    if not drawn:  # remembered: written from the cache
+        write_bytes(path, base64.b64decode(png))
     return path
 
 

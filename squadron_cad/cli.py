@@ -338,7 +338,11 @@ def build(
     jobs: Annotated[
         int,
         typer.Option(
-            "--jobs", "-j", min=0, metavar="N", help="Parallel renders (0 = one per core)."
+            "--jobs",
+            "-j",
+            min=0,
+            metavar="N",
+            help="Tools run at once: renders, slicers, pictures (0 = one per core).",
         ),
     ] = 0,
     no_cache: Annotated[

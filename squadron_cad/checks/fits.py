@@ -87,13 +87,14 @@ def stowed_findings(
     box_digest = memo.mesh_digest(meshes[layout.box_part])
     own = {layout.box_part, layout.lid_part}
     pieces = [p for p in layout.placements if p.part in meshes and p.part not in own]
+    digests = {part: memo.mesh_digest(meshes[part]) for part in {p.part for p in pieces}}
     found = []
     for group in stowed_groups(pieces):
         # Kept between builds by what it measures: a changed part re-checks its group only.
         inputs = json.dumps(
             [
                 [layout.box_part, box_digest, pocket_fit.min_mm, pocket_fit.max_mm, tolerance],
-                *([p.name, p.part, memo.mesh_digest(meshes[p.part]), _matrix(p)] for p in group),
+                *([p.name, p.part, digests[p.part], _matrix(p)] for p in group),
             ]
         )
         value = memo.remember(

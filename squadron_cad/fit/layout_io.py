@@ -136,9 +136,10 @@ def _load(
 # ---- the picture ----
 
 
-def picture_digest(layout: Layout, p: KitParamsBase) -> str:
-    """A digest of everything the top-down picture is drawn from (the layout, the tin and
-    which pieces are bought), stable across runs: equal digests, equal pictures."""
+def layout_digest(layout: Layout, p: KitParamsBase) -> str:
+    """A digest of the layout, the tin and which pieces are bought, stable across runs:
+    everything the top-down picture is drawn from (equal digests, equal pictures), and
+    what checks of where the pieces lie may be remembered by."""
     drawn = [dataclasses.asdict(layout), p.tin and p.tin.model_dump(mode="json")]
     drawn.append(sorted(bought_parts(layout, p)))
     text = json.dumps(drawn, default=_plain, sort_keys=True)

@@ -23,7 +23,7 @@ def _layout(overrides: list[str]) -> tuple[Layout, KitParamsBase]:
 def test_a_parameter_the_layout_ignores_keeps_the_digest() -> None:
     layout, params = _layout([])
     same_layout, other_params = _layout(["ruler.joint_clearance_mm=0.2"])
-    assert layout_io.picture_digest(layout, params) == layout_io.picture_digest(
+    assert layout_io.layout_digest(layout, params) == layout_io.layout_digest(
         same_layout, other_params
     )
 
@@ -32,7 +32,7 @@ def test_a_parameter_the_layout_ignores_keeps_the_digest() -> None:
 def test_a_changed_layout_or_tin_changes_the_digest(change: str) -> None:
     layout, params = _layout([])
     other, other_params = _layout([change])
-    assert layout_io.picture_digest(layout, params) != layout_io.picture_digest(other, other_params)
+    assert layout_io.layout_digest(layout, params) != layout_io.layout_digest(other, other_params)
 
 
 def test_an_unchanged_layout_is_not_drawn_again(tmp_path: Path, monkeypatch) -> None:

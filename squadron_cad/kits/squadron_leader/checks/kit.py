@@ -96,7 +96,7 @@ def _rattle(p: KitParams, layout: Layout) -> list[Finding]:
     """Kept between builds by the layout and the parameters it reads: a change that moves
     no piece in the box (a ruler joint's clearance) does not measure it again."""
     read = p.model_dump(mode="json", exclude=set(RATTLE_IGNORES))
-    inputs = f"{layout_io.picture_digest(layout, p)}|{json.dumps(read, sort_keys=True)}"
+    inputs = f"{layout_io.layout_digest(layout, p)}|{json.dumps(read, sort_keys=True)}"
     value = memo.remember(
         "rattle", inputs, lambda: [f.as_dict() for f in rattle.findings(p, layout)]
     )
