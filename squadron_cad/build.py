@@ -46,6 +46,7 @@ from squadron_cad.outfolder import (
     remove_owned,
     remove_stale_staging,
     safe_output_folder,
+    shared_cache_folder,
     staged,
 )
 from squadron_cad.outputs import bom, gallery, manifest, plates, previews, threemf
@@ -86,6 +87,7 @@ class BuildOptions:
     plates: bool = True
     previews: bool = True
     keep_failed: bool = False  # swap in a kit whose checks fail (to look at it)
+    cache_dir: Path | None = None  # a render cache shared by output folders (else out/.cache)
 
 
 @dataclass
@@ -316,7 +318,11 @@ class Builder:
         context = check_context(self.params, spec)
         record = entry.record
         if not _same_file(target, record["stl_sha256"]):
-            write_bytes(target, entry.stl.read_bytes())
+            try:
+                mesh = entry.stl.read_bytes()
+            except FileNotFoundError:  # a shared cache: another build pruned it just now
+                return None
+            write_bytes(target, mesh)
         if record.get("check_context") != context:
             record = {**record, **measure(spec, load_mesh(target), self.params)}
             record["check_context"] = context
@@ -417,13 +423,18 @@ def build(
     current = uptodate.up_to_date_manifest(out, key) if key and options.use_cache else None
     if current is not None:
         return report_from_manifest(current, out, params, time.perf_counter() - started)
+    shared_cache = (
+        None if options.cache_dir is None else shared_cache_folder(options.cache_dir, out)
+    )
     backend = select_backend(options.backend, options.openscad)  # before anything is written
     existing = manifest.read_kit(out)
     kept = kept_parts(params, options, existing)
     new_folder = not out.exists()
     clock = StageClock(progress or _no_progress)
     try:
-        report = _transaction(params, options, clock, out, backend, existing, kept, specs)
+        report = _transaction(
+            params, options, clock, out, backend, existing, kept, specs, shared_cache
+        )
     except BaseException:
         if new_folder:  # leave no trace: not even the cache in a folder we just made
             remove_owned(out)
@@ -490,12 +501,14 @@ def _transaction(
     existing: dict[str, Any] | None,
     kept: dict[str, dict[str, Any]],
     specs: list[Part],
+    shared_cache: Path | None,
 ) -> BuildReport:
     started = time.perf_counter()
     with staged(out, "kit") as staging:
         _seed(staging, options, existing)
         design = kit_of(params).design(params)
-        builder = Builder(design, options, progress, staging.path, prepare_cache(out), backend)
+        cache = prepare_cache(out, shared_cache)
+        builder = Builder(design, options, progress, staging.path, cache, backend)
         wanted = specs if not kept else list(builder.kit.parts)
         report = builder.run(with_player_variants(wanted, params), kept)
         split_variants(report)

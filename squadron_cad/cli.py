@@ -348,6 +348,16 @@ def build(
     no_cache: Annotated[
         bool, typer.Option("--no-cache", help="Render every part, ignoring the cache.")
     ] = False,
+    cache: Annotated[
+        Path | None,
+        typer.Option(
+            "--cache",
+            metavar="DIR",
+            envvar="SQUADRON_CACHE",
+            help="Keep the render cache in DIR, shared by every --out: parts and figures "
+            "one kit made are reused by the others (default: OUT/.cache). Safe to delete.",
+        ),
+    ] = None,
     timeout: Annotated[
         float,
         typer.Option(
@@ -404,6 +414,7 @@ def build(
         slice=not no_slice,
         keep_failed=keep_failed,
         backend=opts.backend,
+        cache_dir=cache,
     )
     specs = pipeline.select_parts(kit_of(kit), options.only)
     try:

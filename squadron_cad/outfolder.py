@@ -15,7 +15,6 @@ import contextlib
 import ctypes
 import ctypes.util
 import errno
-import fcntl
 import json
 import os
 import shutil
@@ -26,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from squadron_cad.errors import InputError, ToolError
-from squadron_cad.render.atomic import DIR_MODE, write_json
+from squadron_cad.render.atomic import DIR_MODE, folder_lock, write_json, write_text
 from squadron_cad.render.cache import file_sha256
 
 RECORD_NAME = ".squadron-cad.json"  # the ownership record: what the tool wrote here
@@ -210,13 +209,35 @@ def is_our_cache(folder: Path) -> bool:
         return False
 
 
-def prepare_cache(out: Path) -> Path:
-    """out/.cache, tagged as a cache directory (backup tools skip it; cleanup knows it)."""
-    folder = out / CACHE_NAME
+def prepare_cache(out: Path, shared: Path | None = None) -> Path:
+    """The render cache, tagged as a cache directory (backup tools skip it; cleanup knows
+    it): out/.cache, or a shared folder (`--cache`) that any output folder may use."""
+    folder = out / CACHE_NAME if shared is None else shared
     folder.mkdir(parents=True, exist_ok=True, mode=DIR_MODE)
     tag = folder / CACHE_TAG
     if not tag.is_file():
-        tag.write_text(f"{CACHE_SIGNATURE}\n# squadron-cad's render cache: safe to delete.\n")
+        write_text(tag, f"{CACHE_SIGNATURE}\n# squadron-cad's render cache: safe to delete.\n")
+    return folder
+
+
+def shared_cache_folder(folder: Path, out: Path) -> Path:
+    """A `--cache` folder, checked before anything is written: new, empty or already a
+    squadron-cad cache (its pruning removes files, so it must hold only ours), and outside
+    the output folder, which every build replaces whole."""
+    folder = Path(os.path.abspath(folder))
+    out = Path(os.path.abspath(out))
+    label = f"--cache {folder}"
+    if folder.exists() and not folder.is_dir():
+        raise InputError(f"{label}: is a file, not a folder")
+    if folder.is_dir() and any(folder.iterdir()) and not is_our_cache(folder):
+        raise InputError(
+            f"{label}: holds files that are not a squadron-cad cache; choose a new or empty folder"
+        )
+    if folder != out / CACHE_NAME and (folder == out or out in folder.parents):
+        raise InputError(
+            f"{label}: lies inside the output folder {out}, which each build replaces; "
+            "choose a folder outside it"
+        )
     return folder
 
 
@@ -254,7 +275,7 @@ class Staging:
         (self.path / STAGING_TOKEN).unlink()
         owned = Ownership(self.kind, hash_files(self.path))
         write_json(self.path / RECORD_NAME, owned.as_dict())
-        with _folder_lock(self.out.parent):
+        with folder_lock(self.out.parent):  # two builds into one --out take turns
             self._carry_over()
             if self.out.exists():
                 _exchange(self.path, self.out)
@@ -329,17 +350,6 @@ def _alive(pid: int) -> bool:
     except PermissionError:
         return True
     return True
-
-
-@contextlib.contextmanager
-def _folder_lock(folder: Path) -> Iterator[None]:
-    """One swap at a time in a folder (two builds into the same --out take turns)."""
-    fd = os.open(folder, os.O_RDONLY)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        yield
-    finally:
-        os.close(fd)
 
 
 def _exchange(a: Path, b: Path) -> None:

@@ -40,6 +40,7 @@ from squadron_cad.checks.mesh import load_mesh
 from squadron_cad.errors import ToolError
 from squadron_cad.kit import Part, kit_of
 from squadron_cad.params import KitParamsBase
+from squadron_cad.render.atomic import folder_lock
 from squadron_cad.uptodate import code_version
 
 EXECUTABLE = "prusa-slicer"
@@ -338,8 +339,11 @@ class SliceCache:
     def put(self, key: str, result: SliceResult) -> None:
         with self.lock:
             self.entries[key] = result.as_dict()
-            if self.path is not None:
-                self.path.parent.mkdir(parents=True, exist_ok=True)
+            if self.path is None:
+                return
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            with folder_lock(self.path.parent):  # builds sharing a --cache: merge, lose none
+                self.entries = {**self._load(), **self.entries}
                 temporary = self.path.with_suffix(f".tmp{os.getpid()}.{threading.get_ident()}")
                 temporary.write_text(json.dumps(self.entries, indent=1, sort_keys=True))
                 temporary.replace(self.path)  # atomic: a reader never sees half a file

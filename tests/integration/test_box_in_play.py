@@ -5,18 +5,14 @@ least box.lid_tray_depth_mm deep, the closed box fits its tin, the v2 box uses a
 from __future__ import annotations
 
 import shutil
-import subprocess
-from pathlib import Path
 
 import pytest
 import trimesh
 
-from squadron_cad.build import emit_sources
 from squadron_cad.checks import meshgeo
 from squadron_cad.kit import design_of
 from squadron_cad.kits.squadron_leader.checks import clearances
 from squadron_cad.kits.squadron_leader.params import KitParams
-from squadron_cad.kits.squadron_leader.parts.registry import part
 from squadron_cad.resolve import resolve
 
 pytestmark = [
@@ -34,34 +30,14 @@ KITS = {
 }
 
 
-def _render(name: str, params: KitParams, folder: Path) -> trimesh.Trimesh:
-    scad = folder / f"{name}.scad"
-    stl = folder / f"{name}.stl"
-    scad.write_text(emit_sources(design_of(params), [part(name)])[name].text, encoding="utf-8")
-    done = subprocess.run(
-        ["openscad", "-o", str(stl), "--export-format", "binstl", str(scad)],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
-    return trimesh.load_mesh(stl)
-
-
 @pytest.fixture(scope="module", params=list(KITS))
 def built(
-    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, render_parts
 ) -> tuple[str, KitParams, trimesh.Trimesh, trimesh.Trimesh]:
     tin, overrides = KITS[request.param]
     params = resolve(tin=tin, overrides=["quality=draft", *overrides])
-    folder = tmp_path_factory.mktemp(request.param)
-    return (
-        request.param,
-        params,
-        _render("box", params, folder),
-        _render("box_lid", params, folder),
-    )
+    stl = render_parts(params, ("box", "box_lid"), tmp_path_factory.mktemp(request.param) / "kit")
+    return request.param, params, *(trimesh.load_mesh(stl / f"{n}.stl") for n in ("box", "box_lid"))
 
 
 def test_the_lid_turned_over_is_a_dice_tray(built) -> None:

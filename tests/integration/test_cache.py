@@ -90,3 +90,23 @@ def test_parallel_and_serial_builds_make_the_same_meshes(tmp_path: Path) -> None
     parallel = _build(tmp_path / "parallel", jobs=4, **meshes_only)
     for one, other in zip(serial.parts, parallel.parts, strict=True):
         assert one.stl.read_bytes() == other.stl.read_bytes(), one.spec.name
+
+
+def test_a_shared_cache_serves_another_output_folder(first_build: Path, tmp_path: Path) -> None:
+    """--cache DIR: what one kit rendered, a kit in another folder reuses, byte for byte;
+    neither output folder gets a cache of its own."""
+    shared = tmp_path / "shared"
+    shutil.copytree(first_build / CACHE_NAME, shared)
+    report = _build(tmp_path / "other", cache_dir=shared)
+    assert report.rendered == []
+    for name in CHEAP:
+        assert (tmp_path / "other" / "stl" / f"{name}.stl").read_bytes() == (
+            first_build / "stl" / f"{name}.stl"
+        ).read_bytes()
+    assert not (tmp_path / "other" / CACHE_NAME).exists()
+    changed = _build(tmp_path / "third", ("ruler.joint_clearance_mm=0.2",), cache_dir=shared)
+    assert sorted(changed.rendered) == ["range_ruler_2", "range_ruler_3"]
+    assert (
+        _build(tmp_path / "fourth", ("ruler.joint_clearance_mm=0.2",), cache_dir=shared).rendered
+        == []
+    )

@@ -89,13 +89,16 @@ def make_help_examples() -> list[Example]:
     return [Example("make help", f'make stl ARGS="{args}"') for args in found]
 
 
-def run_cli(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
+def run_cli(
+    args: list[str], cwd: Path, cache: Path | None = None
+) -> subprocess.CompletedProcess[str]:
+    shared = {"SQUADRON_CACHE": str(cache)} if cache else {}  # the session's render cache
     return subprocess.run(
         [sys.executable, "-m", "squadron_cad", *args],
         capture_output=True,
         text=True,
         cwd=cwd,
-        env={**os.environ, "COLUMNS": "200"},
+        env={**os.environ, "COLUMNS": "200", **shared},
         check=False,
     )
 
@@ -143,7 +146,7 @@ def test_examples_were_found() -> None:
 
 
 @pytest.mark.parametrize("example", EXAMPLES, ids=[f"{e.where}: {e.command}" for e in EXAMPLES])
-def test_every_example_runs(example: Example, workdir: Path) -> None:
+def test_every_example_runs(example: Example, workdir: Path, shared_cache: Path) -> None:
     args = as_cli(example.command)
     if args is None:
         words = shlex.split(example.command.removeprefix(".venv/bin/"))
@@ -151,7 +154,7 @@ def test_every_example_runs(example: Example, workdir: Path) -> None:
         pytest.skip(f"{example.command}: {reason}")
     if args and args[0] == "build" and not example.shown:
         args = [*args, *FAST]
-    done = run_cli(args, workdir)
+    done = run_cli(args, workdir, shared_cache)
     output = (done.stdout + done.stderr).rstrip("\n").splitlines()
     if example.shown:
         refusal = example.shown[0].startswith("squadron-cad: error:")

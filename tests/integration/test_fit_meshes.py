@@ -1,4 +1,4 @@
-"""The packed box on the real meshes: every piece rendered by OpenSCAD, placed where the
+"""The packed box on the real meshes: every piece rendered by the build, placed where the
 solver says, clears every other piece and the box, stays under the lid, and the box sits in
 its tin with the clearance. For the default tin, a preset and a user-measured tin."""
 
@@ -7,8 +7,6 @@ from __future__ import annotations
 import json
 import math
 import shutil
-import subprocess
-from concurrent.futures import ThreadPoolExecutor
 from itertools import combinations
 from pathlib import Path
 
@@ -17,16 +15,13 @@ import numpy as np
 import pytest
 import trimesh
 
-from squadron_cad.build import emit_sources
 from squadron_cad.fit.layout_io import (
     layout_json,
     write_assembly,
     write_layout,
     write_layout_png,
 )
-from squadron_cad.kit import design_of
 from squadron_cad.kits.squadron_leader.params import KitParams
-from squadron_cad.kits.squadron_leader.parts.registry import part
 from squadron_cad.kits.squadron_leader.stowing import items
 from squadron_cad.kits.squadron_leader.stowing.solver import Layout, solve
 from squadron_cad.resolve import resolve
@@ -75,53 +70,30 @@ APART_MM3 = 0.01  # two pieces (or a piece and the box) may share this much: flo
 SAME_UNIT_MM3 = 0.5  # a seated clip grips its card: stat_dial.grip_mm of interference
 
 
-def render(name: str, params: KitParams, folder: Path) -> Path:
-    """Emit a part's SCAD and render it with the real OpenSCAD; any complaint fails."""
-    spec = part(name)
-    scad = folder / f"{name}.scad"
-    stl = folder / f"{name}.stl"
-    scad.write_text(emit_sources(design_of(params), [spec])[name].text, encoding="utf-8")
-    done = subprocess.run(
-        ["openscad", "-o", str(stl), "--export-format", "binstl", str(scad)],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
-    complaints = [
-        line for line in done.stderr.splitlines() if line.startswith(("ERROR", "WARNING"))
-    ]
-    assert done.returncode == 0, done.stderr[-2000:]
-    assert not complaints, f"{name}: {complaints}"
-    return stl
-
-
 def _draft(tin: str | None, overrides: list[str]) -> KitParams:
     return resolve(overrides=["quality=draft", *overrides], tin=tin)
 
 
 @pytest.fixture(scope="module")
-def contents(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def contents(tmp_path_factory: pytest.TempPathFactory, render_parts) -> Path:
     """The pieces once, at draft quality (the tins below change only the box)."""
-    folder = tmp_path_factory.mktemp("fit") / "stl"
-    folder.mkdir()
-    params = _draft(None, [])
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        list(pool.map(lambda name: render(name, params, folder), CONTENT_PARTS))
-    return folder.parent
+    return render_parts(_draft(None, []), CONTENT_PARTS, tmp_path_factory.mktemp("fit") / "kit")
 
 
 @pytest.fixture(scope="module", params=list(TINS))
-def packed(request: pytest.FixtureRequest, contents: Path) -> tuple[KitParams, Layout, Path]:
+def packed(
+    request: pytest.FixtureRequest, contents: Path, render_parts
+) -> tuple[KitParams, Layout, Path]:
     """One output folder per tin: the pieces, its box and lid, and layout.json."""
     tin, overrides = TINS[request.param]
     params = _draft(tin, overrides)
-    out = contents.parent / request.param
+    out = contents.parent.parent / request.param
+    boxes = render_parts(params, ("box", "box_lid"), out.with_name(f"{request.param}-box"))
     (out / "stl").mkdir(parents=True)
     for name in CONTENT_PARTS:
-        shutil.copy(contents / "stl" / f"{name}.stl", out / "stl" / f"{name}.stl")
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        list(pool.map(lambda name: render(name, params, out / "stl"), ("box", "box_lid")))
+        shutil.copy(contents / f"{name}.stl", out / "stl" / f"{name}.stl")
+    for name in ("box", "box_lid"):
+        shutil.copy(boxes / f"{name}.stl", out / "stl" / f"{name}.stl")
     layout = solve(params)
     write_layout(layout, params, out)
     if request.param == "deep":
@@ -166,7 +138,7 @@ def _overlapping(a: np.ndarray, b: np.ndarray) -> bool:
 @pytest.mark.parametrize("name", CONTENT_PARTS)
 def test_the_solver_knows_each_pieces_size(contents: Path, name: str) -> None:
     """items.part_bounds (what the solver packs) bounds the rendered mesh, snugly."""
-    mesh = trimesh.load_mesh(contents / "stl" / f"{name}.stl")
+    mesh = trimesh.load_mesh(contents / f"{name}.stl")
     low, high = (np.array(v) for v in items.part_bounds(_draft(None, []), name))
     assert np.all(mesh.bounds[0] >= low - 1e-3), name
     assert np.all(mesh.bounds[1] <= high + 1e-3), name

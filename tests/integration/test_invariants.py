@@ -35,16 +35,17 @@ WIDTHS: dict[int, list[str]] = {
 Kit = tuple[KitParams, dict[str, trimesh.Trimesh]]
 
 
-def built(folder: Path, overrides: list[str]) -> Kit:
+def built(folder: Path, overrides: list[str], cache: Path) -> Kit:
     params = resolve(overrides=overrides)
     meshes_only = {"slice": False, "plates": False, "previews": False}  # the rules read meshes
-    report = build(params, BuildOptions(out_dir=folder, jobs=2, **meshes_only))
+    report = build(params, BuildOptions(out_dir=folder, jobs=2, cache_dir=cache, **meshes_only))
     return params, {r.spec.name: load_mesh(r.stl) for r in report.parts}
 
 
 @pytest.fixture(scope="module", params=sorted(WIDTHS), ids=lambda w: f"width{w}")
-def other_kit(request, tmp_path_factory) -> Kit:
-    return built(tmp_path_factory.mktemp(f"width{request.param}"), WIDTHS[request.param])
+def other_kit(request, tmp_path_factory, shared_cache: Path) -> Kit:
+    folder = tmp_path_factory.mktemp(f"width{request.param}")
+    return built(folder, WIDTHS[request.param], shared_cache)
 
 
 @pytest.fixture(scope="module")

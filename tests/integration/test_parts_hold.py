@@ -6,6 +6,8 @@ Each test fails on the geometry before issue 19 (figures in the comments)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 import trimesh
 
@@ -32,7 +34,7 @@ Kit = tuple[KitParams, dict[str, trimesh.Trimesh]]
 
 
 @pytest.fixture(scope="module", params=WIDTHS, ids=lambda w: f"width{w}")
-def kit(request, tmp_path_factory) -> Kit:
+def kit(request, tmp_path_factory, shared_cache: Path) -> Kit:
     params = resolve(overrides=[f"token.width_mm={request.param}", "quality=draft"])
     options = BuildOptions(
         out_dir=tmp_path_factory.mktemp(f"parts{request.param}"),
@@ -42,6 +44,7 @@ def kit(request, tmp_path_factory) -> Kit:
         plates=False,
         previews=False,
         keep_failed=True,
+        cache_dir=shared_cache,
     )
     report = build(params, options)
     return params, {r.spec.name: load_mesh(r.stl) for r in report.parts}

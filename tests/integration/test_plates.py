@@ -254,9 +254,13 @@ WIDE_TOKENS = [
 
 
 @pytest.fixture(scope="module")
-def wide_ruler(tmp_path_factory) -> BuildReport:
+def wide_ruler(tmp_path_factory, shared_cache: Path) -> BuildReport:
     options = BuildOptions(
-        out_dir=tmp_path_factory.mktemp("wide"), only=("range_ruler",), previews=False, jobs=1
+        out_dir=tmp_path_factory.mktemp("wide"),
+        only=("range_ruler",),
+        previews=False,
+        jobs=1,
+        cache_dir=shared_cache,
     )
     return build(resolve(overrides=WIDE_TOKENS), options)
 

@@ -28,7 +28,7 @@ MAX_IOU_BETWEEN_PLAYERS = 0.75
 
 
 @pytest.fixture(scope="module")
-def kit(tmp_path_factory) -> BuildReport:
+def kit(tmp_path_factory, shared_cache: Path) -> BuildReport:
     params = resolve(overrides=["quality=draft", f"players={PLAYERS}"])
     options = BuildOptions(
         out_dir=tmp_path_factory.mktemp("marks"),
@@ -37,6 +37,7 @@ def kit(tmp_path_factory) -> BuildReport:
         slice=False,
         plates=False,
         previews=False,
+        cache_dir=shared_cache,
     )
     return build(params, options)
 

@@ -21,11 +21,12 @@ MIN_SIZE = (800, 600)
 
 
 @pytest.fixture(scope="module")
-def kit(tmp_path_factory) -> BuildReport:
+def kit(tmp_path_factory, shared_cache: Path) -> BuildReport:
     # The smallest pictures the parameters allow, to keep the suite quick.
     sizes = ["previews.width_px=800", "previews.height_px=600"]
     params = resolve(overrides=["quality=draft", *sizes])
-    options = BuildOptions(out_dir=tmp_path_factory.mktemp("previews"), jobs=2, slice=False)
+    out = tmp_path_factory.mktemp("previews")
+    options = BuildOptions(out_dir=out, jobs=2, slice=False, cache_dir=shared_cache)
     report = build(params, options)  # the pictures, not the slicer's figures
     write_layout(report.out_dir)
     return report

@@ -17,9 +17,9 @@ pytestmark = pytest.mark.integration
 
 
 @pytest.fixture(scope="module")
-def kit(tmp_path_factory: pytest.TempPathFactory) -> BuildReport:
+def kit(tmp_path_factory: pytest.TempPathFactory, shared_cache: Path) -> BuildReport:
     out = tmp_path_factory.mktemp("space_planes") / "kit"
-    options = BuildOptions(out_dir=out, jobs=2, previews=False, slice=False)
+    options = BuildOptions(out_dir=out, jobs=2, previews=False, slice=False, cache_dir=shared_cache)
     return build(resolve(kit="space-planes"), options)
 
 

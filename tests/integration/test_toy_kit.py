@@ -65,7 +65,7 @@ def test_every_tile_lies_in_a_tray_pocket(toy_kit: BuildReport) -> None:
         tile = trimesh.load_mesh(toy_kit.out_dir / entry["stl"])
         tile.apply_transform(entry["transform"])
         clash = trimesh.boolean.intersection([tray, tile], engine="manifold")
-        assert clash.volume < 1e-6, entry["name"]
+        assert clash.is_empty or clash.volume < 1e-6, entry["name"]
 
 
 def test_bom_plates_and_previews_come_from_the_declarations(toy_kit: BuildReport) -> None:

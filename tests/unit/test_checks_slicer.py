@@ -104,6 +104,17 @@ def test_the_cache_keys_on_the_stl_and_the_settings(
     assert S.SliceCache(tmp_path / "cache").get(key) is None
 
 
+def test_builds_sharing_a_cache_keep_each_others_figures(tmp_path: Path) -> None:
+    """Two builds (two processes, each with the file loaded at its start) share --cache:
+    each write merges what is on disk, so neither loses the other's figures."""
+    first, second = S.SliceCache(tmp_path), S.SliceCache(tmp_path)
+    first.put("a" * 64, S.SliceResult(60.0, 100.0, 0.3))
+    second.put("b" * 64, S.SliceResult(30.0, 50.0, 0.15))
+    on_disk = S.SliceCache(tmp_path)
+    assert on_disk.get("a" * 64) == S.SliceResult(60.0, 100.0, 0.3)
+    assert on_disk.get("b" * 64) == S.SliceResult(30.0, 50.0, 0.15)
+
+
 def kit_slice(params: KitParams, each_mm: float) -> S.KitSlice:
     outcome = S.KitSlice(S.SliceSettings.from_params(params), version="PrusaSlicer-test")
     for name in S.player_set(params):

@@ -16,7 +16,15 @@ import pytest
 
 from squadron_cad import outfolder
 from squadron_cad.errors import InputError, ToolError
-from squadron_cad.outfolder import RECORD_NAME, Staging, read_ownership, safe_output_folder
+from squadron_cad.outfolder import (
+    CACHE_NAME,
+    RECORD_NAME,
+    Staging,
+    prepare_cache,
+    read_ownership,
+    safe_output_folder,
+    shared_cache_folder,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -269,3 +277,41 @@ def test_an_out_folder_below_a_file_is_refused_in_one_line(tmp_path: Path) -> No
     (tmp_path / "a-file").write_text("not a folder\n")
     with pytest.raises(InputError, match=r"a-file is a file, so no folder can be made inside it"):
         safe_output_folder(tmp_path / "a-file" / "kit")
+
+
+# ---- a shared render cache (--cache) ------------------------------------------------------
+
+
+def test_a_new_empty_or_tagged_folder_is_accepted_as_a_shared_cache(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    assert shared_cache_folder(tmp_path / "new", out) == tmp_path / "new"
+    (tmp_path / "empty").mkdir()
+    assert shared_cache_folder(tmp_path / "empty", out) == tmp_path / "empty"
+    tagged = prepare_cache(out, tmp_path / "tagged")
+    (tagged / "0123.json").write_text("{}")
+    assert shared_cache_folder(tagged, out) == tagged
+    assert shared_cache_folder(out / CACHE_NAME, out) == out / CACHE_NAME
+
+
+@pytest.mark.parametrize(
+    ("where", "words"),
+    [
+        ("mine", "not a squadron-cad cache"),
+        ("notes.txt", "is a file"),
+        ("out/cache", "inside the output folder"),
+        ("out", "inside the output folder"),
+    ],
+)
+def test_a_shared_cache_that_could_cost_a_file_is_refused(
+    tmp_path: Path, where: str, words: str
+) -> None:
+    """Pruning deletes cache entries: a folder of the maker's own, or one inside the
+    output folder (replaced whole by each build), is refused before anything is written."""
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / "photo.jpg").write_bytes(b"jpeg")
+    (tmp_path / "notes.txt").write_text("mine")
+    with pytest.raises(InputError, match=words) as refused:
+        shared_cache_folder(tmp_path / where, tmp_path / "out")
+    assert "--cache" in str(refused.value)
+    assert (tmp_path / "mine" / "photo.jpg").read_bytes() == b"jpeg"
+    assert not (tmp_path / "out").exists()
