@@ -25,7 +25,8 @@ from pathlib import Path
 from typing import Any
 
 from squadron_cad.errors import InputError, ToolError
-from squadron_cad.render.atomic import DIR_MODE, folder_lock, write_json, write_text
+from squadron_cad.locks import folder_lock
+from squadron_cad.render.atomic import DIR_MODE, write_json, write_text
 from squadron_cad.render.cache import file_sha256
 
 RECORD_NAME = ".squadron-cad.json"  # the ownership record: what the tool wrote here

@@ -39,8 +39,8 @@ from squadron_cad.checks.findings import Finding
 from squadron_cad.checks.mesh import load_mesh
 from squadron_cad.errors import ToolError
 from squadron_cad.kit import Part, kit_of
+from squadron_cad.locks import folder_lock
 from squadron_cad.params import KitParamsBase
-from squadron_cad.render.atomic import folder_lock
 from squadron_cad.uptodate import code_version
 
 EXECUTABLE = "prusa-slicer"

@@ -7,7 +7,6 @@ never half of either.
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import json
 import os
 import tempfile
@@ -70,17 +69,6 @@ def write_bytes(target: Path, data: bytes) -> None:
 
 def write_text(target: Path, text: str) -> None:
     write_bytes(target, text.encode("utf-8"))
-
-
-@contextlib.contextmanager
-def folder_lock(folder: Path) -> Iterator[None]:
-    """Hold the folder's lock (flock): processes that take it take turns."""
-    fd = os.open(folder, os.O_RDONLY)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        yield
-    finally:
-        os.close(fd)
 
 
 def write_json(target: Path, data: Any) -> None:

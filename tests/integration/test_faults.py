@@ -327,7 +327,9 @@ def test_only_with_no_kit_builds_those_parts_and_says_what_it_skipped(tmp_path: 
     assert [p["name"] for p in manifest["parts"]] == ["plane_token"]
 
 
-def test_a_custom_kit_checks_clean_against_its_own_parameters(tmp_path: Path) -> None:
+def test_a_custom_kit_checks_clean_against_its_own_parameters(
+    tmp_path: Path, shared_cache: Path
+) -> None:
     out = tmp_path / "custom"
     custom = [
         "token.width_mm=26",
@@ -338,7 +340,9 @@ def test_a_custom_kit_checks_clean_against_its_own_parameters(tmp_path: Path) ->
         "tin.inner_depth_mm=35",
     ]
     args = [a for item in custom for a in ("--set", item)]
-    run = cli(out, *args, "--no-previews", "--no-slice", "--quiet")
+    run = cli(
+        out, *args, "--no-previews", "--no-slice", "--quiet", SQUADRON_CACHE=str(shared_cache)
+    )
     _, stderr = run.communicate(timeout=400)
     assert run.returncode == 0, stderr
     checked = subprocess.run(
@@ -469,12 +473,15 @@ def test_an_unchanged_kit_is_not_rebuilt_nor_its_machinery_loaded(
     assert hashes(out)["bom.md"] == before["bom.md"]
 
 
-def test_a_width_30_kit_in_a_big_tin_builds_and_checks_clean(tmp_path: Path) -> None:
+def test_a_width_30_kit_in_a_big_tin_builds_and_checks_clean(
+    tmp_path: Path, shared_cache: Path
+) -> None:
     """Its one-piece ruler (270 mm) is longer than the bed (250 x 210) but fits turned."""
     out = tmp_path / "wide"
     wide = ["token.width_mm=30", "quality=draft", "tin.inner_length_mm=170"]
     wide += ["tin.inner_width_mm=130", "tin.inner_depth_mm=45"]
-    run = cli(out, *[a for item in wide for a in ("--set", item)], "--no-previews", "--json")
+    sets = [a for item in wide for a in ("--set", item)]
+    run = cli(out, *sets, "--no-previews", "--json", SQUADRON_CACHE=str(shared_cache))
     stdout, stderr = run.communicate(timeout=400)
     assert run.returncode == 0, stderr
     assert json.loads(stdout.splitlines()[-1])["failures"] == 0

@@ -83,13 +83,20 @@ def _accepted(sets: list[str]) -> KitParams | None:
 @example(["token.width_mm=46.13", "players=5"])
 @example(["token.width_mm=32.46"])
 @example(["token.width_mm=57.03", "templates.thickness_mm=3.66", "ruler.thickness_mm=7.52"])
-def test_accepted_parameters_render_to_meshes_that_pass_the_checks(sets: list[str]) -> None:
+def test_accepted_parameters_render_to_meshes_that_pass_the_checks(
+    shared_cache: Path, sets: list[str]
+) -> None:
     params = _accepted(sets)
     assume(params is not None)
     assert params is not None
     with tempfile.TemporaryDirectory(prefix="squadron-fuzz-") as work:
         options = BuildOptions(
-            out_dir=Path(work), jobs=2, slice=False, plates=False, previews=False
+            out_dir=Path(work),
+            jobs=2,
+            slice=False,
+            plates=False,
+            previews=False,
+            cache_dir=shared_cache,  # parts a draw leaves as they were are not rendered twice
         )
         report = build(params, options)
         assert len(report.parts) == len(PARTS)
