@@ -23,6 +23,7 @@ from typing import Any
 import psutil
 
 from squadron_cad.errors import InputError, ToolError
+from squadron_cad.outfolder import CACHE_ENV
 from squadron_cad.params import KitParamsBase
 from squadron_cad.render import openscad
 
@@ -214,8 +215,9 @@ def _timed_cli_build(out: Path, param_args: list[str], jobs: int | None) -> floa
     """A build as a maker runs it: a fresh process, imports and all."""
     command = [sys.executable, "-m", "squadron_cad", "build", "--out", str(out), "--quiet"]
     command += [*param_args, "--jobs", str(jobs or 0)]
+    cold = {k: v for k, v in os.environ.items() if k != CACHE_ENV}  # never a shared cache
     started = time.perf_counter()
-    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    done = subprocess.run(command, capture_output=True, text=True, check=False, env=cold)
     seconds = time.perf_counter() - started
     if done.returncode != 0:
         raise ToolError(f"benchmark build failed: {done.stderr.strip()[-300:]}")

@@ -25,6 +25,7 @@ from squadron_cad import __version__, console, uptodate
 from squadron_cad.checks.findings import Finding
 from squadron_cad.errors import CheckFailed, InputError, Interrupted, SquadronError
 from squadron_cad.kit import default_kit, installed_kits, kit_of, load_kit
+from squadron_cad.outfolder import CACHE_ENV
 from squadron_cad.resolve import available_tins, resolve
 
 if TYPE_CHECKING:
@@ -353,7 +354,7 @@ def build(
         typer.Option(
             "--cache",
             metavar="DIR",
-            envvar="SQUADRON_CACHE",
+            envvar=CACHE_ENV,
             help="Keep the render cache in DIR, shared by every --out: parts and figures "
             "one kit made are reused by the others (default: OUT/.cache). Safe to delete.",
         ),

@@ -33,6 +33,7 @@ RECORD_NAME = ".squadron-cad.json"  # the ownership record: what the tool wrote 
 STAGING_TOKEN = ".squadron-cad-staging"  # inside a staging folder: the process that owns it
 CACHE_NAME = ".cache"  # render cache: kept across builds, tagged as ours
 CACHE_TAG = "CACHEDIR.TAG"
+CACHE_ENV = "SQUADRON_CACHE"  # a shared render cache for every build (like --cache)
 CACHE_SIGNATURE = "Signature: 8a477f597d28d172789f06886806bc55"  # bford.net cachedir spec
 KEEP_NAMES = frozenset({".gitkeep"})  # placeholders a repository keeps; carried, never deleted
 PROJECT_ROOT = Path(__file__).resolve().parent.parent

@@ -68,12 +68,13 @@ def wide_kit(tmp_path_factory, shared_cache: Path) -> BuildReport:
 
 
 @pytest.fixture(scope="session")
-def draft_kit(tmp_path_factory) -> BuildReport:
+def draft_kit(tmp_path_factory, shared_cache: Path) -> BuildReport:
     """The whole default kit at draft quality with every output (slicer, plates, layout,
-    BOM, pictures), built once for the session: copy it before changing anything in it.
-    Its cache stays in it (out/.cache), as a maker's does: the fault tests rebuild copies."""
+    BOM, pictures), built once for the session: copy it before changing anything in it
+    (rebuilds of a copy find its parts in the session's cache: SQUADRON_CACHE)."""
     out = tmp_path_factory.mktemp("draft") / "out"
-    return build(resolve(overrides=["quality=draft"]), BuildOptions(out_dir=out, jobs=2))
+    options = BuildOptions(out_dir=out, jobs=2, cache_dir=shared_cache)
+    return build(resolve(overrides=["quality=draft"]), options)
 
 
 @pytest.fixture(scope="session")

@@ -44,6 +44,13 @@ def whole_kit(draft_kit) -> Path:
     return draft_kit.out_dir
 
 
+@pytest.fixture(scope="module")
+def its_cache(shared_cache: Path) -> dict[str, str]:
+    """The environment that gives a rebuild of whole_kit's copy the cache it was built
+    with (the session's: the copy has none of its own), as `cli(..., **its_cache)`."""
+    return {"SQUADRON_CACHE": str(shared_cache)}
+
+
 def copy_of(kit: Path, tmp_path: Path) -> Path:
     copy = tmp_path / "out"
     shutil.copytree(kit, copy)
@@ -127,9 +134,11 @@ def test_a_hanging_openscad_is_stopped_by_the_timeout(out: Path) -> None:
 # ---- interrupted at each stage of a real build ---------------------------------------------
 
 
-def interrupt_at(out: Path, stage: str, signum: int, *args: str) -> tuple[int, str, list[str]]:
+def interrupt_at(
+    out: Path, stage: str, signum: int, *args: str, **env: str
+) -> tuple[int, str, list[str]]:
     """Start a real build and signal it when it reports `stage` (its --json events)."""
-    run = cli(out, "--json", *args)
+    run = cli(out, "--json", *args, **env)
     assert run.stdout is not None
     seen = []
     for line in run.stdout:
@@ -157,13 +166,12 @@ def interrupt_at(out: Path, stage: str, signum: int, *args: str) -> tuple[int, s
     ],
 )
 def test_ctrl_c_at_any_stage_keeps_the_previous_kit(
-    whole_kit: Path, tmp_path: Path, stage: str, args: list[str]
+    whole_kit: Path, its_cache: dict[str, str], tmp_path: Path, stage: str, args: list[str]
 ) -> None:
     out = copy_of(whole_kit, tmp_path)
     before = hashes(out)
-    code, stderr, seen = interrupt_at(
-        out, stage, signal.SIGINT, "--set", "quality=draft", "--set", "token.height_mm=4.4", *args
-    )
+    changed = ["--set", "quality=draft", "--set", "token.height_mm=4.4"]
+    code, stderr, seen = interrupt_at(out, stage, signal.SIGINT, *changed, *args, **its_cache)
     assert stage in seen
     assert "Traceback" not in stderr, stderr
     # Nothing it started goes on working on its files (renders, slicers, pictures).
@@ -289,10 +297,12 @@ def test_a_read_only_output_folder_is_reported(good_outputs: Path, tmp_path_fact
 # ---- a kit stays whole and honest -----------------------------------------------------------
 
 
-def test_only_inside_a_kit_keeps_manifest_and_bom_whole(whole_kit: Path, tmp_path: Path) -> None:
+def test_only_inside_a_kit_keeps_manifest_and_bom_whole(
+    whole_kit: Path, its_cache: dict[str, str], tmp_path: Path
+) -> None:
     out = copy_of(whole_kit, tmp_path)
     manifest_before = json.loads((out / "manifest.json").read_text())
-    run = cli(out, "--only", "plane_token", "--set", "quality=draft", "--quiet")
+    run = cli(out, "--only", "plane_token", "--set", "quality=draft", "--quiet", **its_cache)
     _, stderr = run.communicate(timeout=300)
     assert run.returncode == 0, stderr
     manifest = json.loads((out / "manifest.json").read_text())
@@ -365,10 +375,12 @@ def test_a_custom_kit_checks_clean_against_its_own_parameters(
     assert "stl/box_lid.stl is changed since the build" in checked.stdout
 
 
-def test_no_previews_leaves_no_stale_pictures(whole_kit: Path, tmp_path: Path) -> None:
+def test_no_previews_leaves_no_stale_pictures(
+    whole_kit: Path, its_cache: dict[str, str], tmp_path: Path
+) -> None:
     out = copy_of(whole_kit, tmp_path)
     assert (out / "previews").is_dir()
-    run = cli(out, "--set", "quality=draft", "--no-previews", "--quiet")
+    run = cli(out, "--set", "quality=draft", "--no-previews", "--quiet", **its_cache)
     _, stderr = run.communicate(timeout=300)
     assert run.returncode == 0, stderr
     assert not (out / "previews").exists()
@@ -376,10 +388,10 @@ def test_no_previews_leaves_no_stale_pictures(whole_kit: Path, tmp_path: Path) -
 
 
 def test_outputs_are_readable_by_others_and_json_is_json_lines(
-    whole_kit: Path, tmp_path: Path
+    whole_kit: Path, its_cache: dict[str, str], tmp_path: Path
 ) -> None:
     out = copy_of(whole_kit, tmp_path)
-    run = cli(out, "--set", "quality=draft", "--json", "--no-previews")
+    run = cli(out, "--set", "quality=draft", "--json", "--no-previews", **its_cache)
     stdout, stderr = run.communicate(timeout=300)
     assert run.returncode == 0, stderr
     events = [json.loads(line) for line in stdout.splitlines()]
@@ -418,12 +430,14 @@ def test_the_same_parameters_give_byte_identical_files(whole_kit: Path, tmp_path
     assert [f["check"] for f in old_budget] == [f["check"] for f in new_budget]
     for was, now in zip(old_budget, new_budget, strict=True):
         assert now["measured"] == pytest.approx(was["measured"], rel=1e-3), now
-    # PrusaSlicer's own figures for the same STL vary in the last digits (measured: the
-    # box's 20530 or 20534 s, 16818.78 or 16818.79 mm): equal to 0.1 %.
+    # PrusaSlicer's own figures for the same STL vary from run to run, its threads' doing:
+    # the draft box sliced 4 times idle gave 16830 to 16843 s and 13411.59 or 13411.60 mm,
+    # and 16868 s once under the suite's load. Time to 0.5 %, filament to 0.1 %.
+    spread = {"print_seconds": 5e-3, "filament_mm": 1e-3, "filament_g": 1e-3}
     for name, part in old["slicer"]["parts"].items():
         again_part = new["slicer"]["parts"][name]
-        for key in ("print_seconds", "filament_mm", "filament_g"):
-            assert again_part[key] == pytest.approx(part[key], rel=1e-3, abs=2), (name, key)
+        for key, rel in spread.items():
+            assert again_part[key] == pytest.approx(part[key], rel=rel, abs=2), (name, key)
 
 
 def _pop_slicer_findings(manifest: dict) -> list[dict]:
@@ -453,7 +467,7 @@ print("trimesh loaded:", "trimesh" in sys.modules)
 
 
 def test_an_unchanged_kit_is_not_rebuilt_nor_its_machinery_loaded(
-    whole_kit: Path, tmp_path: Path
+    whole_kit: Path, its_cache: dict[str, str], tmp_path: Path
 ) -> None:
     out = copy_of(whole_kit, tmp_path)
     before = hashes(out)
@@ -466,7 +480,7 @@ def test_an_unchanged_kit_is_not_rebuilt_nor_its_machinery_loaded(
     assert hashes(out) == before
     bom = out / "bom.md"
     bom.write_text("edited by hand")  # a changed file: the kit is rebuilt, not trusted
-    run = cli(out, "--set", "quality=draft", "--json")
+    run = cli(out, "--set", "quality=draft", "--json", **its_cache)
     stdout, stderr = run.communicate(timeout=300)
     assert run.returncode == 0, stderr
     assert json.loads(stdout.splitlines()[-1])["rendered"] == []

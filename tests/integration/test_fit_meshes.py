@@ -82,14 +82,14 @@ def contents(tmp_path_factory: pytest.TempPathFactory, render_parts) -> Path:
 
 @pytest.fixture(scope="module", params=list(TINS))
 def packed(
-    request: pytest.FixtureRequest, contents: Path, render_parts
+    request: pytest.FixtureRequest, contents: Path, render_parts, tmp_path_factory
 ) -> tuple[KitParams, Layout, Path]:
     """One output folder per tin: the pieces, its box and lid, and layout.json."""
     tin, overrides = TINS[request.param]
     params = _draft(tin, overrides)
-    out = contents.parent.parent / request.param
-    boxes = render_parts(params, ("box", "box_lid"), out.with_name(f"{request.param}-box"))
-    (out / "stl").mkdir(parents=True)
+    out = tmp_path_factory.mktemp(request.param)
+    boxes = render_parts(params, ("box", "box_lid"), out / "box")
+    (out / "stl").mkdir()
     for name in CONTENT_PARTS:
         shutil.copy(contents / f"{name}.stl", out / "stl" / f"{name}.stl")
     for name in ("box", "box_lid"):
