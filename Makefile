@@ -35,8 +35,8 @@ stl: setup ## Build the whole kit into out/ (STLs, SCAD, manifest, layout, pictu
 
 test: setup ## Lint, then run every test (unit and real OpenSCAD renders)
 	@$(VENV)/bin/ruff check squadron_cad tests
-	@# two workers, whole files each: a file's renders are shared by its tests
-	@$(VENV)/bin/pytest -q --numprocesses 2 --dist loadfile
+	@# two workers taking tests as they free up; their kits share one render cache
+	@$(VENV)/bin/pytest -q --numprocesses 2 --dist worksteal
 
 test-fast: setup ## Unit tests only (no OpenSCAD)
 	@$(VENV)/bin/pytest -q -m "not integration"
