@@ -186,9 +186,7 @@ def _render_native(
                 raise future.exception()  # type: ignore[misc]
         return [future.result() for future in futures]
     except BaseException:
-        for future in futures:
-            future.cancel()
-        openscad.stop_all()
+        openscad.stop_until_done(futures)
         raise
     finally:
         pool.shutdown(wait=True, cancel_futures=True)

@@ -343,7 +343,7 @@ def render_parallel(
         )
         finished = [future.result() for future in futures]
     except BaseException:
-        openscad.stop_all()  # the other batches too: a failed build stops at once
+        openscad.stop_until_done(futures)  # the other batches too: a failed build stops at once
         raise
     finally:
         pool.shutdown(wait=True, cancel_futures=True)

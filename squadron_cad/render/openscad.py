@@ -17,11 +17,11 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from squadron_cad.errors import ToolError
 from squadron_cad.render.atomic import replace_into, temporary_sibling
@@ -36,6 +36,7 @@ INSTALL_HINT = (
 _FAILURE_LINE = re.compile(r"^(ERROR|WARNING|CGAL error|Current top level object is empty)")
 _LIVE: set[subprocess.Popen[str]] = set()  # running renders, so an interrupt can stop them all
 _LIVE_LOCK = threading.Lock()
+STOP_POLL_S = 0.05  # how often a stopping build kills renders started after its first kill
 # OpenSCAD 2025 names what its top level object is: "manifold" (the Manifold kernel made it),
 # "PolySet" (no 3D boolean was needed, so no kernel ran), "Nef polyhedron" (CGAL made it).
 # OpenSCAD 2021 names nothing: "Top level object is a 3D object:".
@@ -240,6 +241,17 @@ def stop_all() -> None:
     for process in running:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(process.pid, signal.SIGKILL)
+
+
+def stop_until_done(futures: Sequence[Future[Any]]) -> None:
+    """Cancel what has not started and kill renders until every started one has ended: a
+    worker may start its OpenSCAD just after a first stop_all (a Ctrl-C as renders begin),
+    and the pool's shutdown would wait for that render to finish (up to its timeout)."""
+    for future in futures:
+        future.cancel()
+    while not all(future.done() for future in futures):
+        stop_all()
+        wait(futures, timeout=STOP_POLL_S)
 
 
 def _describe_exit(code: int) -> str:

@@ -4,6 +4,10 @@ slivers are cleaned, batches are shared out evenly, the npm package is pinned ex
 from __future__ import annotations
 
 import json
+import signal
+import subprocess
+import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -11,7 +15,7 @@ import pytest
 import trimesh
 
 from squadron_cad.errors import InputError, ToolError
-from squadron_cad.render import manifold_batch
+from squadron_cad.render import manifold_batch, openscad
 from squadron_cad.render.backends import select_backend
 from squadron_cad.render.manifold_batch import BatchJob, share_out
 from squadron_cad.render.openscad import backend_of_log, top_level_kind
@@ -152,3 +156,26 @@ def test_the_backend_choices_are_the_clis() -> None:
     from squadron_cad.render.backends import BACKEND_CHOICES
 
     assert cli.BACKENDS == BACKEND_CHOICES
+
+
+def test_a_render_started_just_after_the_stop_is_killed_too() -> None:
+    """A Ctrl-C as the renders begin: a worker starts its process after the first kill.
+    Stopping goes on killing until every worker is done, rather than waiting out the
+    render (here 30 s; a real one up to --timeout)."""
+
+    def late_render() -> int:
+        time.sleep(0.3)  # after stop_until_done's first stop_all
+        process = subprocess.Popen(["sleep", "30"], start_new_session=True)
+        openscad.track(process)  # type: ignore[arg-type]
+        try:
+            return process.wait()
+        finally:
+            openscad.untrack(process)  # type: ignore[arg-type]
+
+    with ThreadPoolExecutor(1) as pool:
+        future = pool.submit(late_render)
+        time.sleep(0.05)  # the worker is under way
+        begun = time.monotonic()
+        openscad.stop_until_done([future])
+        assert future.result() == -signal.SIGKILL
+        assert time.monotonic() - begun < 10
