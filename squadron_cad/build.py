@@ -1000,6 +1000,8 @@ def clean_output(out_dir: Path, *, cache: bool = True) -> tuple[int, list[str]]:
     files left because the tool did not write them)."""
     out = Path(os.path.abspath(os.path.expanduser(str(out_dir) or ".")))
     stale = remove_stale_staging(out)
+    if out.exists() and not out.is_dir():
+        raise InputError(f"--out {out_dir}: is a file, not a folder; nothing removed")
     if not out.is_dir():
         return len(stale), []
     if read_ownership(out) is None:

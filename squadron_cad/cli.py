@@ -25,7 +25,7 @@ from squadron_cad import __version__, console, uptodate
 from squadron_cad.checks.findings import Finding
 from squadron_cad.errors import CheckFailed, InputError, Interrupted, SquadronError
 from squadron_cad.kit import default_kit, installed_kits, kit_of, load_kit
-from squadron_cad.outfolder import CACHE_ENV
+from squadron_cad.outfolder import CACHE_ENV, safe_output_folder, shared_cache_folder
 from squadron_cad.resolve import available_tins, resolve
 
 if TYPE_CHECKING:
@@ -352,7 +352,7 @@ def build(
     cache: Annotated[
         Path | None,
         typer.Option(
-            "--cache",
+            "--cache-dir",
             metavar="DIR",
             envvar=CACHE_ENV,
             help="Keep the render cache in DIR, shared by every --out: parts and figures "
@@ -404,6 +404,9 @@ def build(
     if unchanged is not None:  # nothing to do, and no need to load the machinery to see it
         _report_build(ManifestReport(unchanged, out), quiet=quiet, verbose=verbose, as_json=as_json)
         return
+    safe_output_folder(out)  # a refused folder is said before the meshing stack loads
+    if cache is not None:
+        shared_cache_folder(cache, Path(out))
     pipeline = _pipeline()
     options = pipeline.BuildOptions(
         out_dir=out,

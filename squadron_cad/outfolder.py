@@ -33,7 +33,7 @@ RECORD_NAME = ".squadron-cad.json"  # the ownership record: what the tool wrote 
 STAGING_TOKEN = ".squadron-cad-staging"  # inside a staging folder: the process that owns it
 CACHE_NAME = ".cache"  # render cache: kept across builds, tagged as ours
 CACHE_TAG = "CACHEDIR.TAG"
-CACHE_ENV = "SQUADRON_CACHE"  # a shared render cache for every build (like --cache)
+CACHE_ENV = "SQUADRON_CACHE"  # a shared render cache for every build (like --cache-dir)
 CACHE_SIGNATURE = "Signature: 8a477f597d28d172789f06886806bc55"  # bford.net cachedir spec
 KEEP_NAMES = frozenset({".gitkeep"})  # placeholders a repository keeps; carried, never deleted
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
@@ -213,7 +213,7 @@ def is_our_cache(folder: Path) -> bool:
 
 def prepare_cache(out: Path, shared: Path | None = None) -> Path:
     """The render cache, tagged as a cache directory (backup tools skip it; cleanup knows
-    it): out/.cache, or a shared folder (`--cache`) that any output folder may use."""
+    it): out/.cache, or a shared folder (`--cache-dir`) that any output folder may use."""
     folder = out / CACHE_NAME if shared is None else shared
     folder.mkdir(parents=True, exist_ok=True, mode=DIR_MODE)
     tag = folder / CACHE_TAG
@@ -223,12 +223,12 @@ def prepare_cache(out: Path, shared: Path | None = None) -> Path:
 
 
 def shared_cache_folder(folder: Path, out: Path) -> Path:
-    """A `--cache` folder, checked before anything is written: new, empty or already a
+    """A `--cache-dir` folder, checked before anything is written: new, empty or already a
     squadron-cad cache (its pruning removes files, so it must hold only ours), and outside
     the output folder, which every build replaces whole."""
     folder = Path(os.path.abspath(folder))
     out = Path(os.path.abspath(out))
-    label = f"--cache {folder}"
+    label = f"--cache-dir {folder}"
     if folder.exists() and not folder.is_dir():
         raise InputError(f"{label}: is a file, not a folder")
     if folder.is_dir() and any(folder.iterdir()) and not is_our_cache(folder):

@@ -342,7 +342,7 @@ class SliceCache:
             if self.path is None:
                 return
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            with folder_lock(self.path.parent):  # builds sharing a --cache: merge, lose none
+            with folder_lock(self.path.parent):  # builds sharing a --cache-dir: merge, lose none
                 self.entries = {**self._load(), **self.entries}
                 temporary = self.path.with_suffix(f".tmp{os.getpid()}.{threading.get_ident()}")
                 temporary.write_text(json.dumps(self.entries, indent=1, sort_keys=True))

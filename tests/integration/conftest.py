@@ -18,7 +18,7 @@ from squadron_cad.resolve import resolve
 
 @pytest.fixture(scope="session")
 def shared_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """One render cache (`--cache`) for the session's kits, shared by the xdist workers: a
+    """One render cache (`--cache-dir`) for the session's kits, shared by the xdist workers: a
     part or a slicer figure made for one fixture is reused by the others. Tests of the
     renders themselves (faults, cache, fuzz, backends) keep caches of their own."""
     base = tmp_path_factory.getbasetemp()

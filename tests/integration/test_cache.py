@@ -93,7 +93,7 @@ def test_parallel_and_serial_builds_make_the_same_meshes(tmp_path: Path) -> None
 
 
 def test_a_shared_cache_serves_another_output_folder(first_build: Path, tmp_path: Path) -> None:
-    """--cache DIR: what one kit rendered, a kit in another folder reuses, byte for byte;
+    """--cache-dir DIR: what one kit rendered, a kit in another folder reuses, byte for byte;
     neither output folder gets a cache of its own."""
     shared = tmp_path / "shared"
     shutil.copytree(first_build / CACHE_NAME, shared)

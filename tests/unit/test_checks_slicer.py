@@ -105,7 +105,7 @@ def test_the_cache_keys_on_the_stl_and_the_settings(
 
 
 def test_builds_sharing_a_cache_keep_each_others_figures(tmp_path: Path) -> None:
-    """Two builds (two processes, each with the file loaded at its start) share --cache:
+    """Two builds (two processes, each with the file loaded at its start) share --cache-dir:
     each write merges what is on disk, so neither loses the other's figures."""
     first, second = S.SliceCache(tmp_path), S.SliceCache(tmp_path)
     first.put("a" * 64, S.SliceResult(60.0, 100.0, 0.3))

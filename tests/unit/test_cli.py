@@ -34,7 +34,7 @@ BAD_BUILDS = [
     (["--tin", "no-such-tin"], "no such tin preset"),
     (["--only", "plane_tokn"], "did you mean plane_token"),
     (["--params", "missing.yaml"], "file not found"),
-    (["--cache", "tests"], "holds files that are not a squadron-cad cache"),
+    (["--cache-dir", "tests"], "holds files that are not a squadron-cad cache"),
 ]
 
 

@@ -232,6 +232,14 @@ def test_clean_refuses_a_folder_with_no_kit(tmp_path: Path) -> None:
     assert tree(tmp_path) == before
 
 
+def test_clean_of_a_file_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "notes.txt").write_text("keep me")
+    done = cli("clean", "--out", "notes.txt", cwd=tmp_path)
+    assert done.returncode == 2
+    assert "is a file, not a folder" in done.stderr
+    assert (tmp_path / "notes.txt").read_text() == "keep me"
+
+
 def test_clean_of_an_empty_placeholder_folder_is_a_no_op(tmp_path: Path) -> None:
     out = tmp_path / "out"
     out.mkdir()
@@ -279,7 +287,7 @@ def test_an_out_folder_below_a_file_is_refused_in_one_line(tmp_path: Path) -> No
         safe_output_folder(tmp_path / "a-file" / "kit")
 
 
-# ---- a shared render cache (--cache) ------------------------------------------------------
+# ---- a shared render cache (--cache-dir) ----------------------------------------------
 
 
 def test_a_new_empty_or_tagged_folder_is_accepted_as_a_shared_cache(tmp_path: Path) -> None:
@@ -312,6 +320,6 @@ def test_a_shared_cache_that_could_cost_a_file_is_refused(
     (tmp_path / "notes.txt").write_text("mine")
     with pytest.raises(InputError, match=words) as refused:
         shared_cache_folder(tmp_path / where, tmp_path / "out")
-    assert "--cache" in str(refused.value)
+    assert "--cache-dir" in str(refused.value)
     assert (tmp_path / "mine" / "photo.jpg").read_bytes() == b"jpeg"
     assert not (tmp_path / "out").exists()
