@@ -925,9 +925,7 @@ def check_outputs(out_dir: Path, params: KitParamsBase | None = None) -> CheckRe
     """Re-check the kit in out_dir: every file against its SHA-256 in the manifest, each
     mesh, printability, the clearances between parts and the rules' invariants. Params
     default to the kit's own (its manifest); given ones ask "would it pass under these"."""
-    data = manifest.read_kit(out_dir, strict=True)
-    if data is None:
-        raise InputError(f"no kit in {out_dir} (no manifest.json): run `squadron-cad build` first")
+    data = manifest.require_kit(out_dir)
     findings = integrity_findings(out_dir, data)
     used = params if params is not None else manifest.kit_params(data)
     kit = kit_of(used)
@@ -1022,9 +1020,7 @@ def _count_files(folder: Path) -> int:
 def refresh_previews(out_dir: Path, jobs: int | None = None) -> list[Path]:
     """Redraw the previews of the kit in out_dir, as a transaction like a build."""
     out = safe_output_folder(out_dir)
-    data = manifest.read_kit(out, strict=True)
-    if data is None:
-        raise InputError(f"no kit in {out_dir} (no manifest.json): run `squadron-cad build` first")
+    data = manifest.require_kit(out)
     params = manifest.kit_params(data)
     names = [entry["name"] for entry in data["parts"]]
     with staged(out, "kit") as staging:

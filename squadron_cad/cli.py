@@ -26,6 +26,7 @@ from squadron_cad.checks.findings import Finding
 from squadron_cad.errors import CheckFailed, InputError, Interrupted, SquadronError
 from squadron_cad.kit import default_kit, installed_kits, kit_of, load_kit
 from squadron_cad.outfolder import CACHE_ENV, safe_output_folder, shared_cache_folder
+from squadron_cad.outputs.manifest import require_kit
 from squadron_cad.resolve import available_tins, resolve
 
 if TYPE_CHECKING:
@@ -523,7 +524,9 @@ def check(opts: Shared) -> None:
     Example: squadron-cad check --out out
     """
     out = opts.out
-    checked = _pipeline().check_outputs(out, opts.parameters() if opts.asked else None)
+    asked = opts.parameters() if opts.asked else None
+    require_kit(out)  # no kit is said before the meshing stack loads
+    checked = _pipeline().check_outputs(out, asked)
     failures = checked.failures
     if opts.json:
         for finding in checked.findings:
@@ -663,6 +666,7 @@ def previews(
 
     Example: squadron-cad previews --out out
     """
+    require_kit(safe_output_folder(opts.out))  # said before the meshing stack loads
     pictures = _pipeline().refresh_previews(opts.out, jobs or None)
     opts.show(f"{len(pictures)} pictures in {opts.out / 'previews'}")
 

@@ -105,6 +105,14 @@ def write(report: BuildReport, folder: Path) -> Path:
     return path
 
 
+def require_kit(folder: Path) -> dict[str, Any]:
+    """The manifest of the kit in folder (read strictly), or a one-line InputError."""
+    data = read_kit(folder, strict=True)
+    if data is None:
+        raise InputError(f"no kit in {folder} (no manifest.json): run `squadron-cad build` first")
+    return data
+
+
 def read_kit(folder: Path, *, strict: bool = False) -> dict[str, Any] | None:
     """The manifest of the kit in folder, or None when there is none. A manifest that is
     unreadable, breaks the contract (models.Manifest) or is not a kit's is None too, unless
