@@ -211,13 +211,17 @@ def time_reference(folder: Path, tool: openscad.OpenScad, timeout_s: float) -> d
 RENDER_AND_CHECKS = ["--no-slice", "--no-previews"]  # what the cold-build goal measures
 
 
+def cold_env() -> dict[str, str]:
+    """The environment of a timed build: a maker's SQUADRON_CACHE would make it warm."""
+    return {name: value for name, value in os.environ.items() if name != CACHE_ENV}
+
+
 def _timed_cli_build(out: Path, param_args: list[str], jobs: int | None) -> float:
     """A build as a maker runs it: a fresh process, imports and all."""
     command = [sys.executable, "-m", "squadron_cad", "build", "--out", str(out), "--quiet"]
     command += [*param_args, "--jobs", str(jobs or 0)]
-    cold = {k: v for k, v in os.environ.items() if k != CACHE_ENV}  # never a shared cache
     started = time.perf_counter()
-    done = subprocess.run(command, capture_output=True, text=True, check=False, env=cold)
+    done = subprocess.run(command, capture_output=True, text=True, check=False, env=cold_env())
     seconds = time.perf_counter() - started
     if done.returncode != 0:
         raise ToolError(f"benchmark build failed: {done.stderr.strip()[-300:]}")

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from squadron_cad.bench import BenchResult, format_figures
+from squadron_cad.bench import BenchResult, cold_env, format_figures
+from squadron_cad.outfolder import CACHE_ENV
 
 
 def _result(full_cold: list[float], peak_mb: float, warm: list[float]) -> BenchResult:
@@ -75,3 +76,12 @@ def test_the_memory_sampler_counts_the_build_not_the_benchmark() -> None:
         subprocess.run([sys.executable, "-c", hold], check=True)
     assert idle.peak_bytes == 0  # the benchmark's own process is left out
     assert 150e6 <= busy.peak_bytes < 150e6 + 100e6  # the child's 150 MB, and little else
+
+
+def test_timed_builds_never_use_a_shared_cache(monkeypatch) -> None:
+    """A maker who keeps SQUADRON_CACHE set would otherwise time warm builds as cold."""
+    monkeypatch.setenv(CACHE_ENV, "/tmp/some-shared-cache")
+    monkeypatch.setenv("SQUADRON_OPENSCAD", "openscad")
+    environment = cold_env()
+    assert CACHE_ENV not in environment
+    assert environment["SQUADRON_OPENSCAD"] == "openscad"
