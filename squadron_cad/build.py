@@ -838,10 +838,13 @@ class Beside(Generic[T]):
         return self.value
 
     def cancel(self) -> None:
-        """Stop it and wait for the thread (a no-op if it never started)."""
+        """Stop it and wait for the thread, stopping again while it runs: a subprocess it
+        started just after a stop is ended too, not waited for (as openscad.stop_until_done
+        does for the renders)."""
         self.stop()
-        if self.thread.is_alive():
-            self.thread.join()
+        while self.thread.is_alive():
+            self.thread.join(openscad.STOP_POLL_S)
+            self.stop()
 
 
 def _slicing(
@@ -997,9 +1000,9 @@ def clean_output(out_dir: Path, *, cache: bool = True) -> tuple[int, list[str]]:
     staging folders beside it, and the render cache unless kept. Returns (files removed,
     files left because the tool did not write them)."""
     out = Path(os.path.abspath(os.path.expanduser(str(out_dir) or ".")))
-    stale = remove_stale_staging(out)
     if out.exists() and not out.is_dir():
         raise InputError(f"--out {out_dir}: is a file, not a folder; nothing removed")
+    stale = remove_stale_staging(out)
     if not out.is_dir():
         return len(stale), []
     if read_ownership(out) is None:

@@ -179,3 +179,28 @@ def test_a_render_started_just_after_the_stop_is_killed_too() -> None:
         openscad.stop_until_done([future])
         assert future.result() == -signal.SIGKILL
         assert time.monotonic() - begun < 10
+
+
+def test_work_beside_the_build_is_stopped_even_when_it_starts_late() -> None:
+    """Cancelling the slicer's or the pictures' thread: a process it starts just after the
+    first stop is killed by the next one, not waited for (30 s here)."""
+    from squadron_cad.build import Beside
+
+    live: list[subprocess.Popen[bytes]] = []
+
+    def work() -> int:
+        time.sleep(0.3)  # after cancel's first stop
+        live.append(subprocess.Popen(["sleep", "30"]))
+        return live[-1].wait()
+
+    def stop() -> None:
+        for process in live:
+            process.kill()
+
+    beside = Beside("late", work, stop)
+    beside.start()
+    time.sleep(0.05)
+    begun = time.monotonic()
+    beside.cancel()
+    assert time.monotonic() - begun < 10
+    assert beside.result() == -signal.SIGKILL
