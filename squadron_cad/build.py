@@ -576,7 +576,7 @@ def _stage_rest(
     slots = threading.BoundedSemaphore(jobs)
     whole_kit = len(report.parts) == len(builder.kit.parts)
     slicing = _slicing(report, builder.cache.folder, jobs, slots)
-    drawing = _drawing(report, jobs, slots)
+    drawing = _drawing(report, jobs, slots, builder.cache)
     try:
         if options.slice:
             tell("slicer", "running")
@@ -880,12 +880,16 @@ def _join_slicer(
     _beside_stage(tell, "slicer", slicing.seconds)
 
 
-def _drawing(report: BuildReport, jobs: int, slots: threading.Semaphore) -> Beside[list[Path]]:
+def _drawing(
+    report: BuildReport, jobs: int, slots: threading.Semaphore, cache: RenderCache
+) -> Beside[list[Path]]:
     sharing = previews.Sharing(slots)
     names = [r.spec.name for r in report.parts]
 
     def work() -> list[Path]:
-        return previews.write_previews(report.out_dir, names, report.params, jobs, sharing=sharing)
+        return previews.write_previews(
+            report.out_dir, names, report.params, jobs, sharing=sharing, store=cache
+        )
 
     def stop() -> None:
         sharing.stopped.set()

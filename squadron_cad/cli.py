@@ -356,8 +356,9 @@ def build(
             "--cache-dir",
             metavar="DIR",
             envvar=CACHE_ENV,
-            help="Keep the render cache in DIR, shared by every --out: parts and figures "
-            "one kit made are reused by the others (default: OUT/.cache). Safe to delete.",
+            help="Keep the render cache in DIR, shared by every --out: parts, figures and "
+            "pictures one kit made are reused by the others (default: OUT/.cache). "
+            "Safe to delete.",
         ),
     ] = None,
     timeout: Annotated[

@@ -7,11 +7,15 @@ Xvfb server is started for the batch (one server, many OpenSCAD processes; `xvfb
 per picture races for display numbers when run in parallel). Each picture is rendered at
 three times its size, cropped to the part and downsampled: smooth edges, and every part
 fills the frame whatever its size. A picture is redrawn only when its STLs or the
-settings change (index.json in the previews folder).
+settings change (index.json in the previews folder); a build also keeps each picture in its
+render cache by that same content key, so a kit built into another folder with the same
+cache (`--cache-dir`) takes the pictures of its unchanged parts from there.
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
 import contextlib
 import dataclasses
 import hashlib
@@ -32,6 +36,7 @@ import numpy as np
 from PIL import Image, ImageChops
 
 from squadron_cad.checks import meshgeo
+from squadron_cad.checks.memo import RecordStore
 from squadron_cad.checks.mesh import load_mesh
 from squadron_cad.errors import ToolError
 from squadron_cad.geometry import frames
@@ -57,6 +62,7 @@ CAMERA = "0,0,0,55,0,25,0"  # OpenSCAD's default angles: from the front, above, 
 COLOUR_SCHEME = "Tomorrow"  # light background; the part colours come from color()
 BACKGROUND_TOLERANCE = 6  # grey levels: anything further from the corner colour is the part
 PICTURE_TIMEOUT_S = 120.0
+STORE_PREFIX = "picture"  # the cache's records of drawn pictures, pruned as one kind
 NEUTRAL = COLOUR_NAMES["silver"]  # the box and templates in scenes, under coloured parts
 FALLBACK_PLAYER_COLOURS = ("red", "blue", "green", "yellow", "black", "white", "orange", "purple")
 
@@ -357,8 +363,10 @@ def render_views(
     tool: openscad.OpenScad | None = None,
     progress: Progress | None = None,
     sharing: Sharing | None = None,
+    store: RecordStore | None = None,
 ) -> list[Picture]:
-    """Draw the views into folder/<name>.png, skipping those already drawn as they are now."""
+    """Draw the views into folder/<name>.png, skipping those already drawn as they are now
+    (in folder, or in store: a render cache that keeps pictures by their content key)."""
     tool = tool or openscad.locate()
     report = progress or _quiet
     folder.mkdir(parents=True, exist_ok=True)
@@ -373,13 +381,41 @@ def render_views(
             seconds = float(known[view.name].get("seconds", 0.0))
             pictures[view.name] = Picture(view, target, key, seconds, cached=True)
             report(view.name, "cached")
+        elif (kept := _from_store(store, key, target)) is not None:
+            pictures[view.name] = Picture(view, target, key, kept, cached=True)
+            report(view.name, "cached")
         else:
             todo.append((view, key))
     if todo:
-        pictures.update(_draw_all(todo, folder, settings, jobs, tool, report, sharing))
+        pictures.update(_draw_all(todo, folder, settings, jobs, tool, report, sharing, store))
     ordered = [pictures[view.name] for view in views]
     _save_index(folder, index, ordered)
     return ordered
+
+
+def _store_key(key: str) -> str:
+    return f"{STORE_PREFIX}-{key}"
+
+
+def _from_store(store: RecordStore | None, key: str, target: Path) -> float | None:
+    """Write the picture kept under key into target; the seconds it took to draw, or None
+    when the store has no readable copy."""
+    record = store.lookup_record(_store_key(key)) if store is not None else None
+    if record is None:
+        return None
+    try:
+        png = base64.b64decode(str(record["png"]), validate=True)
+        seconds = float(record["seconds"])
+    except (KeyError, TypeError, ValueError, binascii.Error):
+        return None  # not one of ours, or damaged: drawn again and replaced
+    write_bytes(target, png)
+    return seconds
+
+
+def _keep(store: RecordStore | None, picture: Picture) -> None:
+    if store is not None:
+        png = base64.b64encode(picture.path.read_bytes()).decode()
+        store.store_record(_store_key(picture.key), {"png": png, "seconds": picture.seconds})
 
 
 def _still_valid(entry: Any, key: str, target: Path) -> bool:
@@ -396,6 +432,7 @@ def _draw_all(
     tool: openscad.OpenScad,
     report: Progress,
     sharing: Sharing | None = None,
+    store: RecordStore | None = None,
 ) -> dict[str, Picture]:
     share = sharing or Sharing()
 
@@ -405,8 +442,10 @@ def _draw_all(
         with share.slot():
             report(view.name, "drawing")
             seconds = snapshot(tool, view, target, settings, env)
+        picture = Picture(view, target, key, seconds, cached=False)
+        _keep(store, picture)
         report(view.name, "drawn")
-        return Picture(view, target, key, seconds, cached=False)
+        return picture
 
     with display_environment() as env, ThreadPoolExecutor(max(1, jobs)) as pool:
         return {picture.view.name: picture for picture in pool.map(draw, todo)}
@@ -471,15 +510,17 @@ def write_previews(
     tool: openscad.OpenScad | None = None,
     progress: Progress | None = None,
     sharing: Sharing | None = None,
+    store: RecordStore | None = None,
 ) -> list[Path]:
-    """out/previews/<part>.png for each part's STL, plus the kit, stack and packed box views.
+    """out/previews/<part>.png for each part's STL, plus the kit, stack and packed box views
+    (those kept in store, a render cache, are copied from it).
 
     Raises ToolError when OpenSCAD cannot draw (no Xvfb on a machine without a display).
     """
     folder = out_dir / FOLDER
     views = preview_views(out_dir, parts, params)
     settings = PictureSettings(params.previews.width_px, params.previews.height_px)
-    pictures = render_views(views, folder, settings, jobs, tool, progress, sharing)
+    pictures = render_views(views, folder, settings, jobs, tool, progress, sharing, store)
     _remove_orphans(folder, {view.name for view in views}, out_dir / "stl")
     return [picture.path for picture in pictures]
 

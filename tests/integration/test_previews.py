@@ -112,3 +112,20 @@ def test_unchanged_pictures_are_not_redrawn(kit: BuildReport, drawn) -> None:
     index = json.loads((kit.out_dir / "previews" / "index.json").read_text())
     timings = [entry["seconds"] for entry in index["previews"].values()]
     print(f"previews: {len(paths)} in {first_seconds:.1f} s, {np.mean(timings):.2f} s each")
+
+
+def test_a_kit_built_elsewhere_with_the_same_cache_takes_its_pictures_from_it(
+    kit: BuildReport, drawn, tmp_path: Path, shared_cache: Path, monkeypatch
+) -> None:
+    def no_drawing(*_args: object, **_kwargs: object) -> float:
+        raise AssertionError("a picture was drawn although the cache keeps it")
+
+    monkeypatch.setattr(previews, "snapshot", no_drawing)
+    options = BuildOptions(out_dir=tmp_path / "again", jobs=2, slice=False, cache_dir=shared_cache)
+    again = build(kit.params, options)
+    assert not [notice for notice in again.notices if "previews" in notice], again.notices
+    first = sorted((kit.out_dir / "previews").glob("*.png"))
+    assert len(first) == len(drawn[0])
+    for picture in first:
+        copy = again.out_dir / "previews" / picture.name
+        assert copy.read_bytes() == picture.read_bytes(), picture.name

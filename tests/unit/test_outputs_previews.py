@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import json
 from collections.abc import Iterator
@@ -17,6 +18,7 @@ from squadron_cad.kits.squadron_leader import scenes
 from squadron_cad.outputs import previews
 from squadron_cad.outputs.previews import PictureSettings, Placed, View
 from squadron_cad.render import display
+from squadron_cad.render.cache import RenderCache
 from squadron_cad.render.openscad import OpenScad
 from squadron_cad.resolve import resolve
 
@@ -196,3 +198,14 @@ def test_the_plane_silhouette_is_split_off_and_drawn_darker(tmp_path: Path) -> N
     assert upper.colour == previews.shade("#e0a526", previews.ACCENT_SHADE)
     assert trimesh.load_mesh(lower.stl).bounds[1][2] == pytest.approx(4.0, abs=0.05)
     assert trimesh.load_mesh(upper.stl).bounds[0][2] == pytest.approx(4.0, abs=0.05)
+
+
+def test_a_damaged_kept_picture_is_drawn_again(tmp_path: Path) -> None:
+    store = RenderCache(tmp_path / "cache")
+    store.store_record("picture-k", {"png": "not base64!", "seconds": 1})
+    target = tmp_path / "p.png"
+    assert previews._from_store(store, "k", target) is None
+    assert not target.exists()
+    store.store_record("picture-k", {"png": base64.b64encode(b"png bytes").decode(), "seconds": 2})
+    assert previews._from_store(store, "k", target) == 2
+    assert target.read_bytes() == b"png bytes"
