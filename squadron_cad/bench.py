@@ -70,7 +70,17 @@ def tree_rss_bytes(root: int, itself: bool = True) -> int:
         family = [top, *top.children(recursive=True)] if itself else top.children(recursive=True)
     except psutil.Error:
         return 0
-    return sum(_resident(process) for process in family)
+    return sum(_resident(process) for process in family if not _not_yet_started(process))
+
+
+def _not_yet_started(process: psutil.Process) -> bool:
+    """A child between fork and exec still shows its parent's pages (with vfork, which
+    subprocess uses, the very same ones): counting it would count the parent twice."""
+    try:
+        parent = process.parent()
+        return parent is not None and process.cmdline() == parent.cmdline()
+    except psutil.Error:
+        return False
 
 
 def _resident(process: psutil.Process) -> int:

@@ -78,6 +78,26 @@ def test_the_memory_sampler_counts_the_build_not_the_benchmark() -> None:
     assert 150e6 <= busy.peak_bytes < 150e6 + 100e6  # the child's 150 MB, and little else
 
 
+def test_a_child_not_yet_started_is_not_counted_as_its_parents_memory() -> None:
+    """Between fork and exec a child maps its parent's pages (with vfork the same ones):
+    the sampler would count a big parent twice, as the suite's workers showed (327 MB
+    measured for a 150 MB child started from a large pytest worker)."""
+    import os
+    import time
+
+    from squadron_cad.bench import MemorySampler
+
+    held = bytearray(200_000_000)  # resident in this process, shared with the fork
+    held[::4096] = b"x" * len(held[::4096])
+    with MemorySampler(interval_s=0.02) as forked:
+        child = os.fork()
+        if child == 0:  # never execs: a copy of this process, still starting
+            time.sleep(1.0)
+            os._exit(0)
+        os.waitpid(child, 0)
+    assert forked.peak_bytes < 20e6
+
+
 def test_timed_builds_never_use_a_shared_cache(monkeypatch) -> None:
     """A maker who keeps SQUADRON_CACHE set would otherwise time warm builds as cold."""
     monkeypatch.setenv(CACHE_ENV, "/tmp/some-shared-cache")
