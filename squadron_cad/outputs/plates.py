@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import base64
 import contextlib
-import dataclasses
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -29,6 +28,7 @@ from squadron_cad import bed as bed_model
 from squadron_cad.checks import memo, meshgeo
 from squadron_cad.errors import InputError
 from squadron_cad.kit import Part, kit_of, variant_name
+from squadron_cad.outputs.models import PlateColours, PlatePart
 from squadron_cad.outputs.threemf import PlateObject, plate_bytes
 from squadron_cad.params import KitParamsBase
 from squadron_cad.render.atomic import write_bytes
@@ -360,20 +360,6 @@ def change_height(z: float, params: KitParamsBase) -> float:
     return round(first + steps * layer, 4)
 
 
-@dataclass(frozen=True)
-class PlateRow:
-    """What the BOM says of one part on one plate."""
-
-    part: str
-    count: int
-    material: str
-    colour_hex: str
-    marks_material: str | None
-    marks_hex: str | None
-    marks_from_mm: float | None  # where its marks begin
-    change_at_mm: float | None  # the first layer in the marks' colour
-
-
 def plate_summary(plate: Plate, params: KitParamsBase) -> dict[str, Any]:
     """The plate's colours for the BOM: per part, the body's and the marks' colours and
     the layer from which a single extruder prints the marks' colour."""
@@ -386,20 +372,28 @@ def plate_summary(plate: Plate, params: KitParamsBase) -> dict[str, Any]:
     for name in sorted(counts):
         z = _accent(kit.part(name), params)
         marks, marks_hex = accent_material(colour) if z is not None else (None, None)
-        change = change_height(z, params) if z is not None else None
-        begins = None if z is None else round(z, 4)
-        row = PlateRow(name, counts[name], material, colour, marks, marks_hex, begins, change)
+        row = PlatePart(
+            part=name,
+            count=counts[name],
+            material=material,
+            colour_hex=colour,
+            marks_material=marks,
+            marks_hex=marks_hex,
+            marks_from_mm=None if z is None else round(z, 4),
+            change_at_mm=None if z is None else change_height(z, params),
+        )
         rows.append(row)
     changes = [row.change_at_mm for row in rows if row.change_at_mm is not None]
-    return {
-        "plate": plate.name,
-        "file": f"plates/{plate.name}.3mf",
-        "pieces": len(plate.placed),
-        "material": material,
-        "colour": colour,
-        "filament_change_mm": min(changes) if changes else None,
-        "parts": [dataclasses.asdict(row) for row in rows],
-    }
+    summary = PlateColours(
+        plate=plate.name,
+        file=f"plates/{plate.name}.3mf",
+        pieces=len(plate.placed),
+        material=material,
+        colour=colour,
+        filament_change_mm=min(changes) if changes else None,
+        parts=rows,
+    )
+    return summary.model_dump()
 
 
 def _halves(
