@@ -5,8 +5,8 @@ its own lighting, so engraving and pegs read clearly (a matplotlib renderer sort
 instead and shows seams and see-through faces). On Linux it needs a display, so a private
 Xvfb server is started for the batch (one server, many OpenSCAD processes; `xvfb-run -a`
 per picture races for display numbers when run in parallel). Each picture is rendered at
-three times its size, cropped to the part and downsampled: smooth edges, and every part
-fills the frame whatever its size. A picture is redrawn only when its STLs or the
+1.5 times its size (SUPERSAMPLE), cropped to the part and downsampled: smooth edges, and
+every part fills the frame whatever its size. A picture is redrawn only when its STLs or the
 settings change (index.json in the previews folder); a build also keeps each picture in its
 render cache by that same content key, so a kit built into another folder with the same
 cache (`--cache-dir`) takes the pictures of its unchanged parts from there.
