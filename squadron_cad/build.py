@@ -841,10 +841,12 @@ class Beside(Generic[T]):
         """Stop it and wait for the thread, stopping again while it runs: a subprocess it
         started just after a stop is ended too, not waited for (as openscad.stop_until_done
         does for the renders)."""
-        self.stop()
-        while self.thread.is_alive():
-            self.thread.join(openscad.STOP_POLL_S)
-            self.stop()
+        openscad.keep_stopping(self.stop, self._ended)
+
+    def _ended(self, seconds: float) -> bool:
+        if self.thread.is_alive():  # (a thread never started cannot be joined)
+            self.thread.join(seconds)
+        return not self.thread.is_alive()
 
 
 def _slicing(

@@ -249,9 +249,15 @@ def stop_until_done(futures: Sequence[Future[Any]]) -> None:
     and the pool's shutdown would wait for that render to finish (up to its timeout)."""
     for future in futures:
         future.cancel()
-    while not all(future.done() for future in futures):
-        stop_all()
-        wait(futures, timeout=STOP_POLL_S)
+    keep_stopping(stop_all, lambda seconds: not wait(futures, timeout=seconds).not_done)
+
+
+def keep_stopping(stop: Callable[[], None], ended: Callable[[float], bool]) -> None:
+    """Stop, then stop again every STOP_POLL_S until ended(waiting at most that long) says
+    the work is over: a process the work starts just after a stop is ended too."""
+    stop()
+    while not ended(STOP_POLL_S):
+        stop()
 
 
 def _describe_exit(code: int) -> str:
