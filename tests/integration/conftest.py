@@ -2,18 +2,34 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import pytest
 import trimesh
 
-from squadron_cad.build import BuildOptions, BuildReport, build
+from squadron_cad.build import BuildOptions, BuildReport, build, emit_sources
 from squadron_cad.checks.mesh import load_mesh
+from squadron_cad.kit import design_of
+from squadron_cad.kits.squadron_leader.parts.registry import PARTS
+from squadron_cad.locks import folder_lock
 from squadron_cad.params import KitParamsBase
+from squadron_cad.render.backends import RenderJob, select_backend
 from squadron_cad.resolve import resolve
+
+# Width 30 at draft quality, in a tin that holds it: the session's second parameter set.
+WIDE_DRAFT = [
+    "token.width_mm=30",
+    "quality=draft",
+    "tin.inner_length_mm=130",
+    "tin.inner_width_mm=100",
+    "tin.inner_depth_mm=30",
+]
 
 
 @pytest.fixture(scope="session")
@@ -62,9 +78,13 @@ def default_kit(tmp_path_factory, shared_cache: Path) -> BuildReport:
 @pytest.fixture(scope="session")
 def wide_kit(tmp_path_factory, shared_cache: Path) -> BuildReport:
     """Width 30 at draft quality: every size must scale with the token."""
-    wider_tin = ["tin.inner_length_mm=130", "tin.inner_width_mm=100", "tin.inner_depth_mm=30"]
-    overrides = ["token.width_mm=30", "quality=draft", *wider_tin]
-    return _build(tmp_path_factory.mktemp("wide"), overrides, shared_cache)
+    return _build(tmp_path_factory.mktemp("wide"), list(WIDE_DRAFT), shared_cache)
+
+
+@pytest.fixture(scope="session")
+def wide_draft_overrides() -> list[str]:
+    """wide_kit's overrides, for tests that render its parameter set their own way."""
+    return list(WIDE_DRAFT)
 
 
 @pytest.fixture(scope="session")
@@ -89,3 +109,51 @@ def wide_meshes(wide_kit) -> dict[str, trimesh.Trimesh]:
 
 def extents(mesh: trimesh.Trimesh) -> np.ndarray:
     return np.asarray(mesh.extents, dtype=float)
+
+
+@dataclass(frozen=True)
+class CgalRenders:
+    """Every part of one parameter set, emitted to scad/<part>.scad and rendered by the
+    pipeline's CGAL backend (Debian's OpenSCAD, each file alone in a folder of its own)."""
+
+    overrides: tuple[str, ...]
+    scad_dir: Path
+    stl_dir: Path
+    backends: dict[str, str]  # part -> the backend its render result names
+
+    def stl(self, part: str) -> Path:
+        return self.stl_dir / f"{part}.stl"
+
+
+@pytest.fixture(scope="session")
+def cgal_renders(shared_cache: Path) -> Callable[[list[str]], CgalRenders]:
+    """CGAL renders of a parameter set, made once per test run for both xdist workers (a
+    folder lock, then a record the other worker reads): the backend-equivalence and the
+    Customizer tests share them, and CGAL is the suite's slowest renderer."""
+    root = shared_cache.with_name(f"{shared_cache.name}-cgal")
+
+    def renders(overrides: list[str]) -> CgalRenders:
+        key = hashlib.sha256("\n".join(overrides).encode()).hexdigest()[:16]
+        folder = root / key
+        folder.mkdir(parents=True, exist_ok=True)
+        with folder_lock(folder):
+            record = folder / "record.json"
+            if not record.is_file():
+                backends = _render_with_cgal(overrides, folder)
+                record.write_text(json.dumps(backends))
+            backends = json.loads(record.read_text())
+        return CgalRenders(tuple(overrides), folder / "scad", folder / "stl", backends)
+
+    return renders
+
+
+def _render_with_cgal(overrides: list[str], folder: Path) -> dict[str, str]:
+    sources = emit_sources(design_of(resolve(overrides=overrides)), list(PARTS))
+    scad_dir, stl_dir = folder / "scad", folder / "stl"
+    scad_dir.mkdir()
+    stl_dir.mkdir()
+    for name, source in sources.items():
+        (scad_dir / f"{name}.scad").write_text(source.text, encoding="utf-8")
+    jobs = [RenderJob(name, src.text, stl_dir / f"{name}.stl") for name, src in sources.items()]
+    results = select_backend("cgal").render(jobs, timeout_s=600, workers=2)
+    return {result.part: result.backend for result in results}

@@ -2,7 +2,8 @@
 the same parts: for every part at token widths 26 and 30, volume to 0.5 %, bounds to
 0.05 mm, the same bodies, every mesh check and every invariant of the rules.
 
-Each part's source is rendered once per backend for the whole module."""
+Each part's source is rendered once per backend for the whole run: the CGAL renders come
+from the session's `cgal_renders`, which the Customizer tests read too."""
 
 from __future__ import annotations
 
@@ -29,11 +30,7 @@ pytestmark = pytest.mark.integration
 VOLUME_TOLERANCE = 0.005
 BOUNDS_TOLERANCE_MM = 0.05
 VALIDITY = ("watertight", "winding", "volume", "bodies")
-WIDER_TIN = ["tin.inner_length_mm=130", "tin.inner_width_mm=100", "tin.inner_depth_mm=30"]
-WIDTHS: dict[int, list[str]] = {
-    26: ["token.width_mm=26"],
-    30: ["token.width_mm=30", "quality=draft", *WIDER_TIN],
-}
+WIDTHS = (26, 30)  # the default kit's final quality, and wide_kit's draft one
 PART_NAMES = [spec.name for spec in PARTS]
 # A part declared to differ under Manifold is rendered by CGAL under auto: not compared.
 AGREEING = [
@@ -49,7 +46,6 @@ WORKERS = 2
 class Rendered:
     params: KitParams
     meshes: dict[str, trimesh.Trimesh]
-    seconds: dict[str, float]
 
 
 def _manifold_backend() -> Backend:
@@ -72,7 +68,7 @@ def _render(backend: Backend, overrides: list[str], folder: Path) -> Rendered:
     results = backend.render(jobs, timeout_s=600, workers=WORKERS)
     assert [r.backend for r in results] == [backend.name] * len(jobs)
     meshes = {job.part: load_mesh(job.target) for job in jobs}
-    return Rendered(params, meshes, {r.part: r.seconds for r in results})
+    return Rendered(params, meshes)
 
 
 @pytest.fixture(scope="module")
@@ -80,13 +76,17 @@ def manifold_backend() -> Backend:
     return _manifold_backend()
 
 
-@pytest.fixture(scope="module", params=sorted(WIDTHS), ids=lambda w: f"width{w}")
-def both(request, manifold_backend, tmp_path_factory) -> tuple[Rendered, Rendered]:
-    overrides = WIDTHS[request.param]
+@pytest.fixture(scope="module", params=WIDTHS, ids=lambda w: f"width{w}")
+def both(
+    request, manifold_backend, tmp_path_factory, cgal_renders, wide_draft_overrides
+) -> tuple[Rendered, Rendered]:
+    overrides = ["token.width_mm=26"] if request.param == 26 else wide_draft_overrides
+    made = cgal_renders(overrides)
+    assert set(made.backends.values()) == {"cgal"}
+    params = resolve(overrides=overrides)
+    cgal = Rendered(params, {name: load_mesh(made.stl(name)) for name in PART_NAMES})
     folder = tmp_path_factory.mktemp(f"backends{request.param}")
-    cgal = _render(select_backend("cgal"), overrides, folder / "cgal")
-    manifold = _render(manifold_backend, overrides, folder / "manifold")
-    return cgal, manifold
+    return cgal, _render(manifold_backend, overrides, folder / "manifold")
 
 
 def _bed(params: KitParams) -> BedSize:

@@ -14,6 +14,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
+
+from squadron_cad.cli import app
 
 pytestmark = pytest.mark.integration
 
@@ -69,16 +72,30 @@ def _keep(examples: list[Example], current: Example | None) -> None:
         examples.append(current)
 
 
+HELP_EXAMPLE = re.compile(r"(?m)^[ \t]*(?:Example:[ \t]*)?(squadron-cad [^\n]*?)(?:[ \t]{2,}.*)?$")
+
+
 def help_examples() -> list[Example]:
+    """The examples in each command's --help, read in this process (12 interpreter starts
+    cost each xdist worker 3 s to collect); the test below compares a real process's."""
     found = []
     for command in (None, *COMMANDS):
         args = ["--help"] if command is None else [command, "--help"]
-        text = run_cli(args, ROOT).stdout
-        for match in re.finditer(
-            r"(?m)^[ \t]*(?:Example:[ \t]*)?(squadron-cad [^\n]*?)(?:[ \t]{2,}.*)?$", text
-        ):
-            found.append(Example(f"{command or 'squadron-cad'} --help", match.group(1).strip()))
+        done = CliRunner().invoke(app, args, env={"COLUMNS": "200"}, prog_name="squadron-cad")
+        assert done.exit_code == 0, done.output
+        where = f"{command or 'squadron-cad'} --help"
+        found += [Example(where, m.group(1).strip()) for m in HELP_EXAMPLE.finditer(done.output)]
     return found
+
+
+@pytest.mark.parametrize("command", ["build", None])
+def test_the_command_prints_the_examples_read_here(command: str | None) -> None:
+    args = ["--help"] if command is None else [command, "--help"]
+    printed = run_cli(args, ROOT).stdout
+    where = f"{command or 'squadron-cad'} --help"
+    shown = [e.command for e in help_examples() if e.where == where]
+    assert shown
+    assert [m.group(1).strip() for m in HELP_EXAMPLE.finditer(printed)] == shown
 
 
 def make_help_examples() -> list[Example]:

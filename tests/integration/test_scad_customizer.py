@@ -1,8 +1,9 @@
 """The emitted out/scad/<part>.scad files are Customizer-ready and stand on their own.
 
-Each renders in OpenSCAD from its own folder (no includes, nothing missing), and a
+Each renders in OpenSCAD alone in a folder (no includes, nothing missing), and a
 Customizer parameter set on the command line (-D, or a -p/-P parameter set as the
-Customizer saves them) changes the part, derived sizes included.
+Customizer saves them) changes the part, derived sizes included. The files are wide_kit's
+(token width 30, draft), rendered once for the run by `cgal_renders`.
 """
 
 from __future__ import annotations
@@ -11,16 +12,12 @@ import json
 import math
 import re
 import subprocess
-from concurrent.futures import ThreadPoolExecutor
 from decimal import Decimal
 from pathlib import Path
 
 import pytest
 import trimesh
 
-from squadron_cad.build import emit_sources
-from squadron_cad.kit import design_of
-from squadron_cad.kits.squadron_leader.params import KitParams
 from squadron_cad.kits.squadron_leader.parts.registry import PARTS
 from squadron_cad.render import openscad
 from squadron_cad.resolve import resolve
@@ -34,18 +31,18 @@ PARAMETER = re.compile(
 FLATS = math.cos(math.radians(22.5))
 
 
-@pytest.fixture(scope="module")
-def params() -> KitParams:
-    return resolve(overrides=["quality=draft"])
+WIDTH_MM = 30  # wide_kit's token width; the overrides below set the default, 26
 
 
 @pytest.fixture(scope="module")
-def scad_dir(tmp_path_factory, params: KitParams) -> Path:
-    """Every part's emitted source, as build writes it to out/scad."""
-    folder = tmp_path_factory.mktemp("scad")
-    for name, source in emit_sources(design_of(params), list(PARTS)).items():
-        (folder / f"{name}.scad").write_text(source.text, encoding="utf-8")
-    return folder
+def renders(cgal_renders, wide_draft_overrides):
+    """Every part's emitted source, as build writes it to out/scad, and its CGAL render."""
+    return cgal_renders(wide_draft_overrides)
+
+
+@pytest.fixture(scope="module")
+def scad_dir(renders) -> Path:
+    return renders.scad_dir
 
 
 def run_openscad(scad: Path, target: Path, *extra: str) -> subprocess.CompletedProcess[str]:
@@ -60,26 +57,12 @@ def complaints(stderr: str) -> list[str]:
     return [line for line in stderr.splitlines() if re.match(r"^(ERROR|WARNING)", line)]
 
 
-@pytest.fixture(scope="module")
-def rendered(scad_dir: Path, tmp_path_factory) -> dict[str, tuple[Path, str, int]]:
-    """Each file rendered on its own, two at a time: (stl, stderr, exit code)."""
-    out = tmp_path_factory.mktemp("stl")
-
-    def one(name: str) -> tuple[str, tuple[Path, str, int]]:
-        target = out / f"{name}.stl"
-        done = run_openscad(scad_dir / f"{name}.scad", target)
-        return name, (target, done.stderr, done.returncode)
-
-    with ThreadPoolExecutor(2) as pool:
-        return dict(pool.map(one, [spec.name for spec in PARTS]))
-
-
 @pytest.mark.parametrize("name", [spec.name for spec in PARTS])
-def test_each_emitted_file_renders_on_its_own(rendered, name: str) -> None:
-    target, stderr, code = rendered[name]
-    assert code == 0, stderr[-500:]
-    assert not complaints(stderr)
-    mesh = trimesh.load(target, file_type="stl")
+def test_each_emitted_file_renders_on_its_own(renders, name: str) -> None:
+    """The CGAL backend renders the file alone in a temporary folder and refuses any
+    ERROR or WARNING in OpenSCAD's log (the render would have failed)."""
+    assert renders.backends[name] == "cgal"
+    mesh = trimesh.load(renders.stl(name), file_type="stl")
     assert len(mesh.faces) > 0
     assert mesh.is_watertight
 
@@ -121,27 +104,27 @@ def extents(path: Path) -> list[float]:
     return [float(v) for v in trimesh.load(path, file_type="stl").extents]
 
 
-def test_a_d_override_changes_the_part(scad_dir: Path, rendered, tmp_path: Path) -> None:
-    target = tmp_path / "wide.stl"
-    done = run_openscad(scad_dir / "plane_token.scad", target, "-D", "token_width_mm=30")
+def test_a_d_override_changes_the_part(scad_dir: Path, renders, tmp_path: Path) -> None:
+    target = tmp_path / "narrow.stl"
+    done = run_openscad(scad_dir / "plane_token.scad", target, "-D", "token_width_mm=26")
     assert done.returncode == 0
     assert not complaints(done.stderr)
-    base = extents(rendered["plane_token"][0])
-    wide = extents(target)
-    assert base[0] == pytest.approx(26 * FLATS, abs=0.02)
-    assert wide[0] == pytest.approx(30 * FLATS, abs=0.02)
-    assert wide[1] == pytest.approx(30 * FLATS, abs=0.02)
-    assert wide[2] == pytest.approx(base[2], abs=1e-6)
+    base = extents(renders.stl("plane_token"))
+    narrow = extents(target)
+    assert base[0] == pytest.approx(WIDTH_MM * FLATS, abs=0.02)
+    assert narrow[0] == pytest.approx(26 * FLATS, abs=0.02)
+    assert narrow[1] == pytest.approx(26 * FLATS, abs=0.02)
+    assert narrow[2] == pytest.approx(base[2], abs=1e-6)
 
 
-def test_derived_sizes_follow_an_override(scad_dir: Path, rendered, tmp_path: Path) -> None:
+def test_derived_sizes_follow_an_override(scad_dir: Path, renders, tmp_path: Path) -> None:
     """template_length_mm (3 token widths) is derived in the hidden section."""
-    target = tmp_path / "long.stl"
-    done = run_openscad(scad_dir / "template_straight.scad", target, "-D", "token_width_mm=30")
+    target = tmp_path / "short.stl"
+    done = run_openscad(scad_dir / "template_straight.scad", target, "-D", "token_width_mm=26")
     assert done.returncode == 0
     assert not complaints(done.stderr)
-    assert extents(rendered["template_straight"][0])[0] == pytest.approx(78, abs=0.01)
-    assert extents(target)[0] == pytest.approx(90, abs=0.01)
+    assert extents(renders.stl("template_straight"))[0] == pytest.approx(90, abs=0.01)
+    assert extents(target)[0] == pytest.approx(78, abs=0.01)
 
 
 def test_a_customizer_parameter_set_applies(scad_dir: Path, tmp_path: Path) -> None:
