@@ -25,7 +25,13 @@ from squadron_cad import __version__, console, uptodate
 from squadron_cad.checks.findings import Finding
 from squadron_cad.errors import CheckFailed, InputError, Interrupted, SquadronError
 from squadron_cad.kit import default_kit, installed_kits, kit_of, load_kit
-from squadron_cad.outfolder import CACHE_ENV, safe_output_folder, shared_cache_folder
+from squadron_cad.outfolder import (
+    CACHE_ENV,
+    Ownership,
+    read_ownership,
+    safe_output_folder,
+    shared_cache_folder,
+)
 from squadron_cad.outputs.manifest import require_kit
 from squadron_cad.resolve import available_tins, resolve
 
@@ -423,15 +429,24 @@ def build(
         cache_dir=cache,
     )
     specs = pipeline.select_parts(kit_of(kit), options.only)
+    before = read_ownership(Path(out))
     try:
         with console.build_progress(len(specs), quiet=quiet, as_json=as_json) as progress:
             report = pipeline.build(kit, options, progress)
+        _report_build(report, quiet=quiet, verbose=verbose, as_json=as_json)
     except KeyboardInterrupt:
-        raise Interrupted(f"interrupted; {out} still holds the previous kit, untouched") from None
-    _report_build(report, quiet=quiet, verbose=verbose, as_json=as_json)
+        raise Interrupted(_what_an_interrupt_left(Path(out), before)) from None
     if report.failures:
         kept = "" if report.committed else f"; nothing written: {out} keeps the previous kit"
         raise CheckFailed(f"{len(report.failures)} check(s) failed (see above){kept}")
+
+
+def _what_an_interrupt_left(out: Path, before: Ownership | None) -> str:
+    """Read off the folder, not guessed: an interrupt after the swap leaves the new kit."""
+    now = read_ownership(out)
+    if now is not None and (before is None or now.files != before.files):
+        return f"interrupted after the swap; {out} holds the new kit, whole"
+    return f"interrupted; {out} still holds the previous kit, untouched"
 
 
 class ManifestReport:
@@ -845,6 +860,9 @@ def tolerance(
             opts.show(line, markup=False)
 
 
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+
 def _interrupt(signum: int, _frame: Any) -> None:
     """Ctrl-C or SIGTERM: remembered, so that a library that swallows the KeyboardInterrupt
     (trimesh's loaders catch everything) still ends the run as an interruption."""
@@ -857,12 +875,23 @@ INTERRUPTED = "interrupted; the output folder still holds the previous kit, unto
 
 def main(argv: list[str] | None = None) -> None:
     """Entry point: one line per error, exit 2 for bad input and 1 for tool failures."""
-    signal.signal(signal.SIGTERM, _interrupt)
-    signal.signal(signal.SIGINT, _interrupt)
+    previous = {signum: signal.signal(signum, _interrupt) for signum in STOP_SIGNALS}
     if "--debug" not in (sys.argv[1:] if argv is None else argv):
         warnings.simplefilter("ignore")  # numpy's notes on a broken mesh: the finding says it
     args = sys.argv[1:] if argv is None else argv
     _STATE.update(debug=False, json=False, interrupted=False)  # one run's, even in-process
+    try:
+        _run(args)
+    except KeyboardInterrupt:  # a second Ctrl-C while the first one's line was being said
+        sys.exit(130)
+    finally:
+        # The run is over and said: a late Ctrl-C must not kill the exit (a process killed
+        # by SIGINT, no message). In-process callers get their handlers back.
+        for signum, handler in previous.items():
+            signal.signal(signum, signal.SIG_IGN if argv is None else handler)
+
+
+def _run(args: list[str]) -> None:
     try:
         # Typer reports usage errors itself (exit 2); our errors propagate to here.
         app(args=args, prog_name="squadron-cad")

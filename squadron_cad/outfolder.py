@@ -18,7 +18,9 @@ import errno
 import json
 import os
 import shutil
+import signal
 import tempfile
+import threading
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -273,11 +275,14 @@ class Staging:
                 os.chmod(target, os.stat(source).st_mode & 0o777)
 
     def commit(self) -> Ownership:
-        """Record what is staged, then swap it in for the previous kit, atomically."""
-        (self.path / STAGING_TOKEN).unlink()
-        owned = Ownership(self.kind, hash_files(self.path))
-        write_json(self.path / RECORD_NAME, owned.as_dict())
-        with folder_lock(self.out.parent):  # two builds into one --out take turns
+        """Record what is staged, then swap it in for the previous kit, atomically. A
+        Ctrl-C or SIGTERM from the token's removal until the previous kit is gone waits for
+        the end (it would leave a staging folder without its token, or the previous kit
+        beside the new one)."""
+        with folder_lock(self.out.parent), interrupts_deferred():  # builds take turns
+            (self.path / STAGING_TOKEN).unlink()
+            owned = Ownership(self.kind, hash_files(self.path))
+            write_json(self.path / RECORD_NAME, owned.as_dict())
             self._carry_over()
             if self.out.exists():
                 _exchange(self.path, self.out)
@@ -299,6 +304,32 @@ class Staging:
     def abort(self) -> None:
         if (self.path / STAGING_TOKEN).is_file():
             shutil.rmtree(self.path, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def interrupts_deferred() -> Iterator[None]:
+    """Hold SIGINT and SIGTERM until the block ends, then act on the first one as its
+    handler would have. Only the main thread can set handlers: elsewhere, a no-op."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
+    wanted = (signal.SIGINT, signal.SIGTERM)
+    previous = {signum: signal.signal(signum, lambda n, _f: caught.append(n)) for signum in wanted}
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+        if caught:
+            _deliver(caught[0], previous[caught[0]])
+
+
+def _deliver(signum: int, handler: Any) -> None:
+    if callable(handler):
+        handler(signum, None)
+    elif handler == signal.SIG_DFL:
+        signal.raise_signal(signum)  # SIGINT's default handler is Python's, a callable
 
 
 @contextlib.contextmanager

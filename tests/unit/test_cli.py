@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -17,6 +18,7 @@ from typer.testing import CliRunner
 from squadron_cad import cli
 from squadron_cad.cli import main
 from squadron_cad.errors import InputError
+from squadron_cad.outfolder import Staging, read_ownership
 
 
 def run(args: list[str], capsys) -> tuple[int, str, str]:
@@ -429,3 +431,26 @@ def test_the_backend_is_part_of_the_up_to_date_key() -> None:
         for backend in cli.BACKENDS
     }
     assert len(keys) == len(cli.BACKENDS)
+
+
+def test_an_in_process_run_gives_the_caller_its_signal_handlers_back(capsys) -> None:
+    """A process's own run ignores a Ctrl-C once its work is said (a late one killed the
+    exit with SIGINT); a caller in the same process keeps its own handlers."""
+    before = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
+    code, _, _ = run(["kits"], capsys)
+    assert code == 0
+    assert {s: signal.getsignal(s) for s in before} == before
+
+
+def test_an_interrupt_is_reported_by_what_the_folder_holds(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    for files in ({"stl/a.stl": "one"}, {"stl/a.stl": "two"}):
+        before = read_ownership(out)
+        staging = Staging(out, "kit")
+        for rel, text in files.items():
+            (staging.path / rel).parent.mkdir(parents=True, exist_ok=True)
+            (staging.path / rel).write_text(text)
+        assert "still holds the previous kit" in cli._what_an_interrupt_left(out, before)
+        staging.commit()
+        said = cli._what_an_interrupt_left(out, before)
+        assert said == f"interrupted after the swap; {out} holds the new kit, whole"

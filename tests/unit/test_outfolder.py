@@ -8,8 +8,10 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import signal
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -183,6 +185,45 @@ def test_an_aborted_staging_leaves_the_kit_and_no_debris(tmp_path: Path) -> None
         half_written(out)
     assert tree(out) == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_during_the_swap_waits_for_it_and_leaves_no_debris(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, signum: int
+) -> None:
+    """Ctrl-C once landed after the staging token was gone and before the swap: the old
+    kit stayed, but so did the staging folder, with nothing left to remove it."""
+    out = tmp_path / "out"
+    staged_kit(out, {"stl/a.stl": "one"})
+    hash_files = outfolder.hash_files
+
+    def hash_then_signal(folder: Path, skip=()) -> dict[str, str]:
+        signal.raise_signal(signum)  # a Ctrl-C, mid-commit
+        return hash_files(folder, skip)
+
+    monkeypatch.setattr(outfolder, "hash_files", hash_then_signal)
+    previous = signal.signal(signal.SIGTERM, signal.default_int_handler)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            staged_kit(out, {"stl/b.stl": "two"})
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    assert tree(out) == {"stl/b.stl": b"two", RECORD_NAME: tree(out)[RECORD_NAME]}
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out"], "staging debris left"
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_interrupts_deferred_does_nothing_outside_the_main_thread() -> None:
+    done: list[bool] = []
+
+    def inside() -> None:
+        with outfolder.interrupts_deferred():
+            done.append(signal.getsignal(signal.SIGINT) is signal.default_int_handler)
+
+    worker = threading.Thread(target=inside)
+    worker.start()
+    worker.join()
+    assert done == [True]
 
 
 def test_staging_of_a_killed_process_is_removed_by_the_next_run(tmp_path: Path) -> None:
