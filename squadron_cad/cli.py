@@ -64,7 +64,7 @@ app = typer.Typer(
     rich_markup_mode=None,
 )
 
-_STATE = {"debug": False, "json": False, "interrupted": False}
+_STATE: dict[str, Any] = {"debug": False, "json": False, "interrupted": False, "output": None}
 
 
 def _debug_now(value: bool) -> bool:
@@ -283,7 +283,10 @@ def shared(*names: str, **defaults: Any) -> Callable[[Command], Command]:
                 if field in values:
                     values[field] = tuple(values[field] or ())
             _STATE["json"] = bool(values.get("json"))  # an error is then a JSON line too
-            return command(Shared(**values), **given)
+            try:
+                return command(Shared(**values), **given)
+            except KeyboardInterrupt:  # said here: click would turn it into its own "Aborted!"
+                raise Interrupted(_interrupted_line()) from None
 
         signature = inspect.Signature(parameters, return_annotation=None)
         run.__signature__ = signature  # type: ignore[attr-defined]
@@ -429,24 +432,31 @@ def build(
         cache_dir=cache,
     )
     specs = pipeline.select_parts(kit_of(kit), options.only)
-    before = read_ownership(Path(out))
-    try:
-        with console.build_progress(len(specs), quiet=quiet, as_json=as_json) as progress:
-            report = pipeline.build(kit, options, progress)
-        _report_build(report, quiet=quiet, verbose=verbose, as_json=as_json)
-    except KeyboardInterrupt:
-        raise Interrupted(_what_an_interrupt_left(Path(out), before)) from None
+    _watch_output(Path(out), "kit")
+    with console.build_progress(len(specs), quiet=quiet, as_json=as_json) as progress:
+        report = pipeline.build(kit, options, progress)
+    _report_build(report, quiet=quiet, verbose=verbose, as_json=as_json)
     if report.failures:
         kept = "" if report.committed else f"; nothing written: {out} keeps the previous kit"
         raise CheckFailed(f"{len(report.failures)} check(s) failed (see above){kept}")
 
 
-def _what_an_interrupt_left(out: Path, before: Ownership | None) -> str:
-    """Read off the folder, not guessed: an interrupt after the swap leaves the new kit."""
+def _watch_output(out: Path, what: str) -> None:
+    """Note what the output folder holds before a command swaps new files in, so that an
+    interrupt is reported by what it holds after (read off the folder, not guessed)."""
+    _STATE["output"] = (out, read_ownership(out), what)
+
+
+def _what_an_interrupt_left(out: Path, before: Ownership | None, what: str = "kit") -> str:
     now = read_ownership(out)
     if now is not None and (before is None or now.files != before.files):
-        return f"interrupted after the swap; {out} holds the new kit, whole"
-    return f"interrupted; {out} still holds the previous kit, untouched"
+        return f"interrupted after the swap; {out} holds the new {what}, whole"
+    return f"interrupted; {out} still holds the previous {what}, untouched"
+
+
+def _interrupted_line() -> str:
+    watched = _STATE.get("output")
+    return INTERRUPTED if watched is None else _what_an_interrupt_left(*watched)
 
 
 class ManifestReport:
@@ -683,6 +693,7 @@ def previews(
     Example: squadron-cad previews --out out
     """
     require_kit(safe_output_folder(opts.out))  # said before the meshing stack loads
+    _watch_output(Path(opts.out), "kit")
     pictures = _pipeline().refresh_previews(opts.out, jobs or None)
     opts.show(f"{len(pictures)} pictures in {opts.out / 'previews'}")
 
@@ -785,6 +796,7 @@ def paper(
     game = kit_of(kit)
     if game.paper is None:
         raise InputError(f"the {game.name} kit has no paper edition")
+    _watch_output(Path(out), "paper edition")
     report = game.paper(kit, out, not no_previews)
     if opts.json:
         for notice in report.notices:
@@ -852,6 +864,7 @@ def tolerance(
     else:
         opts.note(f"rendering, measuring and slicing the {game.name} coupons into {opts.out} ...")
         cores = jobs or os.cpu_count() or 1
+        _watch_output(Path(opts.out), "coupons")
         lines = coupons.build_lines(params, opts.out, steps, cores, not no_previews)
     for line in lines:
         if opts.json:
@@ -879,7 +892,7 @@ def main(argv: list[str] | None = None) -> None:
     if "--debug" not in (sys.argv[1:] if argv is None else argv):
         warnings.simplefilter("ignore")  # numpy's notes on a broken mesh: the finding says it
     args = sys.argv[1:] if argv is None else argv
-    _STATE.update(debug=False, json=False, interrupted=False)  # one run's, even in-process
+    _STATE.update(debug=False, json=False, interrupted=False, output=None)  # this run's
     try:
         _run(args)
     except KeyboardInterrupt:  # a second Ctrl-C while the first one's line was being said
@@ -896,14 +909,14 @@ def _run(args: list[str]) -> None:
         # Typer reports usage errors itself (exit 2); our errors propagate to here.
         app(args=args, prog_name="squadron-cad")
     except KeyboardInterrupt as error:
-        _fail(error, INTERRUPTED, 130)
+        _fail(error, _interrupted_line(), 130)
     except SquadronError as error:
         if _STATE["interrupted"] and not isinstance(error, Interrupted):
-            _fail(error, INTERRUPTED, 130)
+            _fail(error, _interrupted_line(), 130)
         _fail(error, str(error), error.exit_code)
     except Exception as error:  # never a raw traceback for a maker; --debug shows it
         if _STATE["interrupted"]:
-            _fail(error, INTERRUPTED, 130)
+            _fail(error, _interrupted_line(), 130)
         _fail(error, f"internal error: {type(error).__name__}: {error} (rerun with --debug)", 1)
 
 

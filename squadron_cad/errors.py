@@ -28,6 +28,6 @@ class CheckFailed(SquadronError):
 
 
 class Interrupted(SquadronError):
-    """Ctrl-C or SIGTERM during a build (exit 130, the shell's convention)."""
+    """Ctrl-C or SIGTERM during a command (exit 130, the shell's convention)."""
 
     exit_code = 130
