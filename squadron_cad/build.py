@@ -184,6 +184,22 @@ def with_player_variants(specs: list[Part], params: KitParamsBase) -> list[Part]
     return specs + [variant for spec in specs for variant in spec.player_variants(params.players)]
 
 
+def planned_parts(
+    params: KitParamsBase, specs: list[Part], kept: dict[str, dict[str, Any]]
+) -> list[Part]:
+    """Every part a build goes through (each ends as rendered or unchanged): the selected
+    ones, or all when --only keeps the rest of a kit, then each player's own copies."""
+    wanted = specs if not kept else list(kit_of(params).parts)
+    return with_player_variants(wanted, params)
+
+
+def progress_total(params: KitParamsBase, options: BuildOptions) -> int:
+    """How many parts the progress display counts to (the kit's parts and players' copies)."""
+    specs = select_parts(kit_of(params), options.only)
+    existing = manifest.read_kit(safe_output_folder(options.out_dir))
+    return len(planned_parts(params, specs, kept_parts(params, options, existing)))
+
+
 def split_variants(report: BuildReport) -> None:
     """Players' copies leave the part list (one row per part in the manifest and BOM)."""
     report.variants = [r for r in report.parts if r.spec.variant_of is not None]
@@ -509,8 +525,7 @@ def _transaction(
         design = kit_of(params).design(params)
         cache = prepare_cache(out, shared_cache)
         builder = Builder(design, options, progress, staging.path, cache, backend)
-        wanted = specs if not kept else list(builder.kit.parts)
-        report = builder.run(with_player_variants(wanted, params), kept)
+        report = builder.run(planned_parts(params, specs, kept), kept)
         split_variants(report)
         if report.failures and not options.keep_failed:
             staging.abort()  # a broken mesh: nothing after it (checks, slicer, pictures) helps

@@ -431,9 +431,9 @@ def build(
         backend=opts.backend,
         cache_dir=cache,
     )
-    specs = pipeline.select_parts(kit_of(kit), options.only)
+    total = pipeline.progress_total(kit, options)
     _watch_output(Path(out), "kit")
-    with console.build_progress(len(specs), quiet=quiet, as_json=as_json) as progress:
+    with console.build_progress(total, quiet=quiet, as_json=as_json) as progress:
         report = pipeline.build(kit, options, progress)
     _report_build(report, quiet=quiet, verbose=verbose, as_json=as_json)
     if report.failures:

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from squadron_cad.build import BuildOptions, build
+from squadron_cad.build import BuildOptions, build, progress_total
+from squadron_cad.console import FINAL_STATUSES as FINAL
 from squadron_cad.outfolder import CACHE_NAME, remove_owned
 from squadron_cad.render import openscad
 from squadron_cad.resolve import resolve
@@ -110,3 +111,14 @@ def test_a_shared_cache_serves_another_output_folder(first_build: Path, tmp_path
         _build(tmp_path / "fourth", ("ruler.joint_clearance_mm=0.2",), cache_dir=shared).rendered
         == []
     )
+
+
+def test_the_progress_counts_to_the_parts_the_build_goes_through(tmp_path: Path) -> None:
+    """The bar once read 20/14: it counted the players' own copies but not in its total
+    (build and progress_total share planned_parts, --only inside a kit too)."""
+    options = BuildOptions(out_dir=tmp_path, only=("template_straight", "plane_token"), jobs=2)
+    params = resolve()
+    total = progress_total(params, options)
+    ended: list[str] = []
+    build(params, options, lambda part, status: ended.append(part) if status in FINAL else None)
+    assert len(ended) == total == 2 + params.players  # each player's own plane token
