@@ -202,23 +202,26 @@ def test_a_signal_during_the_swap_waits_for_it_and_leaves_no_debris(
         return hash_files(folder, skip)
 
     monkeypatch.setattr(outfolder, "hash_files", hash_then_signal)
-    previous = signal.signal(signal.SIGTERM, signal.default_int_handler)
+    wanted = (signal.SIGINT, signal.SIGTERM)  # as the CLI has them (an xdist worker ignores)
+    previous = {s: signal.signal(s, signal.default_int_handler) for s in wanted}
     try:
         with pytest.raises(KeyboardInterrupt):
             staged_kit(out, {"stl/b.stl": "two"})
+        assert all(signal.getsignal(s) is signal.default_int_handler for s in wanted)
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
     assert tree(out) == {"stl/b.stl": b"two", RECORD_NAME: tree(out)[RECORD_NAME]}
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out"], "staging debris left"
-    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
 
 
 def test_interrupts_deferred_does_nothing_outside_the_main_thread() -> None:
     done: list[bool] = []
+    before = signal.getsignal(signal.SIGINT)
 
     def inside() -> None:
         with outfolder.interrupts_deferred():
-            done.append(signal.getsignal(signal.SIGINT) is signal.default_int_handler)
+            done.append(signal.getsignal(signal.SIGINT) is before)
 
     worker = threading.Thread(target=inside)
     worker.start()
