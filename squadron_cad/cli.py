@@ -451,6 +451,8 @@ def _what_an_interrupt_left(out: Path, before: Ownership | None, what: str = "ki
     now = read_ownership(out)
     if now is not None and (before is None or now.files != before.files):
         return f"interrupted after the swap; {out} holds the new {what}, whole"
+    if before is None:
+        return f"interrupted; nothing written to {out}"
     return f"interrupted; {out} still holds the previous {what}, untouched"
 
 

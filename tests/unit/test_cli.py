@@ -450,7 +450,12 @@ def test_an_interrupt_is_reported_by_what_the_folder_holds(tmp_path: Path) -> No
         for rel, text in files.items():
             (staging.path / rel).parent.mkdir(parents=True, exist_ok=True)
             (staging.path / rel).write_text(text)
-        assert "still holds the previous kit" in cli._what_an_interrupt_left(out, before)
+        unswapped = (
+            f"interrupted; nothing written to {out}"
+            if before is None
+            else f"interrupted; {out} still holds the previous kit, untouched"
+        )
+        assert cli._what_an_interrupt_left(out, before) == unswapped
         staging.commit()
         said = cli._what_an_interrupt_left(out, before)
         assert said == f"interrupted after the swap; {out} holds the new kit, whole"
