@@ -283,6 +283,7 @@ def shared(*names: str, **defaults: Any) -> Callable[[Command], Command]:
                 if field in values:
                     values[field] = tuple(values[field] or ())
             _STATE["json"] = bool(values.get("json"))  # an error is then a JSON line too
+            _STATE["output"] = None  # until the command names the folder it swaps files into
             try:
                 return command(Shared(**values), **given)
             except KeyboardInterrupt:  # said here: click would turn it into its own "Aborted!"
