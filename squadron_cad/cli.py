@@ -27,6 +27,7 @@ from squadron_cad.errors import CheckFailed, InputError, Interrupted, SquadronEr
 from squadron_cad.kit import default_kit, installed_kits, kit_of, load_kit
 from squadron_cad.outfolder import (
     CACHE_ENV,
+    STOP_SIGNALS,
     Ownership,
     read_ownership,
     safe_output_folder,
@@ -398,7 +399,8 @@ def build(
     """Emit OpenSCAD for every part, render STLs into OUT/stl, check them, write the manifest.
 
     The kit is built aside and swapped into OUT whole: if the build fails or is
-    interrupted, OUT keeps the previous kit untouched. With --only and a kit already in
+    interrupted, OUT keeps the previous kit untouched (a Ctrl-C during the swap itself
+    waits for it; the message says which kit OUT holds). With --only and a kit already in
     OUT, just those parts are rebuilt and the kit's manifest and BOM stay whole.
 
     Example: squadron-cad build --tin altoids
@@ -874,9 +876,6 @@ def tolerance(
             console.emit_json({"event": "tolerance", "message": line})
         else:
             opts.show(line, markup=False)
-
-
-STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 
 def _interrupt(signum: int, _frame: Any) -> None:

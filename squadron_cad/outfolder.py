@@ -306,6 +306,9 @@ class Staging:
             shutil.rmtree(self.path, ignore_errors=True)
 
 
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)  # Ctrl-C and a polite kill: both end a run
+
+
 @contextlib.contextmanager
 def interrupts_deferred() -> Iterator[None]:
     """Hold SIGINT and SIGTERM until the block ends, then act on the first one as its
@@ -314,8 +317,7 @@ def interrupts_deferred() -> Iterator[None]:
         yield
         return
     caught: list[int] = []
-    wanted = (signal.SIGINT, signal.SIGTERM)
-    previous = {signum: signal.signal(signum, lambda n, _f: caught.append(n)) for signum in wanted}
+    previous = {s: signal.signal(s, lambda n, _f: caught.append(n)) for s in STOP_SIGNALS}
     try:
         yield
     finally:

@@ -73,6 +73,10 @@ def hashes(out: Path) -> dict[str, str]:
 
 def assert_kit_unchanged(out: Path, before: dict[str, str]) -> None:
     assert hashes(out) == before, "the previous kit changed"
+    assert_nothing_beside(out)
+
+
+def assert_nothing_beside(out: Path) -> None:
     beside = sorted(p.name for p in out.parent.iterdir() if p.name != out.name)
     assert beside == [], f"debris beside the kit: {beside}"
     assert not list(out.rglob(".tmp-*")), "a temporary file was left behind"
@@ -197,8 +201,7 @@ def assert_new_kit_whole(out: Path, height_mm: float) -> None:
     assert found == record["files"]
     params = json.loads((out / "manifest.json").read_text())["params"]
     assert params["token"]["height_mm"] == height_mm
-    beside = sorted(p.name for p in out.parent.iterdir() if p.name != out.name)
-    assert beside == [], f"debris beside the kit: {beside}"
+    assert_nothing_beside(out)
 
 
 def test_sigterm_during_renders_keeps_the_previous_kit(out: Path) -> None:
