@@ -36,15 +36,10 @@ from squadron_cad.fit import layout_io
 from squadron_cad.fit.layout import Layout
 from squadron_cad.kit import Design, Kit, Part, kit_of
 from squadron_cad.outfolder import (
-    CACHE_NAME,
-    KEEP_NAMES,
-    RECORD_NAME,
     Staging,
     hash_files,
     prepare_cache,
-    read_ownership,
     remove_owned,
-    remove_stale_staging,
     safe_output_folder,
     shared_cache_folder,
     staged,
@@ -1014,31 +1009,6 @@ def refresh_docs(
 
 
 DOCS_KIT_DIR = Path("out") / "docs-kit"  # the default kit the README gallery is drawn from
-
-
-def clean_output(out_dir: Path, *, cache: bool = True) -> tuple[int, list[str]]:
-    """Remove what the tool wrote in out_dir (its ownership record lists it), stale
-    staging folders beside it, and the render cache unless kept. Returns (files removed,
-    files left because the tool did not write them)."""
-    out = Path(os.path.abspath(os.path.expanduser(str(out_dir) or ".")))
-    if out.exists() and not out.is_dir():
-        raise InputError(f"--out {out_dir}: is a file, not a folder; nothing removed")
-    stale = remove_stale_staging(out)
-    if not out.is_dir():
-        return len(stale), []
-    if read_ownership(out) is None:
-        left = [entry.name for entry in out.iterdir() if entry.name not in KEEP_NAMES]
-        if left and not (out / CACHE_NAME).is_dir():
-            raise InputError(
-                f"{out_dir}: holds no squadron-cad kit (no {RECORD_NAME}); nothing removed"
-            )
-    before = _count_files(out)
-    left = remove_owned(out, keep=() if cache else (CACHE_NAME,))
-    return before - _count_files(out) + len(stale), [p for p in left if p not in KEEP_NAMES]
-
-
-def _count_files(folder: Path) -> int:
-    return sum(1 for p in folder.rglob("*") if p.is_file()) if folder.is_dir() else 0
 
 
 def refresh_previews(out_dir: Path, jobs: int | None = None) -> list[Path]:

@@ -29,6 +29,7 @@ from squadron_cad.outfolder import (
     CACHE_ENV,
     STOP_SIGNALS,
     Ownership,
+    clean_output,
     read_ownership,
     safe_output_folder,
     shared_cache_folder,
@@ -716,7 +717,7 @@ def clean(
 
     Example: squadron-cad clean --out out
     """
-    removed, left = _pipeline().clean_output(opts.out, cache=cache)
+    removed, left = clean_output(opts.out, cache=cache)
     opts.show(f"removed {removed} file(s) from {opts.out}")
     if left:
         shown = ", ".join(left[:5]) + (" ..." if len(left) > 5 else "")

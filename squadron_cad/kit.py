@@ -9,6 +9,7 @@ the `squadron_cad.kits` entry-point group of its distribution (see docs/ARCHITEC
 from __future__ import annotations
 
 import difflib
+import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cache, cached_property, partial
@@ -156,6 +157,24 @@ class Purchase:
         return {"item": self.item, "count": self.count, "detail": self.detail}
 
 
+@dataclass(frozen=True)
+class Later:
+    """A kit's function (or data) imported where it is first used: `Later(module, name)`.
+
+    A kit's checks, scenes and coupons import trimesh and scipy (0.6 s); with them behind
+    `Later`, listing, fitting and cleaning a kit never load the meshing stack.
+    """
+
+    module: str  # "squadron_cad.kits.my_game.checks"
+    name: str  # "clearance_findings"
+
+    def resolve(self) -> Any:
+        return getattr(importlib.import_module(self.module), self.name)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self.resolve()(*args, **kwargs)
+
+
 def _no_purchases(_params: Any) -> list[Purchase]:
     return []
 
@@ -203,15 +222,12 @@ class KitContents:
     scenes: Callable[[Any, Path], list[Any]] | None = None  # (params, stl folder) -> views
     paper: Callable[[Any, Path, bool], PaperReport] | None = None  # (params, out, previews)
     purchases: Callable[[Any], list[Purchase]] = _no_purchases  # params -> what to buy
-    coupons: tuple[Coupon, ...] = ()  # its fits, for the tolerance test print
+    coupons: tuple[Coupon, ...] | Later = ()  # its fits, for the tolerance test print
 
     def __post_init__(self) -> None:
         names = [part.name for part in self.parts]
         if len(set(names)) != len(names):
             raise ValueError("two parts of a kit share a name")
-        fits = [coupon.fit for coupon in self.coupons]
-        if len(set(fits)) != len(fits):
-            raise ValueError("two coupons of a kit share a fit name")
 
 
 @dataclass(frozen=True)
@@ -263,9 +279,14 @@ class Kit:
     def paper(self) -> Callable[[Any, Path, bool], PaperReport] | None:
         return self.loaded.paper
 
-    @property
+    @cached_property
     def coupons(self) -> tuple[Coupon, ...]:
-        return self.loaded.coupons
+        given = self.loaded.coupons
+        coupons: tuple[Coupon, ...] = given.resolve() if isinstance(given, Later) else given
+        fits = [coupon.fit for coupon in coupons]
+        if len(set(fits)) != len(fits):
+            raise ValueError(f"two coupons of the {self.name} kit share a fit name")
+        return coupons
 
     @property
     def part_names(self) -> tuple[str, ...]:

@@ -459,3 +459,28 @@ def test_an_interrupt_is_reported_by_what_the_folder_holds(tmp_path: Path) -> No
         staging.commit()
         said = cli._what_an_interrupt_left(out, before)
         assert said == f"interrupted after the swap; {out} holds the new kit, whole"
+
+
+LIGHT_PROBE = """
+import sys
+from squadron_cad.cli import main
+for args in (["kits"], ["fit"], ["fit", "--kit", "squadrons"], ["list", "--kit", "space-planes"],
+             ["tins"], ["clean", "--out", sys.argv[1]]):
+    try:
+        main(args)
+    except SystemExit as done:
+        assert not done.code, (args, done.code)
+print("loaded:", sorted(m for m in ("trimesh", "scipy", "manifold3d") if m in sys.modules))
+"""
+
+
+def test_listing_fitting_and_cleaning_never_load_the_meshing_stack(tmp_path: Path) -> None:
+    """They answer in 0.3-0.5 s; with trimesh and scipy loaded each took a second."""
+    done = subprocess.run(
+        [sys.executable, "-c", LIGHT_PROBE, str(tmp_path / "none")],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "loaded: []" in done.stdout, done.stdout[-300:]

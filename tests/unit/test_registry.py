@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from squadron_cad.kit import Later, installed_kits
 from squadron_cad.kits.squadron_leader.parts.registry import PARTS, part
 from squadron_cad.resolve import resolve
 
@@ -46,3 +47,13 @@ def test_alternatives_name_a_real_part() -> None:
     names = {spec.name for spec in PARTS}
     for spec in PARTS:
         assert spec.alternative_to in names | {None}
+
+
+@pytest.mark.parametrize("name", ["squadron-leader", "squadrons", "space-planes"])
+def test_every_deferred_function_of_a_kit_imports(name: str) -> None:
+    """A Later names its module and function as text: a typo would fail only at build."""
+    contents = installed_kits()[name].loaded
+    deferred = [value for value in vars(contents).values() if isinstance(value, Later)]
+    for later in deferred:
+        assert later.resolve() is not None, later
+    assert deferred  # each kit's mesh checks are deferred

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from squadron_cad.kit import Kit, KitContents
+from squadron_cad.kit import Kit, KitContents, Later
 from squadron_cad.kits.space_planes.params import SpacePlanesParams
 
 if TYPE_CHECKING:
@@ -31,13 +31,13 @@ def _paper(params: SpacePlanesParams, out: Path, previews: bool) -> PaperReport:
 
 
 def contents() -> KitContents:
-    from squadron_cad.kits.space_planes import checks, design
+    from squadron_cad.kits.space_planes import design
     from squadron_cad.kits.space_planes.parts.registry import PARTS
 
     return KitContents(
         parts=PARTS,
         design=design.SpacePlanesDesign,
-        invariants=checks.invariants,
+        invariants=Later(f"{__name__}.checks", "invariants"),  # loads trimesh
         fit_lines=design.fit_lines,
         purchases=design.purchases,
         paper=_paper,

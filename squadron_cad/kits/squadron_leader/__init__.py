@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from squadron_cad.kit import Kit, KitContents
+from squadron_cad.kit import Kit, KitContents, Later
 from squadron_cad.kits.squadron_leader.constants import GAME_CREDIT
 from squadron_cad.kits.squadron_leader.params import KitParams
 
@@ -28,22 +28,22 @@ def _paper(params: KitParams, out: Path, previews: bool) -> PaperReport:
 
 
 def contents() -> KitContents:
-    from squadron_cad.kits.squadron_leader import coupons, design, scenes
-    from squadron_cad.kits.squadron_leader.checks import kit as kit_checks
+    from squadron_cad.kits.squadron_leader import design
     from squadron_cad.kits.squadron_leader.parts.registry import PARTS
     from squadron_cad.kits.squadron_leader.shopping import purchases
     from squadron_cad.kits.squadron_leader.stowing.summary import fit_lines
 
+    checks = f"{__name__}.checks.kit"  # these load trimesh: only a build or check needs them
     return KitContents(
         parts=PARTS,
         design=design.design,
-        checks=kit_checks.clearance_findings,
-        invariants=kit_checks.invariants,
+        checks=Later(checks, "clearance_findings"),
+        invariants=Later(checks, "invariants"),
         fit_lines=fit_lines,
-        scenes=scenes.scenes,
+        scenes=Later(f"{__name__}.scenes", "scenes"),
         paper=_paper,
         purchases=purchases,
-        coupons=coupons.COUPONS,
+        coupons=Later(f"{__name__}.coupons", "COUPONS"),
     )
 
 

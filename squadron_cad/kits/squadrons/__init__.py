@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from squadron_cad.kit import Kit, KitContents
+from squadron_cad.kit import Kit, KitContents, Later
 from squadron_cad.kits.squadrons.constants import GAME_CREDIT
 from squadron_cad.kits.squadrons.params import SquadronsParams
 
@@ -17,14 +17,15 @@ HERE = Path(__file__).resolve().parent
 
 
 def contents() -> KitContents:
-    from squadron_cad.kits.squadrons import checks, design
+    from squadron_cad.kits.squadrons import design
     from squadron_cad.kits.squadrons.parts.registry import PARTS
 
+    checks = f"{__name__}.checks"  # loads trimesh: only a build or check needs it
     return KitContents(
         parts=PARTS,
         design=design.SquadronsDesign,
-        checks=checks.clearance_findings,
-        invariants=checks.invariants,
+        checks=Later(checks, "clearance_findings"),
+        invariants=Later(checks, "invariants"),
         fit_lines=design.fit_lines,
         purchases=design.purchases,
     )
