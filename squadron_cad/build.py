@@ -763,10 +763,15 @@ def kit_checks(
     if cached is not None:
         return findings + [Finding.from_dict(f) for f in cached["findings"]], cached["invariants"]
     with memo.kept_in(cache, checks_version):
-        between = kit.checks(design, meshes) + fit_proof(design, meshes)
+        between = between_parts(design, meshes)
         measured = kit.invariants(design, meshes)
     cache.store_record(key, {"findings": [f.as_dict() for f in between], "invariants": measured})
     return findings + between, measured
+
+
+def between_parts(design: Design, meshes: Mapping[str, trimesh.Trimesh]) -> list[Finding]:
+    """The checks between parts: the kit's own (clearances, play) and the fit proof."""
+    return kit_of(design.params).checks(design, meshes) + fit_proof(design, meshes)
 
 
 def fit_proof(design: Design, meshes: Mapping[str, trimesh.Trimesh]) -> list[Finding]:
@@ -968,7 +973,7 @@ def check_outputs(out_dir: Path, params: KitParamsBase | None = None) -> CheckRe
         if spec.name in meshes
         for f in part_printability(used, spec, meshes[spec.name])
     ]
-    findings += kit.checks(design, meshes)
+    findings += between_parts(design, meshes)
     measured = kit.invariants(design, meshes)
     findings += [invariant_finding(item) for item in measured if not item["ok"]]
     source = "the kit's manifest" if params is None else "the parameters given"

@@ -372,12 +372,17 @@ def test_a_custom_kit_checks_clean_against_its_own_parameters(
     _, stderr = run.communicate(timeout=400)
     assert run.returncode == 0, stderr
     checked = subprocess.run(
-        [sys.executable, "-m", "squadron_cad", "check", "--out", str(out)],
+        [sys.executable, "-m", "squadron_cad", "check", "--out", str(out), "--json"],
         capture_output=True,
         text=True,
         check=False,
     )
     assert checked.returncode == 0, checked.stdout
+    # check runs every check between parts the build ran, the fit proof (pocket_gap) too
+    ran = {json.loads(line).get("check") for line in checked.stdout.splitlines()}
+    built = {f["check"] for f in json.loads((out / "manifest.json").read_text())["kit_checks"]}
+    assert "pocket_gap" in built
+    assert built <= ran, built - ran
     tampered = out / "stl" / "box_lid.stl"
     os.chmod(tampered, 0o644)
     tampered.write_bytes(tampered.read_bytes()[:-50] + b"\0" * 50)
