@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from squadron_cad.kit import Later, installed_kits
@@ -57,3 +59,13 @@ def test_every_deferred_function_of_a_kit_imports(name: str) -> None:
     for later in deferred:
         assert later.resolve() is not None, later
     assert deferred  # each kit's mesh checks are deferred
+
+
+def test_two_coupons_of_a_kit_cannot_share_a_fit_name() -> None:
+    """Checked where the coupons are first read (they may load late, behind a Later)."""
+    leader = installed_kits()["squadron-leader"]
+    first = leader.coupons[0]
+    doubled = dataclasses.replace(leader.loaded, coupons=(first, first))
+    kit = dataclasses.replace(leader, name="doubled", contents=doubled)
+    with pytest.raises(ValueError, match="share a fit name"):
+        _ = kit.coupons
