@@ -61,8 +61,8 @@ PROBE_VOLUME_TOLERANCE = 1e-3
 # 201 MB with the first, 175 MB with both, in the same time (node 20, measured).
 # --liftoff-only: V8's baseline WebAssembly code only. Optimising OpenSCAD's hot functions
 # in the background cost more than it saved at our parts' render times: two batches side by
-# side (the default kit) took 1.6 s instead of 2.1 s, 25 % less CPU, 141 MB instead of 176 MB
-# a process; the STLs are byte-identical (node 20, measured).
+# side (the default kit) took 1.53 s instead of 2.14 s, 29 % less CPU, 141 MB instead of
+# 176 MB a process; the STLs are byte-identical (node 20, measured).
 NODE_FLAGS = ("--expose-gc", "--v8-pool-size=1", "--liftoff-only")
 
 OnDone = Callable[[RenderResult], None]
