@@ -22,9 +22,8 @@ pytestmark = [
 
 REFERENCE_BOX_CM3 = 28.1  # the reference v2 box's plastic (issue 19's measure)
 KITS = {
-    "default": (None, []),
+    "default": (None, []),  # token width 26
     "v2-box": ("v2-box", []),
-    "width-26": (None, ["token.width_mm=26"]),
     "width-30": (None, ["token.width_mm=30", "tin.inner_length_mm=125", "tin.inner_width_mm=95"]),
     "d8": (None, ["dice.sides=8"]),
 }

@@ -17,9 +17,8 @@ from squadron_cad.resolve import resolve
 
 WIDE_TIN = ["tin.inner_length_mm=125", "tin.inner_width_mm=95"]  # a 30 mm kit needs it
 KITS = {
-    "default": (None, []),
+    "default": (None, []),  # token width 26
     "v2-box": ("v2-box", []),
-    "width-26": (None, ["token.width_mm=26"]),
     "width-30": (None, ["token.width_mm=30", *WIDE_TIN]),
     "v2-box-d8": ("v2-box", ["dice.sides=8"]),
     "d8": (None, ["dice.sides=8"]),
