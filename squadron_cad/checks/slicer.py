@@ -330,23 +330,34 @@ class SliceCache:
         return hashlib.sha256(f"{digest}|{settings.key()}|{version}".encode()).hexdigest()
 
     def get(self, key: str) -> SliceResult | None:
-        entry = self.entries.get(key)
-        try:
-            return SliceResult(**entry) if entry else None
-        except TypeError:
-            return None
+        return _result_of(self.entries.get(key))
 
-    def put(self, key: str, result: SliceResult) -> None:
+    def put(self, key: str, result: SliceResult) -> SliceResult:
+        """Store a part's result and return the one the cache keeps: another build's for
+        the same part, stored first, wins. PrusaSlicer's figures for the same STL vary
+        from run to run (a second of print time), so builds sharing a --cache-dir that
+        slice a part at once would otherwise each report their own."""
         with self.lock:
             self.entries[key] = result.as_dict()
             if self.path is None:
-                return
+                return result
             self.path.parent.mkdir(parents=True, exist_ok=True)
             with folder_lock(self.path.parent):  # builds sharing a --cache-dir: merge, lose none
-                self.entries = {**self._load(), **self.entries}
+                stored = {k: v for k, v in self._load().items() if _result_of(v) is not None}
+                self.entries = {**self.entries, **stored}
                 temporary = self.path.with_suffix(f".tmp{os.getpid()}.{threading.get_ident()}")
                 temporary.write_text(json.dumps(self.entries, indent=1, sort_keys=True))
                 temporary.replace(self.path)  # atomic: a reader never sees half a file
+            kept = _result_of(self.entries[key])
+            return kept if kept is not None else result
+
+
+def _result_of(entry: Any) -> SliceResult | None:
+    """A cached entry as a result, or None when it is missing or damaged."""
+    try:
+        return SliceResult(**entry) if isinstance(entry, dict) and entry else None
+    except TypeError:
+        return None
 
 
 # ---- the kit -------------------------------------------------------------------------------
@@ -441,8 +452,7 @@ def _one(
         outcome.errors[spec.name] = str(error)
         return
     if result is not None:
-        cache.put(key, result)
-        outcome.results[spec.name] = result
+        outcome.results[spec.name] = cache.put(key, result)
 
 
 def player_set(params: KitParamsBase) -> dict[str, int]:

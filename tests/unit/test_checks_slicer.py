@@ -115,6 +115,27 @@ def test_builds_sharing_a_cache_keep_each_others_figures(tmp_path: Path) -> None
     assert on_disk.get("b" * 64) == S.SliceResult(30.0, 50.0, 0.15)
 
 
+def test_builds_slicing_the_same_part_at_once_report_the_first_stored_figures(
+    tmp_path: Path,
+) -> None:
+    """Two builds sharing --cache-dir slice one STL at the same time: PrusaSlicer's print
+    time differs by a second between the runs; the one stored first is both builds' and
+    every later build's, so a rebuild's BOM matches the kit's."""
+    first, second = S.SliceCache(tmp_path), S.SliceCache(tmp_path)
+    stored = first.put("a" * 64, S.SliceResult(735.0, 100.0, 0.3))
+    assert stored == S.SliceResult(735.0, 100.0, 0.3)
+    assert second.put("a" * 64, S.SliceResult(736.0, 100.01, 0.3)) == stored
+    assert second.get("a" * 64) == stored
+    assert S.SliceCache(tmp_path).get("a" * 64) == stored
+
+
+def test_a_damaged_stored_figure_does_not_win(tmp_path: Path) -> None:
+    (tmp_path / S.CACHE_FILE).write_text('{"' + "a" * 64 + '": {"print_seconds": 1}}')
+    fresh = S.SliceResult(60.0, 100.0, 0.3)
+    assert S.SliceCache(tmp_path).put("a" * 64, fresh) == fresh
+    assert S.SliceCache(tmp_path).get("a" * 64) == fresh
+
+
 def kit_slice(params: KitParams, each_mm: float) -> S.KitSlice:
     outcome = S.KitSlice(S.SliceSettings.from_params(params), version="PrusaSlicer-test")
     for name in S.player_set(params):
