@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from squadron_cad.checks import slicer
+from squadron_cad.resolve import resolve
 
 pytestmark = pytest.mark.integration
 
@@ -104,6 +105,28 @@ def test_one_players_set_is_within_the_filament_budget(default_kit, tmp_path) ->
     assert not summary["errors"]
     assert not player["missing"]
     assert player["filament_mm"] <= params.slicer.player_budget_mm == 3100
+
+
+LIGHT_TOKENS = (
+    Path(__file__).resolve().parents[2]
+    / "squadron_cad/kits/squadron_leader/presets/light-tokens.yaml"
+)
+
+
+@needs_slicer
+def test_the_light_tokens_preset_keeps_a_players_set_within_2500_mm(
+    render_parts, tmp_path: Path
+) -> None:
+    """Issue 19's filament figure: met by the preset's 2.6 mm tokens (the defaults keep the
+    reference's 4 mm tokens, 3009 mm); its parts pass every mesh check (render_parts)."""
+    params = resolve(param_files=[LIGHT_TOKENS])
+    wanted = slicer.player_set(params)
+    stl_dir = render_parts(params, wanted, tmp_path / "kit")
+    outcome = slicer.slice_kit(params, stl_dir, cache_dir=tmp_path, jobs=2, parts=wanted)
+    player = slicer.slicer_summary(params, outcome)["per_player"]
+    print(f"one player's set, light tokens: {player['filament_mm']} mm, {player['filament_g']} g")
+    assert not player["missing"]
+    assert player["filament_mm"] <= params.slicer.player_budget_mm == 2500
 
 
 def test_the_fit_proof_remembered_is_the_fit_proof_measured(
