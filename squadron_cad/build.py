@@ -833,6 +833,9 @@ class Beside(Generic[T]):
         self.error: BaseException | None = None
         self.seconds = 0.0
         self.thread = threading.Thread(target=self._run, name=name, daemon=True)
+        # Waited on instead of Thread.join: Python 3.11 marks a thread ended when a Ctrl-C
+        # interrupts a join, and cancel() would then stop waiting for work still running.
+        self.finished = threading.Event()
 
     def start(self) -> None:
         self.thread.start()
@@ -843,10 +846,12 @@ class Beside(Generic[T]):
             self.value = self.work()
         except BaseException as error:  # raised again on the main thread by result()
             self.error = error
-        self.seconds = time.perf_counter() - started
+        finally:
+            self.seconds = time.perf_counter() - started
+            self.finished.set()
 
     def result(self) -> T:
-        self.thread.join()
+        self.finished.wait()
         if self.error is not None:
             raise self.error
         assert self.value is not None
@@ -859,9 +864,8 @@ class Beside(Generic[T]):
         openscad.keep_stopping(self.stop, self._ended)
 
     def _ended(self, seconds: float) -> bool:
-        if self.thread.is_alive():  # (a thread never started cannot be joined)
-            self.thread.join(seconds)
-        return not self.thread.is_alive()
+        never_started = self.thread.ident is None
+        return never_started or self.finished.wait(seconds)
 
 
 def _slicing(

@@ -179,7 +179,7 @@ def _render_native(
     pool = ThreadPoolExecutor(max_workers=max(1, workers), thread_name_prefix="render")
     futures: list[Future[RenderResult]] = []
     try:  # submitting inside: a Ctrl-C between two submits still waits for the workers
-        futures += openscad.submit_all(pool, [functools.partial(one, job) for job in jobs])
+        openscad.submit_all(pool, [functools.partial(one, job) for job in jobs], futures)
         wait(futures, return_when=FIRST_EXCEPTION)
         for future in futures:
             if future.done() and future.exception() is not None:

@@ -342,9 +342,8 @@ def render_parallel(
     pool = ThreadPoolExecutor(max_workers=len(groups), thread_name_prefix="manifold-batch")
     futures: list[Future[list[RenderResult]]] = []
     try:
-        futures += openscad.submit_all(
-            pool, [functools.partial(render_batch, tool, g, timeout_s, on_done) for g in groups]
-        )
+        calls = [functools.partial(render_batch, tool, g, timeout_s, on_done) for g in groups]
+        openscad.submit_all(pool, calls, futures)
         finished = [future.result() for future in futures]
     except BaseException:
         openscad.stop_until_done(futures)  # the other batches too: a failed build stops at once

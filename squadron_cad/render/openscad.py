@@ -225,21 +225,30 @@ def stop(process: subprocess.Popen[str]) -> None:
     process.wait()
 
 
-def submit_all(pool: ThreadPoolExecutor, calls: Sequence[Callable[[], T]]) -> list[Future[T]]:
-    """Submit calls to pool from a helper thread. A Ctrl-C that lands in the main thread while
-    submit starts a worker would leave that worker unknown to the pool: its shutdown would
-    not wait for it, and it would go on writing into a staging folder being removed."""
-    futures: list[Future[T]] = []
+def submit_all(
+    pool: ThreadPoolExecutor, calls: Sequence[Callable[[], T]], futures: list[Future[T]]
+) -> None:
+    """Submit calls to pool from a helper thread, each future into the caller's `futures`.
+    A Ctrl-C that lands in the main thread while submit starts a worker would leave that
+    worker unknown to the pool: its shutdown would not wait for it, and it would go on
+    writing into a staging folder being removed. A Ctrl-C while the helper submits lets it
+    finish first, so that `futures` lists every worker the caller must stop."""
+
+    submitted = threading.Event()  # not Thread.join: one interrupted marks the thread ended
 
     def submit() -> None:
-        with contextlib.suppress(RuntimeError):  # the pool shut down: a Ctrl-C came first
-            for call in calls:
-                futures.append(pool.submit(call))
+        try:
+            with contextlib.suppress(RuntimeError):  # the pool shut down: a Ctrl-C came first
+                for call in calls:
+                    futures.append(pool.submit(call))
+        finally:
+            submitted.set()
 
-    starter = threading.Thread(target=submit, name="submit")
-    starter.start()
-    starter.join()
-    return futures
+    threading.Thread(target=submit, name="submit").start()
+    try:
+        submitted.wait()
+    finally:
+        submitted.wait()  # submitting takes microseconds: the interrupt waits for it
 
 
 def stop_all() -> None:

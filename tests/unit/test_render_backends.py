@@ -6,8 +6,9 @@ from __future__ import annotations
 import json
 import signal
 import subprocess
+import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -181,6 +182,47 @@ def test_a_render_started_just_after_the_stop_is_killed_too() -> None:
         assert time.monotonic() - begun < 10
 
 
+class SlowSubmits(ThreadPoolExecutor):
+    """A pool whose submit takes a while, as on a loaded machine, so that a Ctrl-C lands
+    while the helper thread is still submitting."""
+
+    def submit(self, fn, /, *args, **kwargs):  # type: ignore[override]
+        time.sleep(0.1)
+        return super().submit(fn, *args, **kwargs)
+
+
+def test_a_ctrl_c_while_submitting_leaves_every_started_worker_known() -> None:
+    """The Ctrl-C arrives as the first render starts and the rest are being submitted:
+    every started worker must be among the caller's futures, or stopping the renders
+    misses it and the build waits out its render (the suite's SIGTERM test once took 23 s
+    for a 20 s render)."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    main_thread = threading.main_thread().ident
+    assert main_thread is not None
+
+    def first() -> None:
+        signal.pthread_kill(main_thread, signal.SIGINT)
+
+    def render() -> None:
+        pass
+
+    futures: list[Future[None]] = []
+    pool = SlowSubmits(2)
+
+    def submit_and_wait() -> None:
+        openscad.submit_all(pool, [first, render, render], futures)
+        time.sleep(5)  # the signal is delivered by now on any machine
+
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            submit_and_wait()
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        pool.shutdown(wait=True)
+    assert len(futures) == 3
+    assert all(future.done() for future in futures)
+
+
 def test_work_beside_the_build_is_stopped_even_when_it_starts_late() -> None:
     """Cancelling the slicer's or the pictures' thread: a process it starts just after the
     first stop is killed by the next one, not waited for (30 s here)."""
@@ -204,3 +246,39 @@ def test_work_beside_the_build_is_stopped_even_when_it_starts_late() -> None:
     beside.cancel()
     assert time.monotonic() - begun < 10
     assert beside.result() == -signal.SIGKILL
+
+
+def test_a_ctrl_c_while_waiting_for_work_beside_still_waits_for_its_end() -> None:
+    """A Ctrl-C while the build waits for the slicer's or the pictures' result: cancelling
+    must still wait until the work has ended. Python 3.11 marks a thread ended when a
+    Ctrl-C interrupts its join, and a cancel that trusted it returned at once, the work
+    still running beside a staging folder being removed."""
+    from squadron_cad.build import Beside
+
+    live: list[subprocess.Popen[bytes]] = []
+    ended = threading.Event()
+
+    def work() -> None:
+        live.append(subprocess.Popen(["sleep", "30"]))
+        live[-1].wait()
+        time.sleep(0.5)  # what a slicer does after its process: read, cache, report
+        ended.set()
+
+    def stop() -> None:
+        for process in live:
+            process.kill()
+
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    main_thread = threading.main_thread().ident
+    assert main_thread is not None
+    timer = threading.Timer(0.3, signal.pthread_kill, (main_thread, signal.SIGINT))
+    beside = Beside("late", work, stop)
+    try:
+        beside.start()
+        timer.start()
+        with pytest.raises(KeyboardInterrupt):
+            beside.result()
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    beside.cancel()
+    assert ended.is_set()
