@@ -38,8 +38,8 @@ from squadron_cad.kit import Design, Kit, Part, kit_of
 from squadron_cad.outfolder import (
     Staging,
     hash_files,
+    no_trace_if_unfinished,
     prepare_cache,
-    remove_owned,
     safe_output_folder,
     shared_cache_folder,
     staged,
@@ -440,18 +440,11 @@ def build(
     backend = select_backend(options.backend, options.openscad)  # before anything is written
     existing = manifest.read_kit(out)
     kept = kept_parts(params, options, existing)
-    new_folder = not out.exists()
     clock = StageClock(progress or _no_progress)
-    try:
+    with no_trace_if_unfinished(out):
         report = _transaction(
             params, options, clock, out, backend, existing, kept, specs, shared_cache
         )
-    except BaseException:
-        if new_folder:  # leave no trace: not even the cache in a folder we just made
-            remove_owned(out)
-            with contextlib.suppress(OSError):
-                out.rmdir()
-        raise
     clock.close()
     report.extras["stages"] = clock.stages
     report.seconds = time.perf_counter() - started

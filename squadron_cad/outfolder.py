@@ -345,6 +345,21 @@ def staged(out: Path, kind: str) -> Iterator[Staging]:
         raise
 
 
+@contextlib.contextmanager
+def no_trace_if_unfinished(out: Path) -> Iterator[None]:
+    """A command that makes `out` and then fails or is interrupted leaves no trace there,
+    not even the render cache it put in the folder it made."""
+    new_folder = not out.exists()
+    try:
+        yield
+    except BaseException:
+        if new_folder:
+            remove_owned(out)
+            with contextlib.suppress(OSError):
+                out.rmdir()
+        raise
+
+
 def staging_prefix(out: Path) -> str:
     return f".{out.name}.staging-{os.getpid()}-"
 

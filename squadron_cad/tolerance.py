@@ -29,7 +29,12 @@ from squadron_cad.checks.slicer import SlicerError, SliceResult, SliceSettings, 
 from squadron_cad.emit import emit
 from squadron_cad.errors import InputError, ToolError
 from squadron_cad.kit import Coupon, Kit, Part, kit_of
-from squadron_cad.outfolder import prepare_cache, safe_output_folder, staged
+from squadron_cad.outfolder import (
+    no_trace_if_unfinished,
+    prepare_cache,
+    safe_output_folder,
+    staged,
+)
 from squadron_cad.outputs.previews import PictureSettings, Placed, View, snapshot
 from squadron_cad.outputs.threemf import PlateObject, plate_bytes
 from squadron_cad.params import COLOUR_NAMES, KitParamsBase
@@ -494,7 +499,7 @@ def build_plate(
     kit = kit_of(params)
     pieces = pieces_of(params, ladder)
     tell = progress or _quiet
-    with staged(out, KIND) as staging:
+    with no_trace_if_unfinished(out), staged(out, KIND) as staging:
         folder = staging.path
         stls = render_pieces(
             pieces, folder / COUPON_FOLDER, RenderCache(prepare_cache(out)), kit.credit, jobs, tell

@@ -130,3 +130,19 @@ def test_coupons_follow_the_parts_sizes(tmp_path_factory) -> None:
         assert abs(row["measured_mm"] - row["label_mm"]) <= LABEL_TOLERANCE_MM, row
     card = load_mesh(other.out / COUPON_FOLDER / "clip_mate.stl")
     assert card.extents[2] == pytest.approx(1.6, abs=1e-4)  # the card's own thickness
+
+
+def test_a_failed_first_plate_leaves_no_trace(tmp_path, monkeypatch) -> None:
+    """A plate that fails (or is interrupted) in a folder it made leaves nothing, not even
+    the render cache it put there: the CLI then says `nothing written`, truthfully."""
+    from squadron_cad import tolerance
+    from squadron_cad.errors import ToolError
+
+    def crashed(*_args, **_kwargs):
+        raise ToolError("coupon: OpenSCAD failed (killed by SIGSEGV)")
+
+    monkeypatch.setattr(tolerance.openscad, "render", crashed)
+    out = tmp_path / "tolerance"
+    with pytest.raises(ToolError, match="SIGSEGV"):
+        build_plate(resolve(), out, LADDER, jobs=2, picture=False)
+    assert list(tmp_path.iterdir()) == []
