@@ -868,6 +868,7 @@ def tolerance(
         layers = (opts.params, opts.overrides, opts.tin)
         lines = coupons.write_choice(params, game, steps, picks or (), out_params, layers)
     else:
+        safe_output_folder(opts.out)  # a refused folder is said before the work is announced
         opts.note(f"rendering, measuring and slicing the {game.name} coupons into {opts.out} ...")
         cores = jobs or os.cpu_count() or 1
         _watch_output(Path(opts.out), "coupons")

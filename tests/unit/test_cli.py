@@ -53,6 +53,22 @@ def test_bad_input_is_one_line_exit_2_and_writes_nothing(
     assert not out.exists()
 
 
+@pytest.mark.parametrize("command", ["build", "paper", "tolerance", "previews"])
+def test_a_refused_output_folder_is_the_only_line(
+    tmp_path: Path, capsys, monkeypatch, command: str
+) -> None:
+    """The folder you are in is refused before any work is announced or written."""
+    monkeypatch.chdir(tmp_path)
+    code, stdout, stderr = run([command, "--out", "."], capsys)
+    assert code == 2
+    assert stdout == ""
+    assert stderr.strip().splitlines() == [
+        "squadron-cad: error: --out .: refusing the folder you are in (or one that holds it); "
+        "choose a new or empty folder, e.g. --out out"
+    ]
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_malformed_yaml_file(tmp_path: Path, capsys) -> None:
     bad = tmp_path / "tin.yaml"
     bad.write_text("tin:\n  inner_length_mm: [90\n")
