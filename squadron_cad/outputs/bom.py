@@ -8,6 +8,7 @@ how to get them.
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import math
 from dataclasses import dataclass
@@ -211,7 +212,7 @@ def markdown(manifest: dict[str, Any]) -> str:
     unused = [line for line in skipped if not line.alternative_to]
     if alternatives:
         text += ["", "Not printed by default (alternatives):", ""]
-        text += [f"- `{line.file}`: instead of {_files(line.replaces)}" for line in alternatives]
+        text += _alternatives_table(alternatives, printed)
     if unused:
         text += ["", "Not needed with these parameters (none to print):", ""]
         text += [f"- `{line.file}`" for line in unused]
@@ -368,6 +369,39 @@ def write_bom(out_dir: Path, manifest: dict[str, Any]) -> tuple[Path, Path]:
     write_text(md_path, markdown(manifest))
     write_text(csv_path, csv_text(manifest))
     return md_path, csv_path
+
+
+def _alternatives_table(alternatives: list[Line], printed: list[Line]) -> list[str]:
+    """One row per choice: the parts printed together instead of others, with both sides'
+    time and filament (each alternative as many times as the parts it replaces)."""
+    choices: dict[tuple[str, ...], list[Line]] = {}
+    for line in alternatives:
+        choices.setdefault(tuple(n for n in line.replaces if n), []).append(line)
+    by_name = {line.name: line for line in printed}
+    rows = ["| print | instead of | time | filament |", "|---|---|---:|---:|"]
+    for replaced, chosen in choices.items():
+        instead = [by_name[name] for name in replaced if name in by_name]
+        count = max((line.count for line in instead), default=1)
+        picked = [dataclasses.replace(line, count=count) for line in chosen]
+        files = ", ".join(f"`{line.file}`" for line in chosen)
+        rows.append(f"| {files} | {_files(replaced)} | {_versus(picked, instead)} |")
+    return rows
+
+
+def _versus(picked: list[Line], instead: list[Line]) -> str:
+    """Time and filament of a choice against what it replaces ('-' where not sliced)."""
+    cells = []
+    for name, form in (("print_seconds", duration), ("filament_g", grams)):
+        mine, theirs = _complete_total(picked, name), _complete_total(instead, name)
+        cells.append(form(mine) if theirs is None else f"{form(mine)} (instead of {form(theirs)})")
+    return " | ".join(cells)
+
+
+def _complete_total(lines: list[Line], name: str) -> float | None:
+    """A sum only when every line has its figure: a partial sum must not pass for one."""
+    if not lines or any(line.figures is None for line in lines):
+        return None
+    return _total(lines, name)
 
 
 def _files(names: tuple[str | None, ...]) -> str:

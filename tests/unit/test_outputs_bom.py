@@ -28,6 +28,7 @@ def manifest(players: int = 2, slicer: Any = None) -> dict[str, Any]:
                 "file": f"stl/{spec.name}.stl",
                 "count": spec.count(params),
                 "alternative_to": spec.alternative_to,
+                "replaces": list(spec.replaces),
             }
             for spec in PARTS
         ],
@@ -145,3 +146,19 @@ def test_a_kit_without_player_parts_has_no_player_set_line() -> None:
     assert "One player's set" not in markdown(data)
     data["slicer"]["per_player"]["parts"] = {"plane_token": 1}
     assert "One player's set takes 0 mm" in markdown(data)
+
+
+def test_each_alternative_says_its_time_and_filament_against_what_it_replaces() -> None:
+    """A maker choosing the three templates over the all-in-one (or the one-piece ruler
+    over the sections) sees what either choice costs."""
+    data = manifest()
+    data["slicer"] = sliced(data)  # every part: 10 min and 3.0 g
+    table = markdown(data)
+    templates = "`stl/template_straight.stl`, `stl/template_bank.stl`, `stl/template_turn.stl`"
+    three = "30 min (instead of 10 min) | 9.0 g (instead of 3.0 g)"
+    assert f"| {templates} | `template_all` | {three} |" in table
+    sections = "`range_ruler_1`, `range_ruler_2`, `range_ruler_3`"
+    one = "10 min (instead of 30 min) | 3.0 g (instead of 9.0 g)"
+    assert f"| `stl/range_ruler.stl` | {sections} | {one} |" in table
+    unsliced = markdown(manifest())
+    assert f"| {templates} | `template_all` | - | - |" in unsliced
