@@ -134,10 +134,7 @@ def find_slicer(executable: str | None = None) -> tuple[str | None, str]:
     name = executable or os.environ.get("SQUADRON_CAD_SLICER") or EXECUTABLE
     path = shutil.which(name)
     if path is None:
-        return None, (
-            f"{name} is not installed (apt install prusa-slicer): filament and print time "
-            "figures are skipped"
-        )
+        return None, f"{name} is not installed (sudo apt-get install prusa-slicer)"
     return path, ""
 
 

@@ -113,7 +113,9 @@ def slicer_note(manifest: dict[str, Any]) -> str:
         reason = details.get("skipped")
         if not reason and details.get("slicer"):  # it ran, and refused every part
             return f"Print time and filament: none, {details['slicer']} sliced no part."
-        return f"Print time and filament: {NOT_SLICED}" + (f" ({reason})." if reason else ".")
+        if reason:
+            return f"Print time and filament: not sliced: {reason}."
+        return f"Print time and filament: {NOT_SLICED}."
     words = [str(details["slicer"])] if details.get("slicer") else []
     words += _settings(manifest.get("params", {}).get("slicer"))
     note = "Print time and filament from the slicer" + (f": {', '.join(words)}." if words else ".")

@@ -73,7 +73,8 @@ def test_gcode_without_figures_is_an_error() -> None:
 def test_a_missing_slicer_skips_with_a_reason(params: KitParams, tmp_path: Path) -> None:
     outcome = S.slice_kit(params, tmp_path, executable="no-such-slicer-here")
     assert outcome.skipped
-    assert "not installed" in outcome.skipped
+    hint = "(sudo apt-get install prusa-slicer)"
+    assert outcome.skipped == f"no-such-slicer-here is not installed {hint}"
     assert S.slicer_summary(params, outcome)["skipped"] == outcome.skipped
     assert S.slice_part(tmp_path / "x.stl", S.SliceSettings.from_params(params),
                         executable="no-such-slicer-here") is None  # fmt: skip

@@ -131,7 +131,7 @@ def test_the_note_names_the_slicer_and_its_version() -> None:
 
 def test_the_note_says_why_slicing_was_skipped() -> None:
     data = manifest(2, slicer={"skipped": "built with --no-slice"})
-    assert "built with --no-slice" in markdown(data)
+    assert "Print time and filament: not sliced: built with --no-slice.\n" in markdown(data)
 
 
 def test_a_kit_without_player_parts_has_no_player_set_line() -> None:
