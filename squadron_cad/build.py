@@ -514,6 +514,8 @@ def _transaction(
         cache = prepare_cache(out, shared_cache)
         builder = Builder(design, options, progress, staging.path, cache, backend)
         report = builder.run(planned_parts(params, specs, kept), kept)
+        if backend.note:  # auto fell back to the slow kernel: say why, and how to mend it
+            report.notices.append(f"rendered with {backend.note}")
         split_variants(report)
         if report.failures and not options.keep_failed:
             staging.abort()  # a broken mesh: nothing after it (checks, slicer, pictures) helps

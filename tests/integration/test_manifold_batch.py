@@ -213,3 +213,22 @@ def test_the_probe_verdict_is_kept_until_the_batch_script_changes(
     script = root / manifold_batch.SCRIPT_PATH
     script.write_text(script.read_text() + "\n// changed\n")
     assert _probe_fresh(tool, root).openscad_version == tool.openscad_version
+
+
+def test_a_build_that_falls_back_to_cgal_says_why(tmp_path: Path, monkeypatch) -> None:
+    """`auto` without a usable Manifold backend renders with CGAL (several times slower):
+    the build's notes say so and how to mend it, rather than leaving the maker to wonder."""
+    from squadron_cad.build import BuildOptions, build
+    from squadron_cad.resolve import resolve
+
+    monkeypatch.setenv(manifold_batch.NODE_ENV, "no-such-node-here")
+    options = BuildOptions(
+        out_dir=tmp_path / "out", only=("template_straight",), slice=False, previews=False
+    )
+    report = build(resolve(), options)
+    assert report.tool.backend == "cgal"
+    said = [n for n in report.notices if n.startswith("rendered with CGAL")]
+    assert said == [
+        "rendered with CGAL, as the Manifold backend is unavailable: node not found "
+        f"(no-such-node-here): {manifold_batch.INSTALL_HINT}"
+    ]
