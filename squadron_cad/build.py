@@ -979,25 +979,47 @@ def check_outputs(out_dir: Path, params: KitParamsBase | None = None) -> CheckRe
     return CheckReport([spec.name for spec in present], findings, measured, source)
 
 
-def integrity_findings(out_dir: Path, data: dict[str, Any]) -> list[Finding]:
-    """Each file the manifest names, present and unchanged since the build."""
-    found = []
+def _refuse_a_changed_kit(out: Path, data: dict[str, Any]) -> None:
+    """Pictures are drawn from the kit's files as built: a changed one (the pictures aside,
+    they are redrawn) would be drawn, and its new hash recorded as the build's."""
+    changed = [
+        f"{rel} is {state} since the build"
+        for rel, (state, _actual, _expected) in changed_files(out, data).items()
+        if not rel.startswith(f"{previews.FOLDER}/")
+    ]
+    if changed:
+        more = f" (+{len(changed) - 1} more)" if len(changed) > 1 else ""
+        raise InputError(
+            f"{changed[0]}{more}: rebuild the kit (squadron-cad build --out {out}) before "
+            "redrawing its pictures; `squadron-cad check` lists every change"
+        )
+
+
+def changed_files(out_dir: Path, data: dict[str, Any]) -> dict[str, tuple[str, str, str]]:
+    """Each file the manifest names that is missing or changed since the build: its state
+    ("missing" or "changed"), its SHA-256 now and the manifest's."""
+    found = {}
     for rel, expected in data.get("files", {}).items():
         path = out_dir / rel
         actual = file_sha256(path) if path.is_file() else "missing"
         if actual != expected:
-            part = Path(rel).stem if rel.startswith("stl/") else "kit"
-            found.append(
-                Finding(
-                    part,
-                    "sha256",
-                    actual[:16],
-                    expected[:16],
-                    "error",
-                    f"{rel} is {'missing' if actual == 'missing' else 'changed'} since the build",
-                )
-            )
+            found[rel] = ("missing" if actual == "missing" else "changed", actual, expected)
     return found
+
+
+def integrity_findings(out_dir: Path, data: dict[str, Any]) -> list[Finding]:
+    """Each file the manifest names, present and unchanged since the build."""
+    return [
+        Finding(
+            Path(rel).stem if rel.startswith("stl/") else "kit",
+            "sha256",
+            actual[:16],
+            expected[:16],
+            "error",
+            f"{rel} is {state} since the build",
+        )
+        for rel, (state, actual, expected) in changed_files(out_dir, data).items()
+    ]
 
 
 def refresh_docs(
@@ -1019,6 +1041,7 @@ def refresh_previews(out_dir: Path, jobs: int | None = None) -> list[Path]:
     """Redraw the previews of the kit in out_dir, as a transaction like a build."""
     out = safe_output_folder(out_dir)
     data = manifest.require_kit(out)
+    _refuse_a_changed_kit(out, data)
     params = manifest.kit_params(data)
     names = [entry["name"] for entry in data["parts"]]
     with staged(out, "kit") as staging:

@@ -27,13 +27,31 @@ def load_mesh(path: Path) -> trimesh.Trimesh:
         data = Path(path).read_bytes()
     except OSError as error:
         raise ToolError(f"cannot read mesh {path}: {error.strerror}") from error
+    problem = binary_stl_problem(data)
+    if problem is not None and not data.startswith(b"solid"):  # nor an ASCII STL
+        raise ToolError(f"cannot read mesh {path}: {problem}")
     try:
         mesh = trimesh.load_mesh(io.BytesIO(data), file_type="stl")
-    except ValueError as error:
+    except (ValueError, ImportError) as error:  # ImportError: trimesh's text decoders
         raise ToolError(f"cannot read mesh {path}: {error}") from error
     if not isinstance(mesh, trimesh.Trimesh) or len(mesh.faces) == 0:
         raise ToolError(f"{path} holds no mesh")
     return mesh
+
+
+def binary_stl_problem(data: bytes) -> str | None:
+    """What is wrong with data as a binary STL (its size must match its triangle count),
+    or None. Checked first: trimesh would take a damaged one for text."""
+    if len(data) < 84:
+        return f"not an STL: {len(data)} bytes, fewer than a binary STL's 84-byte header"
+    triangles = int.from_bytes(data[80:84], "little")
+    expected = 84 + 50 * triangles
+    if len(data) != expected:
+        return (
+            f"a damaged binary STL: {triangles} triangles take {expected} bytes, "
+            f"the file has {len(data)}"
+        )
+    return None
 
 
 def mesh_findings(

@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from squadron_cad.build import BuildOptions, build
-from squadron_cad.errors import ToolError
+from squadron_cad.build import BuildOptions, build, refresh_previews
+from squadron_cad.errors import InputError, ToolError
 from squadron_cad.render import atomic, openscad
 from squadron_cad.resolve import resolve
 
@@ -533,3 +533,22 @@ def test_a_width_30_kit_in_a_big_tin_builds_and_checks_clean(
         check=False,
     )
     assert checked.returncode == 0, checked.stdout
+
+
+def test_pictures_are_not_redrawn_over_a_changed_kit(whole_kit: Path, tmp_path: Path) -> None:
+    """`previews` draws from the kit's files as built: it refuses a changed STL (it drew
+    it, or failed with a blank picture, and recorded its new hash as the build's, so
+    that `check` no longer saw the change). A missing picture it redraws."""
+    out = copy_of(whole_kit, tmp_path)
+    (out / "previews" / "box.png").unlink()
+    stl = out / "stl" / "box.stl"
+    built = stl.read_bytes()
+    stl.write_bytes(built + b"x")
+    before = hashes(out)
+    with pytest.raises(InputError, match=r"^stl/box.stl is changed since the build: rebuild"):
+        refresh_previews(out)
+    assert hashes(out) == before
+    assert_nothing_beside(out)
+    stl.write_bytes(built)
+    refresh_previews(out)
+    assert (out / "previews" / "box.png").is_file()

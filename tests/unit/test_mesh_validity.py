@@ -87,3 +87,20 @@ def test_a_hole_is_named_with_its_open_edges() -> None:
     assert watertight.failed
     assert watertight.measured == "3 open edges"
     assert not judge_solid(holed).accepted
+
+
+@pytest.mark.parametrize(("cut", "words"), [(1, "the file has 185"), (-110, "fewer than")])
+def test_a_damaged_stl_is_named_as_such(tmp_path, cut: int, words: str) -> None:
+    """A byte added or the file cut short: said plainly, not as trimesh's attempt to read
+    it as text (it asked for a charset module)."""
+    from squadron_cad.checks.mesh import load_mesh
+    from squadron_cad.errors import ToolError
+    from squadron_cad.render.stl import write_binary_stl
+
+    path = tmp_path / "part.stl"
+    write_binary_stl(path, np.array([[[0, 0, 0], [1, 0, 0], [0, 1, 0]]] * 2, dtype=float))
+    data = path.read_bytes()
+    path.write_bytes(data + b"x" * cut if cut > 0 else data[:cut])
+    with pytest.raises(ToolError, match=words) as caught:
+        load_mesh(path)
+    assert "module" not in str(caught.value)
