@@ -16,7 +16,7 @@ import os
 import resource
 import threading
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Generic, TypeVar
@@ -440,6 +440,8 @@ def build(
     backend = select_backend(options.backend, options.openscad)  # before anything is written
     existing = manifest.read_kit(out)
     kept = kept_parts(params, options, existing)
+    if kept and existing is not None:
+        _refuse_changed_kept_files(out, existing, options.only)
     clock = StageClock(progress or _no_progress)
     with no_trace_if_unfinished(out):
         report = _transaction(
@@ -977,6 +979,33 @@ def check_outputs(out_dir: Path, params: KitParamsBase | None = None) -> CheckRe
     findings += [invariant_finding(item) for item in measured if not item["ok"]]
     source = "the kit's manifest" if params is None else "the parameters given"
     return CheckReport([spec.name for spec in present], findings, measured, source)
+
+
+def _refuse_changed_kept_files(out: Path, data: dict[str, Any], rebuilt: Sequence[str]) -> None:
+    """An --only build keeps the rest of the kit as built: a kept file changed since then
+    would be carried into the new kit (and fail its checks there, or pass unseen)."""
+    changed = changed_files(out, data)
+    kept = [rel for rel in changed if not _written_anew(rel, rebuilt)]
+    if kept:
+        state, part = changed[kept[0]][0], _part_of(kept[0])
+        more = f" (+{len(kept) - 1} more)" if len(kept) > 1 else ""
+        also = f"rebuild it too (--only {part}) or the whole kit" if part else "rebuild the kit"
+        raise InputError(
+            f"{kept[0]} is {state} since the build{more}: --only keeps it as it is; {also}"
+        )
+
+
+def _written_anew(rel: str, rebuilt: Sequence[str]) -> bool:
+    """Whether an --only build writes rel again: the rebuilt parts' files, the BOM, the
+    pictures."""
+    if rel.startswith(f"{previews.FOLDER}/") or rel in bom.FILES:
+        return True
+    return _part_of(rel) in rebuilt
+
+
+def _part_of(rel: str) -> str | None:
+    """The part whose STL or SCAD rel is (a player's copy included), or None."""
+    return Path(rel).name.split(".")[0] if rel.split("/", 1)[0] in ("stl", "scad") else None
 
 
 def _refuse_a_changed_kit(out: Path, data: dict[str, Any]) -> None:

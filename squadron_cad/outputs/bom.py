@@ -18,6 +18,7 @@ from typing import Any
 from squadron_cad.render.atomic import write_text
 
 NOT_SLICED = "not sliced (install prusa-slicer)"
+FILES = ("bom.md", "bom.csv")  # in the kit's folder, rewritten by every build
 CSV_FIELDS = (
     "kind",
     "item",
@@ -367,7 +368,7 @@ def _plain(value: float | None) -> str:
 
 def write_bom(out_dir: Path, manifest: dict[str, Any]) -> tuple[Path, Path]:
     """out/bom.md and out/bom.csv from the manifest's parts, counts and slicer figures."""
-    md_path, csv_path = out_dir / "bom.md", out_dir / "bom.csv"
+    md_path, csv_path = (out_dir / name for name in FILES)
     write_text(md_path, markdown(manifest))
     write_text(csv_path, csv_text(manifest))
     return md_path, csv_path

@@ -552,3 +552,22 @@ def test_pictures_are_not_redrawn_over_a_changed_kit(whole_kit: Path, tmp_path: 
     stl.write_bytes(built)
     refresh_previews(out)
     assert (out / "previews" / "box.png").is_file()
+
+
+def test_only_refuses_to_keep_a_changed_part(whole_kit: Path, tmp_path: Path) -> None:
+    """--only keeps the rest of the kit as built: a kept STL changed since then is refused
+    before anything is written (it used to fail mid-build naming the hidden staging
+    folder), and the message says which part to rebuild too."""
+    out = copy_of(whole_kit, tmp_path)
+    with (out / "stl" / "plane_token.p1.stl").open("ab") as stream:
+        stream.write(b"x")
+    before = hashes(out)
+    params = resolve(overrides=["quality=draft"])
+    with pytest.raises(InputError) as refused:
+        build(params, BuildOptions(out_dir=out, only=("box",), previews=False, slice=False))
+    assert str(refused.value) == (
+        "stl/plane_token.p1.stl is changed since the build: --only keeps it as it is; "
+        "rebuild it too (--only plane_token) or the whole kit"
+    )
+    assert hashes(out) == before
+    assert_nothing_beside(out)
