@@ -443,10 +443,12 @@ def build(
     if kept and existing is not None:
         _refuse_changed_kept_files(out, existing, options.only)
     clock = StageClock(progress or _no_progress)
-    with no_trace_if_unfinished(out):
+    with no_trace_if_unfinished(out) as abandon:
         report = _transaction(
             params, options, clock, out, backend, existing, kept, specs, shared_cache
         )
+        if not report.committed:  # failed checks: the kit was not swapped in
+            abandon()
     clock.close()
     report.extras["stages"] = clock.stages
     report.seconds = time.perf_counter() - started

@@ -441,8 +441,18 @@ def build(
         report = pipeline.build(kit, options, progress)
     _report_build(report, quiet=quiet, verbose=verbose, as_json=as_json)
     if report.failures:
-        kept = "" if report.committed else f"; nothing written: {out} keeps the previous kit"
-        raise CheckFailed(f"{len(report.failures)} check(s) failed (see above){kept}")
+        left = _failed_build_left(report, Path(out))
+        raise CheckFailed(f"{len(report.failures)} check(s) failed (see above){left}")
+
+
+def _failed_build_left(report: pipeline_module.BuildReport | ManifestReport, out: Path) -> str:
+    """What a failed build left in the output folder (said after its failures)."""
+    if report.committed:
+        return f"; the kit is in {out} to look at (--keep-failed)"
+    watched = _STATE.get("output")
+    if watched is not None and watched[1] is not None:  # the folder held a kit before
+        return f"; nothing written: {out} keeps the previous kit"
+    return f"; nothing written to {out} (--keep-failed puts the kit there to look at)"
 
 
 def _watch_output(out: Path, what: str) -> None:

@@ -21,7 +21,7 @@ import shutil
 import signal
 import tempfile
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -346,18 +346,26 @@ def staged(out: Path, kind: str) -> Iterator[Staging]:
 
 
 @contextlib.contextmanager
-def no_trace_if_unfinished(out: Path) -> Iterator[None]:
-    """A command that makes `out` and then fails or is interrupted leaves no trace there,
-    not even the render cache it put in the folder it made."""
+def no_trace_if_unfinished(out: Path) -> Iterator[Callable[[], None]]:
+    """A command that makes `out` and then fails, is interrupted, or calls the callable it
+    is given (its result was not kept) leaves no trace there, not even the render cache it
+    put in the folder it made."""
     new_folder = not out.exists()
+    abandoned: list[bool] = []
     try:
-        yield
+        yield lambda: abandoned.append(True)
     except BaseException:
-        if new_folder:
-            remove_owned(out)
-            with contextlib.suppress(OSError):
-                out.rmdir()
+        _remove_if_new(out, new_folder)
         raise
+    if abandoned:
+        _remove_if_new(out, new_folder)
+
+
+def _remove_if_new(out: Path, new_folder: bool) -> None:
+    if new_folder:
+        remove_owned(out)
+        with contextlib.suppress(OSError):
+            out.rmdir()
 
 
 def staging_prefix(out: Path) -> str:

@@ -571,3 +571,24 @@ def test_only_refuses_to_keep_a_changed_part(whole_kit: Path, tmp_path: Path) ->
     )
     assert hashes(out) == before
     assert_nothing_beside(out)
+
+
+def test_a_failed_first_build_leaves_no_folder_and_says_so(tmp_path: Path, capsys) -> None:
+    """Failing checks in a folder the build made: no folder (it left the render cache
+    there, and said the folder 'keeps the previous kit' though there was none); with
+    --keep-failed the kit is there, and the line says so."""
+    from squadron_cad.cli import main
+
+    out = tmp_path / "new"
+    failing = ["build", "--out", str(out), "--only", "stat_dial_clip", "--no-previews"]
+    failing += ["--no-slice", "--set", "checks.min_wall_mm=3"]
+    for extra, said in (
+        ([], f"nothing written to {out} (--keep-failed puts the kit there to look at)"),
+        (["--keep-failed"], f"the kit is in {out} to look at (--keep-failed)"),
+    ):
+        with pytest.raises(SystemExit) as done:
+            main([*failing, *extra])
+        stderr = capsys.readouterr().err
+        assert done.value.code == 1
+        assert stderr.splitlines()[-1].endswith(f"check(s) failed (see above); {said}"), stderr
+        assert out.exists() == bool(extra)
