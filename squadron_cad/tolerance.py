@@ -45,6 +45,7 @@ from squadron_cad.render.display import display_environment
 from squadron_cad.resolve import resolve
 
 DEFAULT_LADDER = "0.10:0.40:0.05"
+CHOICE_HEADER = "# Clearances chosen from the "  # --choose overwrites only its own files
 MAX_STEPS = 12  # a longer ladder no longer makes a small plate
 KIND = "tolerance"  # the output folder's kind (squadron_cad.outfolder)
 PLATE = "tolerance_plate"
@@ -184,10 +185,19 @@ def _set(tree: dict[str, Any], key: str, value: Any) -> None:
     tree[last] = value
 
 
+def _written_by_choose(path: Path) -> bool:
+    """Whether path is a file an earlier --choose wrote (its first line says so)."""
+    try:
+        with path.open(encoding="utf-8") as stream:
+            return stream.readline().startswith(CHOICE_HEADER)
+    except (OSError, UnicodeDecodeError):
+        return False
+
+
 def choice_yaml(kit: Kit, chosen: dict[str, float], values: dict[str, Any]) -> str:
     picks = " ".join(f"{fit}={value:.2f}" for fit, value in chosen.items())
     header = (
-        f"# Clearances chosen from the {kit.title} tolerance test print:\n"
+        f"{CHOICE_HEADER}{kit.title} tolerance test print:\n"
         f"#   squadron-cad tolerance --choose {picks}\n"
         "# Build with them: squadron-cad build --params THIS_FILE\n"
     )
@@ -212,6 +222,11 @@ def write_choice(
         raise InputError(f"--out-params {target}: is a folder; give a file name, e.g. fits.yaml")
     if not target.parent.is_dir():
         raise InputError(f"--out-params {target}: the folder {target.parent} does not exist")
+    if target.exists() and not _written_by_choose(target):
+        raise InputError(
+            f"--out-params {target}: holds a file `tolerance --choose` did not write; give a "
+            "new file name, e.g. --out-params fits-chosen.yaml"
+        )
     files, overrides, tin = layers
     with tempfile.TemporaryDirectory(prefix="squadron-choice-") as folder:
         trial = Path(folder) / target.name

@@ -78,6 +78,22 @@ def test_choose_writes_a_file_resolve_accepts(tmp_path: Path, capsys) -> None:
     assert chosen.checks.clip_fit.min_mm == pytest.approx(0.15)
 
 
+def test_choose_replaces_only_a_file_it_wrote(tmp_path: Path, capsys) -> None:
+    """A second --choose updates its own file; a maker's own parameters file of that name
+    is refused, untouched (it was overwritten)."""
+    target = tmp_path / "fits.yaml"
+    for picks in (["peg=0.25"], ["peg=0.30"]):
+        code, _, err = run(["tolerance", "--choose", *picks, "--out-params", str(target)], capsys)
+        assert code == 0, err
+    assert resolve([target]).stacking.peg_socket_clearance_mm == pytest.approx(0.30)
+    mine = tmp_path / "mytin.yaml"
+    mine.write_text("tin:\n  inner_length_mm: 100\n")
+    code, _, err = run(["tolerance", "--choose", "peg=0.25", "--out-params", str(mine)], capsys)
+    assert code == 2
+    assert "holds a file `tolerance --choose` did not write" in err
+    assert mine.read_text() == "tin:\n  inner_length_mm: 100\n"
+
+
 def test_choice_values_only_widen_ranges_that_need_it() -> None:
     params = resolve()
     values = choice_values(params, KIT.coupons, parse_picks(["peg=0.25"], KIT.coupons, LADDER))
