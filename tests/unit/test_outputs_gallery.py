@@ -87,3 +87,27 @@ def test_committed_docs_match_the_code() -> None:
     """Fails when a change to a part or a parameter was not followed by `make docs`."""
     reasons = gallery.docs_stale(DOCS)
     assert not reasons, "docs/ is out of date (run `make docs`): " + "; ".join(reasons)
+
+
+def test_docs_overwrite_and_prune_only_what_they_wrote(tmp_path: Path) -> None:
+    """`squadron-cad docs --docs FOLDER` in a folder of the maker's: pages and pictures it
+    did not write are refused, never overwritten; a picture it drew for a view since
+    removed is pruned, one of someone else's beside it is not."""
+    from squadron_cad.errors import InputError
+
+    assert gallery._ours(tmp_path) == []  # a new folder: nothing of anyone's
+    (tmp_path / "parameters.md").write_text("# My notes\n")
+    with pytest.raises(InputError, match=r"parameters\.md was not written by squadron-cad docs"):
+        gallery._ours(tmp_path)
+    (tmp_path / "parameters.md").unlink()
+    pictures = tmp_path / "gallery"
+    pictures.mkdir()
+    (pictures / "holiday.png").write_bytes(b"mine")
+    with pytest.raises(InputError, match="holds pictures squadron-cad docs did not draw"):
+        gallery._ours(tmp_path)
+    (pictures / "old_part.png").write_bytes(b"drawn")
+    index = {"sources": {"kit": "x"}, "images": ["old_part.png"]}
+    (pictures / "index.json").write_text(json.dumps(index))
+    drawn_before = gallery._ours(tmp_path)
+    gallery._prune(pictures, drawn_before, {"kit.png"})
+    assert sorted(p.name for p in pictures.glob("*.png")) == ["holiday.png"]
