@@ -919,9 +919,17 @@ def main(argv: list[str] | None = None) -> None:
 
 
 def _run(args: list[str]) -> None:
+    click = _click()
     try:
-        # Typer reports usage errors itself (exit 2); our errors propagate to here.
-        app(args=args, prog_name="squadron-cad")
+        # Not standalone: click's usage errors reach here, to be said in one line as ours.
+        code = app(args=args, prog_name="squadron-cad", standalone_mode=False)
+    except click.exceptions.ClickException as error:
+        if type(error).__name__ == "NoArgsIsHelpError":  # no command given: the help
+            error.show()
+            sys.exit(error.exit_code)
+        _fail(error, _usage_line(error), error.exit_code)
+    except typer.Abort as error:
+        _fail(error, _interrupted_line(), 130)
     except KeyboardInterrupt as error:
         _fail(error, _interrupted_line(), 130)
     except SquadronError as error:
@@ -932,6 +940,25 @@ def _run(args: list[str]) -> None:
         if _STATE["interrupted"]:
             _fail(error, _interrupted_line(), 130)
         _fail(error, f"internal error: {type(error).__name__}: {error} (rerun with --debug)", 1)
+    sys.exit(code if isinstance(code, int) else 0)  # --help and the like return theirs
+
+
+def _click() -> Any:
+    """The click typer runs on: its own copy since typer 0.2x, the click package before."""
+    try:
+        from typer import _click as vendored  # type: ignore[attr-defined]
+    except ImportError:
+        import click
+
+        return click
+    return vendored
+
+
+def _usage_line(error: Any) -> str:
+    """A click usage error in one line, with where to read the command's options."""
+    context = getattr(error, "ctx", None)
+    where = f" (see {context.command_path} --help)" if context is not None else ""
+    return f"{error.format_message()}{where}"
 
 
 def _fail(error: BaseException | None, line: str, code: int) -> None:

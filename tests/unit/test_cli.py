@@ -78,10 +78,29 @@ def test_malformed_yaml_file(tmp_path: Path, capsys) -> None:
     assert not (tmp_path / "o").exists()
 
 
-def test_unknown_option_is_a_usage_error(capsys) -> None:
-    code, _, stderr = run(["build", "--colour", "red"], capsys)
+@pytest.mark.parametrize(
+    ("args", "line"),
+    [
+        (["build", "--colour", "red"], "No such option: --colour"),
+        (["build", "--timeout", "0"], "Invalid value for '--timeout'"),
+        (["build", "--only"], "Option '--only' requires an argument."),
+        (["nocommand"], "No such command 'nocommand'."),
+    ],
+)
+def test_a_usage_error_is_one_line_exit_2(capsys, args: list[str], line: str) -> None:
+    """Click's usage errors said as ours: one line (they were four, Usage and Try
+    lines first)."""
+    code, stdout, stderr = run(args, capsys)
     assert code == 2
-    assert "--colour" in stderr
+    assert stdout == ""
+    assert len(stderr.strip().splitlines()) == 1, stderr
+    assert stderr.startswith(f"squadron-cad: error: {line}")
+
+
+def test_no_command_prints_the_help(capsys) -> None:
+    code, _, stderr = run([], capsys)
+    assert code == 2
+    assert "Commands:" in stderr
 
 
 def test_list_counts_parts_for_the_players(capsys) -> None:
