@@ -284,7 +284,8 @@ def shared(*names: str, **defaults: Any) -> Callable[[Command], Command]:
             for field in ("params", "overrides"):  # repeatable: None when not given
                 if field in values:
                     values[field] = tuple(values[field] or ())
-            _STATE["json"] = bool(values.get("json"))  # an error is then a JSON line too
+            if "json" in values:  # an error is then a JSON line too
+                _STATE["json"] = bool(values["json"])
             _STATE["output"] = None  # until the command names the folder it swaps files into
             try:
                 return command(Shared(**values), **given)
@@ -906,7 +907,8 @@ def main(argv: list[str] | None = None) -> None:
     if "--debug" not in (sys.argv[1:] if argv is None else argv):
         warnings.simplefilter("ignore")  # numpy's notes on a broken mesh: the finding says it
     args = sys.argv[1:] if argv is None else argv
-    _STATE.update(debug=False, json=False, interrupted=False, output=None)  # this run's
+    # this run's; --json known before parsing, so that a usage error is a JSON line too
+    _STATE.update(debug=False, json="--json" in args, interrupted=False, output=None)
     try:
         _run(args)
     except KeyboardInterrupt:  # a second Ctrl-C while the first one's line was being said

@@ -97,6 +97,15 @@ def test_a_usage_error_is_one_line_exit_2(capsys, args: list[str], line: str) ->
     assert stderr.startswith(f"squadron-cad: error: {line}")
 
 
+def test_a_usage_error_under_json_is_the_last_json_line(capsys) -> None:
+    code, stdout, _ = run(["build", "--json", "--timeout", "0"], capsys)
+    assert code == 2
+    error = json.loads(stdout.splitlines()[-1])
+    assert error["event"] == "error"
+    assert error["exit_code"] == 2
+    assert error["message"].startswith("Invalid value for '--timeout'")
+
+
 def test_no_command_prints_the_help(capsys) -> None:
     code, _, stderr = run([], capsys)
     assert code == 2
