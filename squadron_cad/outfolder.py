@@ -451,15 +451,22 @@ def remove_owned(folder: Path, keep: Iterable[str] = ()) -> list[str]:
     with contextlib.suppress(FileNotFoundError):
         (folder / RECORD_NAME).unlink()
     _remove_empty_folders(folder)
-    left = (
-        sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*"))
-        if folder.is_dir()
-        else []
+    left = sorted(
+        rel
+        for rel in (p.relative_to(folder).as_posix() for p in _files_in(folder))
+        if rel.split("/", 1)[0] not in kept
     )
     if not left and folder.name.startswith("."):
         with contextlib.suppress(OSError):
             folder.rmdir()  # a staging folder: nothing of anybody's is left in it
     return left
+
+
+def _files_in(folder: Path) -> list[Path]:
+    """Every file (a link included) under folder, not the folders that hold them."""
+    if not folder.is_dir():
+        return []
+    return [p for p in folder.rglob("*") if p.is_symlink() or not p.is_dir()]
 
 
 def _remove_empty_folders(folder: Path) -> None:

@@ -266,6 +266,20 @@ def test_clean_removes_only_what_the_tool_wrote(tmp_path: Path) -> None:
     assert "stl/mine.txt" in done.stderr
 
 
+def test_clean_says_only_the_files_it_did_not_write(tmp_path: Path) -> None:
+    """--keep-cache keeps the render cache, which the tool wrote: not reported as someone
+    else's (it was, file by file); a folder holding a maker's file is not a file."""
+    out = tmp_path / "out"
+    staged_kit(out, {"stl/a.stl": "one", "bom.md": "x"})
+    outfolder.prepare_cache(out)
+    (out / ".cache" / "entry.stl").write_text("cached")
+    (out / "stl" / "mine.txt").write_text("a maker's note")
+    removed, left = outfolder.clean_output(out, cache=False)
+    assert removed == 3  # its two files and its record
+    assert left == ["stl/mine.txt"]
+    assert (out / ".cache" / "entry.stl").is_file()
+
+
 def test_clean_refuses_a_folder_with_no_kit(tmp_path: Path) -> None:
     (tmp_path / "README.md").write_text("a project")
     (tmp_path / ".git").mkdir()
