@@ -898,7 +898,7 @@ def _interrupt(signum: int, _frame: Any) -> None:
     raise KeyboardInterrupt(f"signal {signum}")
 
 
-INTERRUPTED = "interrupted; the output folder still holds the previous kit, untouched"
+INTERRUPTED = "interrupted before anything was written"  # each command watches its folder first
 
 
 def main(argv: list[str] | None = None) -> None:

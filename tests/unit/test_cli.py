@@ -505,6 +505,21 @@ def test_an_interrupt_is_reported_by_what_the_folder_holds(tmp_path: Path) -> No
         assert said == f"interrupted after the swap; {out} holds the new kit, whole"
 
 
+def test_an_interrupt_before_any_folder_is_watched_says_nothing_was_written(
+    capsys, monkeypatch
+) -> None:
+    """A Ctrl-C while the parameters are read: said for any command, not as a kit's
+    (the paper command said 'still holds the previous kit')."""
+
+    def interrupted(*_args: object, **_kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "resolve", interrupted)
+    code, _, stderr = run(["paper", "--out", "nowhere"], capsys)
+    assert code == 130
+    assert stderr == "squadron-cad: error: interrupted before anything was written\n"
+
+
 LIGHT_PROBE = """
 import sys
 from squadron_cad.cli import main
