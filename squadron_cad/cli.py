@@ -882,7 +882,7 @@ def tolerance(
         safe_output_folder(opts.out)  # a refused folder is said before the work is announced
         opts.note(f"rendering, measuring and slicing the {game.name} coupons into {opts.out} ...")
         cores = jobs or os.cpu_count() or 1
-        _watch_output(Path(opts.out), "coupons")
+        _watch_output(Path(opts.out), "tolerance plate")
         lines = coupons.build_lines(params, opts.out, steps, cores, not no_previews)
     for line in lines:
         if opts.json:
