@@ -32,32 +32,26 @@ def section(mesh: trimesh.Trimesh | manifold3d.Manifold, z: float) -> MultiPolyg
 
 
 def signed_area(ring: np.ndarray) -> float:
-    x, y = ring[:, 0], ring[:, 1]  # the shoelace sum, the closing edge last
-    return 0.5 * float(x[:-1] @ y[1:] - x[1:] @ y[:-1] + x[-1] * y[0] - x[0] * y[-1])
+    x, y = ring[:, 0], ring[:, 1]
+    return 0.5 * float(np.sum(x * np.roll(y, -1) - np.roll(x, -1) * y))
 
 
 def nest_rings(rings: list[np.ndarray]) -> MultiPolygon:
     """Outlines (counter-clockwise) and holes (clockwise) as polygons: each hole goes to the
     smallest larger outline around it, so an island inside a hole stays an island."""
-    areas = [signed_area(ring) for ring in rings]
-    outlines = sorted(
-        ((Polygon(ring), area) for ring, area in zip(rings, areas, strict=True) if area > 0),
-        key=lambda item: item[1],
-    )
+    outlines = sorted((Polygon(r) for r in rings if signed_area(r) > 0), key=lambda p: p.area)
     holes: list[list[np.ndarray]] = [[] for _ in outlines]
-    for ring, area in zip(rings, areas, strict=True):
-        if area >= 0:
+    for ring in rings:
+        if signed_area(ring) >= 0:
             continue
-        inside = Polygon(ring).representative_point()
-        for index, (outline, outline_area) in enumerate(outlines):
-            if outline_area > -area and outline.contains(inside):
+        hole = Polygon(ring)
+        inside = hole.representative_point()
+        for index, outline in enumerate(outlines):
+            if outline.area > hole.area and outline.contains(inside):
                 holes[index].append(ring)
                 break
-    shapes = [Polygon(o.exterior.coords, h) for (o, _), h in zip(outlines, holes, strict=True)]
-    nested = MultiPolygon(shapes)
-    if nested.is_valid:  # a kernel's slice: simple rings, disjoint outlines (3x faster)
-        return nested
-    return as_multi(shapely.union_all([shape.buffer(0) for shape in shapes]))
+    shapes = [Polygon(o.exterior.coords, h).buffer(0) for o, h in zip(outlines, holes, strict=True)]
+    return as_multi(shapely.union_all(shapes)) if shapes else MultiPolygon()
 
 
 def _trimesh_section(mesh: trimesh.Trimesh, z: float) -> MultiPolygon:
