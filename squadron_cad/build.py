@@ -191,7 +191,7 @@ def planned_parts(
 def progress_total(params: KitParamsBase, options: BuildOptions) -> int:
     """How many parts the progress display counts to (the kit's parts and players' copies)."""
     specs = select_parts(kit_of(params), options.only)
-    existing = manifest.read_kit(safe_output_folder(options.out_dir))
+    existing = manifest.read_kit(safe_output_folder(options.out_dir, "kit"))
     return len(planned_parts(params, specs, kept_parts(params, options, existing)))
 
 
@@ -427,7 +427,7 @@ def build(
     """Build the selected parts into options.out_dir as one transaction: STLs, checks,
     layout, BOM, plates, previews and the manifest are staged, verified, then swapped in."""
     started = time.perf_counter()
-    out = safe_output_folder(options.out_dir)
+    out = safe_output_folder(options.out_dir, "kit")
     kit = kit_of(params)
     specs = select_parts(kit, options.only)
     key = kit_build_key(params, options)

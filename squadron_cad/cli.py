@@ -420,7 +420,7 @@ def build(
     if unchanged is not None:  # nothing to do, and no need to load the machinery to see it
         _report_build(ManifestReport(unchanged, out), quiet=quiet, verbose=verbose, as_json=as_json)
         return
-    safe_output_folder(out)  # a refused folder is said before the meshing stack loads
+    safe_output_folder(out, "kit")  # a refused folder is said before the meshing stack loads
     if cache is not None:
         shared_cache_folder(cache, Path(out))
     pipeline = _pipeline()
@@ -879,7 +879,7 @@ def tolerance(
         layers = (opts.params, opts.overrides, opts.tin)
         lines = coupons.write_choice(params, game, steps, picks or (), out_params, layers)
     else:
-        safe_output_folder(opts.out)  # a refused folder is said before the work is announced
+        safe_output_folder(opts.out, coupons.KIND)  # said before the work is announced
         opts.note(f"rendering, measuring and slicing the {game.name} coupons into {opts.out} ...")
         cores = jobs or os.cpu_count() or 1
         _watch_output(Path(opts.out), "tolerance plate")

@@ -129,8 +129,13 @@ def _nested_owned(folder: Path, rel: str) -> bool:
 # ---- which folders may be written -------------------------------------------------------
 
 
-def safe_output_folder(out: Path | str) -> Path:
-    """The output folder as an absolute path, or a one-line InputError saying why not."""
+KIND_NAMES = {"kit": "kit", "paper": "paper edition", "tolerance": "tolerance plate"}
+
+
+def safe_output_folder(out: Path | str, kind: str | None = None) -> Path:
+    """The output folder as an absolute path, or a one-line InputError saying why not.
+    With `kind` (what the command writes there), a folder holding another kind of output
+    of ours is refused too: a paper edition must not replace a kit by a slip of --out."""
     text = str(out)
     if not text.strip():
         raise InputError("--out '': give a folder name, e.g. --out out")
@@ -156,6 +161,7 @@ def safe_output_folder(out: Path | str) -> Path:
         )
     if real.is_dir() and not os.access(real, os.W_OK):
         raise ToolError(f"cannot write in {path}: permission denied (a read-only folder)")
+    _refuse_another_kind(real, kind, label)
     foreign = foreign_files(real)
     if foreign:
         shown = ", ".join(foreign[:3]) + (
@@ -166,6 +172,20 @@ def safe_output_folder(out: Path | str) -> Path:
             "choose a new or empty folder"
         )
     return path
+
+
+def _refuse_another_kind(folder: Path, kind: str | None, label: str) -> None:
+    owned = read_ownership(folder) if kind is not None else None
+    if owned is None or not owned.files:
+        return
+    held = "kit" if owned.kind == "legacy" else owned.kind  # a kit from before the records
+    if held in ("", kind):
+        return
+    raise InputError(
+        f"{label}: holds a {KIND_NAMES.get(held, held)} squadron-cad wrote, which the "
+        f"{KIND_NAMES.get(str(kind), kind)} would replace; choose another folder, or remove "
+        f"it first (squadron-cad clean {label})"
+    )
 
 
 def foreign_files(folder: Path) -> list[str]:

@@ -510,7 +510,7 @@ def build_plate(
     progress: Progress | None = None,
 ) -> PlateReport:
     """Render, measure, lay out, slice and describe the plate; swapped into out whole."""
-    out = safe_output_folder(out)
+    out = safe_output_folder(out, KIND)
     kit = kit_of(params)
     pieces = pieces_of(params, ladder)
     tell = progress or _quiet

@@ -226,8 +226,7 @@ def parameters_markdown(defaults: KitParamsBase) -> str:
     lines = [
         "# Parameters",
         "",
-        f"{GENERATED} from the {kit_of(defaults).title} kit's parameter "
-        "model; do not edit. -->",
+        f"{GENERATED} from the {kit_of(defaults).title} kit's parameter model; do not edit. -->",
         "",
         "Defaults are `params/engine-defaults.yaml` (the engine's sections) under "
         "`params/default.yaml` (the kit's). Set any key in your own YAML (`--params FILE`) or "

@@ -102,7 +102,7 @@ def write_edition(
     previews: bool = True,
 ) -> PaperReport:
     """Lay out, write into a staging folder, read back and measure, then swap in."""
-    out_dir = safe_output_folder(out)
+    out_dir = safe_output_folder(out, "paper")
     pages, finished = lay_out(kit, params)
     frame = frame_of(params)
     pdf_name = f"{kit.name}_{params.size}.pdf"

@@ -318,6 +318,28 @@ def test_a_kit_from_the_previous_version_is_recognised(tmp_path: Path) -> None:
         safe_output_folder(out)
 
 
+def test_another_kind_of_output_is_not_replaced_by_a_slip_of_out(tmp_path: Path) -> None:
+    """A paper edition (or tolerance plate) aimed at a kit's folder is refused, and the
+    other way round: each replaced the other whole. Its own kind, and a kit from before
+    the records, are taken as before."""
+    out = tmp_path / "out"
+    staged_kit(out, {"stl/a.stl": "one"})
+    assert safe_output_folder(out, "kit") == out
+    with pytest.raises(InputError) as refused:
+        safe_output_folder(out, "paper")
+    assert str(refused.value) == (
+        f"--out {out}: holds a kit squadron-cad wrote, which the paper edition would "
+        f"replace; choose another folder, or remove it first (squadron-cad clean --out {out})"
+    )
+    with pytest.raises(InputError, match="which the tolerance plate would replace"):
+        safe_output_folder(out, "tolerance")
+    legacy = tmp_path / "legacy"
+    (legacy / "stl").mkdir(parents=True)
+    (legacy / "stl" / "box.stl").write_text("solid")
+    (legacy / "manifest.json").write_text(json.dumps({"generator": "squadron_cad 0.1.0"}))
+    assert safe_output_folder(legacy, "kit") == legacy
+
+
 def test_make_clean_in_the_checkout_keeps_the_checkout(tmp_path: Path) -> None:
     clone = tmp_path / "clone"
     subprocess.run(["git", "clone", "-q", str(ROOT), str(clone)], check=True)
