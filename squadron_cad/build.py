@@ -439,6 +439,7 @@ def build(
     )
     backend = select_backend(options.backend, options.openscad)  # before anything is written
     existing = manifest.read_kit(out)
+    _refuse_another_game(options.out_dir, existing, kit.name)
     kept = kept_parts(params, options, existing)
     if kept and existing is not None:
         _refuse_changed_kept_files(out, existing, options.only)
@@ -981,6 +982,19 @@ def check_outputs(out_dir: Path, params: KitParamsBase | None = None) -> CheckRe
     findings += [invariant_finding(item) for item in measured if not item["ok"]]
     source = "the kit's manifest" if params is None else "the parameters given"
     return CheckReport([spec.name for spec in present], findings, measured, source)
+
+
+def _refuse_another_game(out: Path, existing: dict[str, Any] | None, game: str) -> None:
+    """Another game's kit is not replaced by a slip of --out or --kit (new parameters for
+    the same game replace its kit, as they must)."""
+    held = (existing or {}).get("kit") or {}
+    name = held.get("name") if isinstance(held, dict) else None
+    if name and name != game:
+        raise InputError(
+            f"--out {out}: holds the {name} kit, which the {game} kit would replace; choose "
+            f"another folder (e.g. --out out-{game}), or remove it first "
+            f"(squadron-cad clean --out {out})"
+        )
 
 
 def _refuse_changed_kept_files(out: Path, data: dict[str, Any], rebuilt: Sequence[str]) -> None:

@@ -592,3 +592,23 @@ def test_a_failed_first_build_leaves_no_folder_and_says_so(tmp_path: Path, capsy
         assert done.value.code == 1
         assert stderr.splitlines()[-1].endswith(f"check(s) failed (see above); {said}"), stderr
         assert out.exists() == bool(extra)
+
+
+def test_another_games_kit_does_not_replace_this_one(whole_kit: Path, tmp_path: Path) -> None:
+    """`--kit squadrons` aimed at a Squadron Leader kit's folder is refused before anything
+    is written (it replaced the kit whole); new parameters for the same game still
+    replace it, as they must (the other tests here)."""
+    from squadron_cad.kit import load_kit
+
+    out = copy_of(whole_kit, tmp_path)
+    before = hashes(out)
+    other = resolve(kit=load_kit("squadrons"))
+    with pytest.raises(InputError) as refused:
+        build(other, BuildOptions(out_dir=out, previews=False, slice=False))
+    assert str(refused.value) == (
+        f"--out {out}: holds the squadron-leader kit, which the squadrons kit would replace; "
+        f"choose another folder (e.g. --out out-squadrons), or remove it first "
+        f"(squadron-cad clean --out {out})"
+    )
+    assert hashes(out) == before
+    assert_nothing_beside(out)
