@@ -10,6 +10,7 @@ from __future__ import annotations
 import base64
 import contextlib
 import difflib
+import functools
 import hashlib
 import importlib
 import os
@@ -40,6 +41,7 @@ from squadron_cad.outfolder import (
     hash_files,
     no_trace_if_unfinished,
     prepare_cache,
+    refused_replacing,
     safe_output_folder,
     shared_cache_folder,
     staged,
@@ -442,7 +444,8 @@ def build(
     _refuse_another_game(options.out_dir, existing, kit.name)
     kept = kept_parts(params, options, existing)
     if kept and existing is not None:
-        _refuse_changed_kept_files(out, existing, options.only)
+        anew = functools.partial(_written_anew, rebuilt=options.only)
+        _refuse_changed_files(out, existing, anew, _rebuild_it_too)
     clock = StageClock(progress or _no_progress)
     with no_trace_if_unfinished(out) as abandon:
         report = _transaction(
@@ -990,33 +993,43 @@ def _refuse_another_game(out: Path, existing: dict[str, Any] | None, game: str) 
     held = (existing or {}).get("kit") or {}
     name = held.get("name") if isinstance(held, dict) else None
     if name and name != game:
-        raise InputError(
-            f"--out {out}: holds the {name} kit, which the {game} kit would replace; choose "
-            f"another folder (e.g. --out out-{game}), or remove it first "
-            f"(squadron-cad clean --out {out})"
-        )
+        example = f" (e.g. --out out-{game})"
+        raise refused_replacing(f"--out {out}", f"the {name} kit", f"the {game} kit", example)
 
 
-def _refuse_changed_kept_files(out: Path, data: dict[str, Any], rebuilt: Sequence[str]) -> None:
-    """An --only build keeps the rest of the kit as built: a kept file changed since then
-    would be carried into the new kit (and fail its checks there, or pass unseen)."""
+def _refuse_changed_files(
+    out: Path,
+    data: dict[str, Any],
+    written_anew: Callable[[str], bool],
+    advice: Callable[[str], str],
+) -> None:
+    """Refuse work that would carry a kit file changed since the build (other than one it
+    writes anew) into the kit's record as if it were built; advice(that file) ends the
+    line."""
     changed = changed_files(out, data)
-    kept = [rel for rel in changed if not _written_anew(rel, rebuilt)]
+    kept = [rel for rel in changed if not written_anew(rel)]
     if kept:
-        state, part = changed[kept[0]][0], _part_of(kept[0])
         more = f" (+{len(kept) - 1} more)" if len(kept) > 1 else ""
-        also = f"rebuild it too (--only {part}) or the whole kit" if part else "rebuild the kit"
         raise InputError(
-            f"{kept[0]} is {state} since the build{more}: --only keeps it as it is; {also}"
+            f"{kept[0]} is {changed[kept[0]][0]} since the build{more}: {advice(kept[0])}"
         )
+
+
+def _rebuild_it_too(rel: str) -> str:
+    """--only keeps the rest of the kit as built: what to rebuild instead."""
+    part = _part_of(rel)
+    also = f"rebuild it too (--only {part}) or the whole kit" if part else "rebuild the kit"
+    return f"--only keeps it as it is; {also}"
 
 
 def _written_anew(rel: str, rebuilt: Sequence[str]) -> bool:
     """Whether an --only build writes rel again: the rebuilt parts' files, the BOM, the
     pictures."""
-    if rel.startswith(f"{previews.FOLDER}/") or rel in bom.FILES:
-        return True
-    return _part_of(rel) in rebuilt
+    return _is_picture(rel) or rel in bom.FILES or _part_of(rel) in rebuilt
+
+
+def _is_picture(rel: str) -> bool:
+    return rel.startswith(f"{previews.FOLDER}/")
 
 
 def _part_of(rel: str) -> str | None:
@@ -1024,20 +1037,12 @@ def _part_of(rel: str) -> str | None:
     return Path(rel).name.split(".")[0] if rel.split("/", 1)[0] in ("stl", "scad") else None
 
 
-def _refuse_a_changed_kit(out: Path, data: dict[str, Any]) -> None:
-    """Pictures are drawn from the kit's files as built: a changed one (the pictures aside,
-    they are redrawn) would be drawn, and its new hash recorded as the build's."""
-    changed = [
-        f"{rel} is {state} since the build"
-        for rel, (state, _actual, _expected) in changed_files(out, data).items()
-        if not rel.startswith(f"{previews.FOLDER}/")
-    ]
-    if changed:
-        more = f" (+{len(changed) - 1} more)" if len(changed) > 1 else ""
-        raise InputError(
-            f"{changed[0]}{more}: rebuild the kit (squadron-cad build --out {out}) before "
-            "redrawing its pictures; `squadron-cad check` lists every change"
-        )
+def _redraw_advice(out: Path) -> str:
+    """Pictures are drawn from the kit's files as built."""
+    return (
+        f"rebuild the kit (squadron-cad build --out {out}) before redrawing its pictures; "
+        "`squadron-cad check` lists every change"
+    )
 
 
 def changed_files(out_dir: Path, data: dict[str, Any]) -> dict[str, tuple[str, str, str]]:
@@ -1086,7 +1091,7 @@ def refresh_previews(out_dir: Path, jobs: int | None = None) -> list[Path]:
     """Redraw the previews of the kit in out_dir, as a transaction like a build."""
     out = safe_output_folder(out_dir)
     data = manifest.require_kit(out)
-    _refuse_a_changed_kit(out, data)
+    _refuse_changed_files(out, data, _is_picture, lambda _rel: _redraw_advice(out))
     params = manifest.kit_params(data)
     names = [entry["name"] for entry in data["parts"]]
     with staged(out, "kit") as staging:

@@ -179,12 +179,18 @@ def _refuse_another_kind(folder: Path, kind: str | None, label: str) -> None:
     if owned is None or not owned.files:
         return
     held = "kit" if owned.kind == "legacy" else owned.kind  # a kit from before the records
-    if held in ("", kind):
-        return
-    raise InputError(
-        f"{label}: holds a {KIND_NAMES.get(held, held)} squadron-cad wrote, which the "
-        f"{KIND_NAMES.get(str(kind), kind)} would replace; choose another folder, or remove "
-        f"it first (squadron-cad clean {label})"
+    if held not in ("", kind):
+        named = KIND_NAMES.get(str(kind), str(kind))
+        raise refused_replacing(
+            label, f"a {KIND_NAMES.get(held, held)} squadron-cad wrote", f"the {named}"
+        )
+
+
+def refused_replacing(label: str, held: str, new: str, example: str = "") -> InputError:
+    """The one-line refusal of an output of ours that another one would replace whole."""
+    return InputError(
+        f"{label}: holds {held}, which {new} would replace; choose another folder{example}, "
+        f"or remove it first (squadron-cad clean {label})"
     )
 
 
@@ -520,4 +526,4 @@ def clean_output(out_dir: Path, *, cache: bool = True) -> tuple[int, list[str]]:
 
 
 def _count_files(folder: Path) -> int:
-    return sum(1 for p in folder.rglob("*") if p.is_file()) if folder.is_dir() else 0
+    return len(_files_in(folder))

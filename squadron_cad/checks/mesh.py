@@ -13,6 +13,7 @@ import trimesh
 from squadron_cad.bed import Bed, place_mesh
 from squadron_cad.checks.findings import Finding, verdict
 from squadron_cad.checks.meshgeo import solid_of
+from squadron_cad.checks.stlbytes import binary_stl_problem
 from squadron_cad.errors import ToolError
 
 BED_TOLERANCE_MM = 1e-3
@@ -37,21 +38,6 @@ def load_mesh(path: Path) -> trimesh.Trimesh:
     if not isinstance(mesh, trimesh.Trimesh) or len(mesh.faces) == 0:
         raise ToolError(f"{path} holds no mesh")
     return mesh
-
-
-def binary_stl_problem(data: bytes) -> str | None:
-    """What is wrong with data as a binary STL (its size must match its triangle count),
-    or None. Checked first: trimesh would take a damaged one for text."""
-    if len(data) < 84:
-        return f"not an STL: {len(data)} bytes, fewer than a binary STL's 84-byte header"
-    triangles = int.from_bytes(data[80:84], "little")
-    expected = 84 + 50 * triangles
-    if len(data) != expected:
-        return (
-            f"a damaged binary STL: {triangles} triangles take {expected} bytes, "
-            f"the file has {len(data)}"
-        )
-    return None
 
 
 def mesh_findings(

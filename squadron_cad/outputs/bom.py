@@ -8,10 +8,9 @@ how to get them.
 from __future__ import annotations
 
 import csv
-import dataclasses
 import io
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -385,7 +384,7 @@ def _alternatives_table(alternatives: list[Line], printed: list[Line]) -> list[s
     for replaced, chosen in choices.items():
         instead = [by_name[name] for name in replaced if name in by_name]
         count = max((line.count for line in instead), default=1)
-        picked = [dataclasses.replace(line, count=count) for line in chosen]
+        picked = [replace(line, count=count) for line in chosen]
         files = ", ".join(f"`{line.file}`" for line in chosen)
         rows.append(f"| {files} | {_files(replaced)} | {_versus(picked, instead)} |")
     return rows

@@ -8,10 +8,9 @@ from pathlib import Path
 import manifold3d
 import numpy as np
 
+from squadron_cad.checks.stlbytes import STL_HEADER_BYTES, binary_stl_problem
 from squadron_cad.errors import ToolError
 
-_STL_HEADER_BYTES = 84
-_STL_TRIANGLE_BYTES = 50
 _STL_HEADER = b"squadron_cad binary STL (triangles in canonical order)".ljust(80, b" ")
 _STL_RECORD = np.dtype([("normal", "<f4", (3,)), ("vertices", "<f4", (3, 3)), ("attribute", "<u2")])
 # Edges shorter than this are collapsed when a Manifold mesh is cleaned: far below a
@@ -61,12 +60,11 @@ def verify_binary_stl(part: str, path: Path) -> int:
 def read_binary_stl(part: str, data: bytes) -> np.ndarray:
     """The triangle records of a whole, finite binary STL, or a ToolError."""
     size = len(data)
-    if size < _STL_HEADER_BYTES:
+    if size < STL_HEADER_BYTES:
         raise ToolError(f"{part}: OpenSCAD wrote no mesh")
-    triangles = int.from_bytes(data[80:84], "little")
-    if triangles == 0 or size != _STL_HEADER_BYTES + _STL_TRIANGLE_BYTES * triangles:
+    if data[80:84] == bytes(4) or binary_stl_problem(data) is not None:
         raise ToolError(f"{part}: OpenSCAD wrote an empty or truncated STL ({size} bytes)")
-    records = np.frombuffer(data, dtype=_STL_RECORD, offset=_STL_HEADER_BYTES)
+    records = np.frombuffer(data, dtype=_STL_RECORD, offset=STL_HEADER_BYTES)
     if not np.isfinite(records["vertices"]).all():
         raise ToolError(f"{part}: OpenSCAD wrote a mesh with non-finite (NaN) vertices")
     return records
