@@ -121,11 +121,12 @@ def stow(
     if not units:
         raise InputError("nothing to stow: the kit declares no units for its box")
     blocks = [both_turns([unit_block(unit, clearance)]) for unit in units]
-    tallest = max(unit.size[2] for unit in units)
-    if tallest > box.usable_depth:
+    tallest = max(units, key=lambda unit: unit.size[2])
+    if tallest.size[2] > box.usable_depth:
         raise InputError(
-            f"the box is {tallest - box.usable_depth:.1f} mm too shallow for its tallest piece "
-            f"({tallest:.1f} mm; {box.usable_depth:.1f} mm under the lid)"
+            f"the box is {tallest.size[2] - box.usable_depth:.1f} mm too shallow for its "
+            f"tallest piece, {_words(tallest)} ({tallest.size[2]:.1f} mm; "
+            f"{box.usable_depth:.1f} mm under the lid)"
         )
     if len(blocks) <= EXACT_LIMIT:
         fits = pack(blocks, divider, box.inner_length, box.inner_width)
@@ -138,10 +139,45 @@ def stow(
         short = min(max(p.w - box.inner_length, p.h - box.inner_width) for p in wide)
         raise InputError(
             f"the pieces need {short:.1f} mm more length or width than the box's inside "
-            f"({box.inner_length:.1f} x {box.inner_width:.1f} mm); choose a bigger tin"
+            f"({box.inner_length:.1f} x {box.inner_width:.1f} mm): "
+            f"{_culprits(box, units, clearance)}; choose a bigger tin"
         )
     best = max(fits, key=lambda packed: score(_margins(box, packed)))
     return _layout(box, best, divider, box_part, lid_part)
+
+
+def _words(unit: Unit) -> str:
+    return unit.label or unit.name.replace("_", " ")
+
+
+def _culprits(box: BoxShape, units: Sequence[Unit], clearance: float) -> str:
+    """What to take out first: a piece too big for the box on its own (with its pocket's
+    clearance), else the biggest."""
+    inside = sorted((box.inner_length, box.inner_width))
+
+    def overshoot(unit: Unit) -> float:
+        footprint = sorted(side + 2 * clearance for side in unit.size[:2])
+        return max(footprint[0] - inside[0], footprint[1] - inside[1])
+
+    alone = [unit for unit in units if overshoot(unit) > 0]
+    if alone:
+        worst = max(alone, key=overshoot)
+        length, width = unit_footprint(worst)
+        return (
+            f"{_words(worst)} alone ({length:.1f} x {width:.1f} mm) is "
+            f"{overshoot(worst):.1f} mm too long for it"
+        )
+    biggest = sorted(units, key=lambda unit: -unit.size[0] * unit.size[1])[:2]
+    return "the biggest are " + " and ".join(
+        f"{_words(unit)} ({unit_footprint(unit)[0]:.1f} x {unit_footprint(unit)[1]:.1f} mm)"
+        for unit in biggest
+    )
+
+
+def unit_footprint(unit: Unit) -> tuple[float, float]:
+    """The unit's length and width, longer first."""
+    length, width = sorted(unit.size[:2], reverse=True)
+    return length, width
 
 
 def tray_notches(box: BoxShape, pockets: Sequence[Pocket], divider: float) -> tuple[Notch, ...]:

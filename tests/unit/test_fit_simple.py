@@ -68,10 +68,39 @@ def test_a_box_too_small_for_the_shelves_is_refused_with_the_shortfall() -> None
         )
 
 
-def test_a_box_too_shallow_is_refused() -> None:
-    with pytest.raises(InputError, match=r"too shallow for its tallest piece"):
+def test_a_box_too_shallow_is_refused_naming_the_tallest_piece() -> None:
+    tall = Unit("deck_and_gauge", "stack", (20.0, 12.0, 9.0))
+    with pytest.raises(InputError, match=r"too shallow for its tallest piece, deck and gauge"):
         simple.stow(
-            box(200, 150, 5.0), units(3), clearance=0.3, divider=1.2, box_part="b", lid_part=None
+            box(200, 150, 5.0),
+            [*units(3), tall],
+            clearance=0.3,
+            divider=1.2,
+            box_part="b",
+            lid_part=None,
+        )
+
+
+def test_a_piece_longer_than_the_box_is_named_with_its_overshoot() -> None:
+    """The box is 200 - 2 x 2 = 196 mm inside; a 203.2 mm gauge in a 0.3 mm pocket
+    clearance is 7.8 mm too long, whichever way it turns."""
+    gauge = Unit("gauge", "stack", (203.2, 20.0, 3.0))
+    with pytest.raises(InputError, match=r"gauge alone \(203\.2 x 20\.0 mm\) is 7\.8 mm too long"):
+        simple.stow(
+            box(200, 150),
+            [*units(3), gauge],
+            clearance=0.3,
+            divider=1.2,
+            box_part="b",
+            lid_part=None,
+        )
+
+
+def test_pieces_that_each_fit_but_not_together_name_the_biggest() -> None:
+    big = Unit("deck", "stack", (60.0, 40.0, 6.0))
+    with pytest.raises(InputError, match=r"the biggest are deck \(60\.0 x 40\.0 mm\) and u0"):
+        simple.stow(
+            box(70, 50), [*units(3), big], clearance=0.3, divider=1.2, box_part="b", lid_part=None
         )
 
 

@@ -163,3 +163,15 @@ def test_the_footprint_is_the_panel_with_its_key_corner_marked() -> None:
     assert mark.centroid.y > 0
     sheet = footprint_sheet(p)
     assert sheet.pieces[0].copies == 6 * 6 + 6
+
+
+def test_the_cube_side_check_reads_the_axis_farthest_from_the_nominal_side() -> None:
+    """Two short axes and one right (15.85 x 15.85 x 16) is a cube 0.15 mm small, not a
+    16 mm one: the worst axis is judged against the nominal side, not the mean."""
+    import trimesh
+
+    from squadron_cad.kits.space_planes.checks import cube_measure
+
+    cube = trimesh.creation.box([15.85, 15.85, 16.0])
+    cube.apply_translation(-cube.bounds[0])
+    assert cube_measure(cube, 0.5, 16.0)["side_worst"] == pytest.approx(15.85)

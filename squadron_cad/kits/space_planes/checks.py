@@ -163,8 +163,9 @@ def _chord(polygon: Any, start: tuple[float, float], end: tuple[float, float]) -
     return float(polygon.intersection(LineString([start, end])).length)
 
 
-def cube_measure(mesh: trimesh.Trimesh, depth: float) -> dict[str, float]:
-    """Side, squareness, flatness, edge radius and panels of one cube, as measured."""
+def cube_measure(mesh: trimesh.Trimesh, depth: float, side_mm: float) -> dict[str, float]:
+    """Side (the axis farthest from `side_mm`), squareness, flatness, edge radius and
+    panels of one cube, as measured."""
     (x0, y0, z0), (x1, y1, z1) = mesh.bounds
     extents = mesh.extents
     faces = [_facet(mesh, sign * AXES[axis]) for axis in range(3) for sign in (1, -1)]
@@ -187,7 +188,7 @@ def cube_measure(mesh: trimesh.Trimesh, depth: float) -> dict[str, float]:
     top_holes = _holes(meshgeo.section(mesh, z1 - depth / 2))
     bed_holes = _holes(meshgeo.section(mesh, z0 + depth / 2))
     out = {
-        "side_worst": float(max(extents, key=lambda e: abs(e - float(np.mean(extents))))),
+        "side_worst": float(max(extents, key=lambda e: abs(e - side_mm))),
         "square_deg": max(angles) if len(angles) == 15 else math.nan,
         "flat_mm": max(flat) if len(flat) == 6 else math.nan,
         "radius_mm": radius,
@@ -229,7 +230,7 @@ def cube_invariants(design: Any, meshes: Meshes) -> list[dict[str, Any]]:
         name = cube_part(n)
         if name not in meshes:
             continue
-        m = cube_measure(meshes[name], c.panel_depth_mm)
+        m = cube_measure(meshes[name], c.panel_depth_mm, c.side_mm)
         label = f"cubeship {n}"
         out += [
             invariant(f"{label}: side (mm), worst axis", c.side_mm, m["side_worst"], SIDE_TOL_MM),
