@@ -53,7 +53,7 @@ previews: setup ## Render preview pictures into out/previews
 paper: setup ## Write the paper edition into OUT/paper (PDF, SVGs, laser files, page pictures)
 	@$(CLI) paper --out $(OUT)/paper $(ARGS)
 
-docs: setup ## Regenerate the README gallery, parameter table and manifest schema under docs/
+docs: setup ## Regenerate the README gallery, paper pages, parameter table and manifest schema under docs/
 	@$(CLI) docs
 	@$(PY) -m squadron_cad.outputs.models docs/schema
 	@$(PY) -m squadron_cad.tolerance docs

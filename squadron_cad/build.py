@@ -1081,10 +1081,12 @@ def refresh_docs(
         out_dir=DOCS_KIT_DIR, jobs=jobs, slice=False, plates=False, previews=False, backend=backend
     )
     build(params, options)
-    return gallery.write_gallery(docs_dir, DOCS_KIT_DIR, params, jobs or os.cpu_count() or 1)
+    pictures = gallery.write_gallery(docs_dir, DOCS_KIT_DIR, params, jobs or os.cpu_count() or 1)
+    return pictures + gallery.write_paper_pictures(docs_dir, params, DOCS_PAPER_DIR)
 
 
 DOCS_KIT_DIR = Path("out") / "docs-kit"  # the default kit the README gallery is drawn from
+DOCS_PAPER_DIR = Path("out") / "docs-paper"  # its paper edition, for docs/paper
 
 
 def refresh_previews(out_dir: Path, jobs: int | None = None) -> list[Path]:

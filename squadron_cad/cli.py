@@ -745,7 +745,8 @@ def docs(
         typer.Option("--jobs", "-j", min=0, metavar="N", help="Parallel jobs (0 = one per core)."),
     ] = 0,
 ) -> None:
-    """Redraw the README gallery (docs/gallery) and docs/parameters.md from the defaults.
+    """Redraw the README gallery (docs/gallery), the paper pages (docs/paper) and
+    docs/parameters.md from the defaults.
 
     Example: squadron-cad docs
     """

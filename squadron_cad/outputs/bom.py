@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from squadron_cad.constants import ENGINE_CREDIT
 from squadron_cad.render.atomic import write_text
 
 NOT_SLICED = "not sliced (install prusa-slicer)"
@@ -193,6 +194,12 @@ def metres(value_mm: float | None) -> str:
     return "-" if value_mm is None else f"{value_mm / 1000:.2f} m"
 
 
+def _credit(manifest: dict[str, Any]) -> list[str]:
+    """The game's credit and the project's licence, as every file of the kit carries."""
+    credit = (manifest.get("kit") or {}).get("credit")
+    return [f"{credit}; {ENGINE_CREDIT}.", ""] if credit else []
+
+
 def markdown(manifest: dict[str, Any]) -> str:
     lines = bom_lines(manifest)
     printed = [line for line in lines if line.count > 0]
@@ -204,6 +211,7 @@ def markdown(manifest: dict[str, Any]) -> str:
         f"For {manifest.get('players', '?')} players, from "
         f"`{manifest.get('generator', 'squadron_cad')}`. {slicer_note(manifest)}",
         "",
+        *_credit(manifest),
         "## Print",
         "",
         *_print_table(printed, sliced),

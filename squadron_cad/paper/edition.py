@@ -74,7 +74,7 @@ def lay_out(kit: PaperKit, params: PaperParams) -> tuple[list[Page], list[Drawin
         else:
             pages += tile(sheet, frame, params.overlap_mm)
     finished = [
-        finish(page, frame, kit.title, kit.credit, number, len(pages))
+        finish(page, frame, kit.title, kit.credit_line, number, len(pages))
         for number, page in enumerate(pages, start=1)
     ]
     for page, drawn in zip(pages, finished, strict=True):
@@ -108,12 +108,12 @@ def write_edition(
     pdf_name = f"{kit.name}_{params.size}.pdf"
     with staged(out_dir, "paper") as staging:
         root = staging.path
-        write_pdf(root / pdf_name, finished, frame, f"{kit.title}: paper edition", kit.credit)
+        write_pdf(root / pdf_name, finished, frame, f"{kit.title}: paper edition", kit.credit_line)
         svg_files = []
         for page, drawn in zip(pages, finished, strict=True):
             svg_file = root / "svg" / f"{page.stem}.svg"
             title = f"{kit.title}: {page.sheet_title} ({page.stem})"
-            write_page_svg(svg_file, drawn, frame.width_mm, frame.height_mm, title)
+            write_page_svg(svg_file, drawn, frame.width_mm, frame.height_mm, title, kit.credit_line)
             svg_files.append(svg_file)
         laser = _write_laser(kit, root / "laser")
         _write_whole(kit, root / "svg")
@@ -137,7 +137,9 @@ def _write_laser(kit: PaperKit, folder: Path) -> int:
             continue
         for piece in sheet.pieces:
             if piece.laser and piece.name not in written:
-                data = laser_svg(piece.drawing, f"{kit.title}: {piece.title} (cut and engrave)")
+                data = laser_svg(
+                    piece.drawing, f"{kit.title}: {piece.title} (cut and engrave)", kit.credit_line
+                )
                 write_bytes(folder / f"{piece.name}.svg", data)
                 written.add(piece.name)
     return len(written)
@@ -146,7 +148,9 @@ def _write_laser(kit: PaperKit, folder: Path) -> int:
 def _write_whole(kit: PaperKit, folder: Path) -> None:
     for sheet in kit.sheets:
         if isinstance(sheet, TiledSheet) and sheet.whole_svg:
-            data = whole_svg(sheet.drawing, f"{kit.title}: {sheet.title}, 1:1, untiled")
+            data = whole_svg(
+                sheet.drawing, f"{kit.title}: {sheet.title}, 1:1, untiled", kit.credit_line
+            )
             write_bytes(folder / f"{sheet.name}-whole.svg", data)
 
 

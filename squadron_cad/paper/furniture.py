@@ -17,7 +17,8 @@ BAR_MM = 0.3
 TICK_MM = 2.0
 TITLE_MM = 4.0
 SMALL_MM = 2.4
-MAP_CELL_MM = (3.2, 2.4)  # the page map's cell for one tile, width x height
+MAP_CELL_MM = (3.2, 2.4)  # the page map's cell for one tile, width x height, at most
+MAP_GAP_MM = 3.0  # between the 1-inch bar's name and the page map
 
 
 def scale_bar(
@@ -37,12 +38,18 @@ def scale_bar(
     return items
 
 
+def _bars_x(frame: PageFrame) -> tuple[float, float, float]:
+    """Where the 100 mm bar and the 1-inch bar start, and where the latter's name ends."""
+    left = frame.footer.x + BAR_MM / 2  # the first tick's ink starts on the printable edge
+    inch_x = left + 100 + 1.5 + text_width_mm("100 mm", SMALL_MM) + 10
+    return left, inch_x, inch_x + MM_PER_INCH + 1.5 + text_width_mm("1 inch", SMALL_MM)
+
+
 def footer(frame: PageFrame, credit: str) -> list[Item]:
     area = frame.footer
     bar_y = area.top - TICK_MM - 0.5
-    left = area.x + BAR_MM / 2  # the first tick's ink starts on the printable edge
+    left, inch_x, _ = _bars_x(frame)
     items = scale_bar(left, bar_y, 100.0, 10, "100 mm", "scale-100mm")
-    inch_x = left + 100 + 1.5 + text_width_mm("100 mm", SMALL_MM) + 10
     items += scale_bar(inch_x, bar_y, MM_PER_INCH, 4, "1 inch", "scale-1in")
     items.append(Label(CHECK_TEXT, (area.x, area.y + 5.0), SMALL_MM, tag="scale-note"))
     items.append(Label(credit, (area.x, area.y + 0.8), SMALL_MM, tag="credit"))
@@ -72,11 +79,16 @@ def header(frame: PageFrame, title: str, page_text: str) -> list[Item]:
 
 
 def page_map(frame: PageFrame, tile: tuple[int, int, int, int]) -> list[Item]:
-    """The tiles as small boxes at the footer's right, this page's box filled."""
+    """The tiles as small boxes at the footer's right, this page's box filled; a mat of
+    many pages gets smaller boxes, so the map stays clear of the scale bars and inside the
+    footer."""
     row, column, rows, columns = tile
-    cell_w, cell_h = MAP_CELL_MM
     right = frame.footer.right - 0.2  # the boxes' outlines stay inside the margin
     top = frame.footer.top - 0.2
+    room_w = right - (_bars_x(frame)[2] + MAP_GAP_MM)
+    room_h = top - (frame.footer.y + 0.2)
+    shrink = min(1.0, room_w / (columns * MAP_CELL_MM[0]), room_h / (rows * MAP_CELL_MM[1]))
+    cell_w, cell_h = MAP_CELL_MM[0] * shrink, MAP_CELL_MM[1] * shrink
     items: list[Item] = []
     for r in range(rows):
         for c in range(columns):

@@ -12,7 +12,7 @@ from __future__ import annotations
 import datetime
 from pathlib import Path
 
-from fpdf import FPDF
+from fpdf import FPDF, ViewerPreferences
 from fpdf.drawing import PaintedPath
 from fpdf.enums import IntersectionRule, PathPaintRule, StrokeCapStyle, StrokeJoinStyle
 
@@ -33,6 +33,8 @@ def pdf_bytes(pages: list[Drawing], frame: PageFrame, title: str, author: str) -
     pdf.set_title(title)
     pdf.set_author(author)
     pdf.set_creator("squadron_cad")
+    # Ask the print dialog for actual size: a viewer's "fit to page" shrinks every piece.
+    pdf.viewer_preferences = ViewerPreferences(print_scaling="None")
     pdf.set_auto_page_break(False)
     pdf.set_margin(0)
     for page in pages:

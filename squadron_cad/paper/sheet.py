@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from squadron_cad.constants import ENGINE_CREDIT
 from squadron_cad.paper.drawing import Drawing
 
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
@@ -74,3 +75,8 @@ class PaperKit:
     title: str  # printed on every page
     credit: str  # the game's credit and licence, on every page
     sheets: tuple[Sheet, ...]
+
+    @property
+    def credit_line(self) -> str:
+        """The game's credit and the project's own licence, as every page and file says."""
+        return f"{self.credit}; {ENGINE_CREDIT}"

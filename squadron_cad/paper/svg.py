@@ -55,7 +55,9 @@ def path_data(rings: Iterable[Iterable[Point]], height: float, close: bool) -> s
     return "".join(parts)
 
 
-def _root(width: float, height: float, title: str, inkscape: bool = False) -> etree._Element:
+def _root(
+    width: float, height: float, title: str, credit: str, inkscape: bool = False
+) -> etree._Element:
     nsmap = {None: SVG_NS, "inkscape": INKSCAPE_NS} if inkscape else {None: SVG_NS}
     root = etree.Element(
         f"{{{SVG_NS}}}svg",
@@ -66,6 +68,7 @@ def _root(width: float, height: float, title: str, inkscape: bool = False) -> et
         version="1.1",
     )
     etree.SubElement(root, f"{{{SVG_NS}}}title").text = title
+    etree.SubElement(root, f"{{{SVG_NS}}}desc").text = credit  # kept by every editor, not drawn
     return root
 
 
@@ -113,8 +116,8 @@ def _text(parent: etree._Element, item: Label, height: float, common: dict[str, 
     etree.SubElement(parent, f"{{{SVG_NS}}}text", attrs | common).text = item.text
 
 
-def page_svg(page: Drawing, width: float, height: float, title: str) -> bytes:
-    root = _root(width, height, title)
+def page_svg(page: Drawing, width: float, height: float, title: str, credit: str) -> bytes:
+    root = _root(width, height, title, credit)
     paths = [item for item in page.items if not isinstance(item, Label)]
     labels = [item for item in page.items if isinstance(item, Label)]
     for item in paths + labels:  # text over the paths, as in the PDF
@@ -122,27 +125,29 @@ def page_svg(page: Drawing, width: float, height: float, title: str) -> bytes:
     return etree.tostring(root, xml_declaration=True, encoding="utf-8", pretty_print=True)
 
 
-def write_page_svg(path: Path, page: Drawing, width: float, height: float, title: str) -> None:
-    write_bytes(path, page_svg(page, width, height, title))
+def write_page_svg(
+    path: Path, page: Drawing, width: float, height: float, title: str, credit: str
+) -> None:
+    write_bytes(path, page_svg(page, width, height, title, credit))
 
 
-def whole_svg(picture: Drawing, title: str, border_mm: float = 5.0) -> bytes:
+def whole_svg(picture: Drawing, title: str, credit: str, border_mm: float = 5.0) -> bytes:
     """An untiled drawing at 1:1 on a canvas just large enough for it."""
     x0, y0, x1, y1 = picture.bounds()
     moved = picture.moved(border_mm - x0, border_mm - y0)
-    return page_svg(moved, x1 - x0 + 2 * border_mm, y1 - y0 + 2 * border_mm, title)
+    return page_svg(moved, x1 - x0 + 2 * border_mm, y1 - y0 + 2 * border_mm, title, credit)
 
 
 # ---- laser and cutting plotters --------------------------------------------------------
 
 
-def laser_svg(piece: Drawing, title: str) -> bytes:
+def laser_svg(piece: Drawing, title: str, credit: str) -> bytes:
     """One piece at 1:1: a red hairline cut layer and a black engrave layer."""
     cut, engrave = laser_layers(piece)
     x0, y0, x1, y1 = piece.on_layer("cut", "engrave").bounds()
     dx, dy = LASER_BORDER_MM - x0, LASER_BORDER_MM - y0
     width, height = x1 - x0 + 2 * LASER_BORDER_MM, y1 - y0 + 2 * LASER_BORDER_MM
-    root = _root(width, height, title, inkscape=True)
+    root = _root(width, height, title, credit, inkscape=True)
     for name, rings, is_cut in (("cut", cut, True), ("engrave", engrave, False)):
         group = etree.SubElement(
             root,

@@ -162,3 +162,13 @@ def test_each_alternative_says_its_time_and_filament_against_what_it_replaces() 
     assert f"| `stl/range_ruler.stl` | {sections} | {one} |" in table
     unsliced = markdown(manifest())
     assert f"| {templates} | `template_all` | - | - |" in unsliced
+
+
+@pytest.mark.parametrize("kit", ["squadron-leader", "squadrons", "space-planes"])
+def test_the_bom_carries_the_games_credit_and_the_projects_licence(kit: str) -> None:
+    from squadron_cad.constants import ENGINE_CREDIT
+    from squadron_cad.kit import load_kit
+
+    game = load_kit(kit)
+    data = manifest() | {"kit": {"name": game.name, "title": game.title, "credit": game.credit}}
+    assert f"{game.credit}; {ENGINE_CREDIT}." in markdown(data)

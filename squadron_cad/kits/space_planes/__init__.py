@@ -18,8 +18,8 @@ if TYPE_CHECKING:
 
 HERE = Path(__file__).resolve().parent
 GAME_CREDIT = (
-    "Space Planes, a microgame played with a deck of cards, cubes and d6s; this kit is an "
-    "unofficial accessory, no rules text or footprint art included"
+    "Space Planes, Tabletop Gaming's Microgame of the Month (tabletopgaming.co.uk); "
+    "unofficial, no rules text or art"
 )
 
 

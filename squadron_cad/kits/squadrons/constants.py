@@ -7,8 +7,7 @@ These are the game's facts, not parameters: a maker does not change the inch or 
 from __future__ import annotations
 
 GAME_CREDIT = (
-    "Squadrons, a skirmish game of the Cadence Wargame System; printable kit parts are our "
-    "own designs (symbols drawn as our own polygons)"
+    "Squadrons, Cadence Wargame System (cadence.games); an unofficial accessory of our own design"
 )
 
 INCH_MM = 25.4
