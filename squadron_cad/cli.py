@@ -34,7 +34,7 @@ from squadron_cad.outfolder import (
     safe_output_folder,
     shared_cache_folder,
 )
-from squadron_cad.outputs.manifest import require_kit
+from squadron_cad.outputs.manifest import kit_of_manifest, require_kit
 from squadron_cad.resolve import available_tins, resolve
 
 if TYPE_CHECKING:
@@ -561,14 +561,22 @@ def _report_build_json(report: pipeline_module.BuildReport | ManifestReport) -> 
 def check(opts: Shared) -> None:
     """Re-check the kit in OUT: every file against its SHA-256, every mesh, the rules.
 
-    The kit is checked with the parameters it was built with (from its manifest). Give
-    --params, --set or --tin only to ask "would this kit pass under other parameters".
+    The kit is checked with the parameters it was built with (from its manifest), as the
+    game it was built for. Give --params, --set or --tin only to ask "would this kit pass
+    under other parameters".
 
     Example: squadron-cad check --out out
     """
     out = opts.out
-    asked = opts.parameters() if opts.asked else None
-    require_kit(out)  # no kit is said before the meshing stack loads
+    data = require_kit(out)  # no kit is said before the meshing stack loads
+    game = kit_of_manifest(data).name
+    if opts.kit and load_kit(opts.kit).name != game:
+        raise InputError(
+            f"--kit {opts.kit}: the kit in {out} is {game}'s; check reads the game from "
+            "its manifest, so drop --kit"
+        )
+    other = opts.params or opts.overrides or opts.tin  # --kit alone asks nothing new
+    asked = resolve(opts.params, opts.overrides, opts.tin, game) if other else None
     checked = _pipeline().check_outputs(out, asked)
     failures = checked.failures
     if opts.json:

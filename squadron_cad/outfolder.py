@@ -69,38 +69,33 @@ def read_ownership(folder: Path) -> Ownership | None:
         return _legacy_kit(folder)
     except (OSError, ValueError):
         return None
-    files = data.get("files") if isinstance(data, dict) else None
+    if not isinstance(data, dict):
+        return None
+    files = data.get("files")
     if data.get("tool") != "squadron-cad" or not isinstance(files, dict):
         return None
     return Ownership(str(data.get("kind", "")), {str(k): str(v) for k, v in files.items()})
 
 
-LEGACY_FOLDERS = ("stl", "scad", "previews", "plates", "layout", CACHE_NAME)
-LEGACY_FILES = (
-    "manifest.json",
-    "bom.md",
-    "bom.csv",
-    "layout.json",
-    "layout.png",
-    "layout_assembly.stl",
-)
+LEGACY_MANIFEST = "manifest.json"
 
 
 def _legacy_kit(folder: Path) -> Ownership | None:
-    """A kit built before ownership records (squadron_cad 0.1): its manifest says so, and
-    its files are the ones that version wrote, by name."""
+    """A kit without its ownership record (built before records, or copied without the
+    hidden file): its manifest names the generator and lists the files it wrote, with
+    their SHA-256. Only those count as ours: a file of the maker's among them, in stl/ say,
+    is not the tool's to replace or remove."""
     try:
-        generator = json.loads((folder / "manifest.json").read_text()).get("generator", "")
-    except (OSError, ValueError, AttributeError):
+        data = json.loads((folder / LEGACY_MANIFEST).read_text())
+    except (OSError, ValueError):
         return None
-    if not str(generator).startswith("squadron_cad"):
+    if not isinstance(data, dict) or not str(data.get("generator", "")).startswith("squadron_cad"):
         return None
-    files = [name for name in LEGACY_FILES if (folder / name).is_file()]
-    for sub in LEGACY_FOLDERS:
-        files += [
-            p.relative_to(folder).as_posix() for p in (folder / sub).rglob("*") if p.is_file()
-        ]
-    return Ownership("legacy", dict.fromkeys(files, ""))
+    listed = data.get("files")
+    if not isinstance(listed, dict):
+        return None
+    files = {str(rel): str(sha) for rel, sha in listed.items() if isinstance(rel, str)}
+    return Ownership("legacy", {**files, LEGACY_MANIFEST: ""})
 
 
 def hash_files(folder: Path, skip: Iterable[str] = ()) -> dict[str, str]:
@@ -140,6 +135,8 @@ def safe_output_folder(out: Path | str, kind: str | None = None) -> Path:
     if not text.strip():
         raise InputError("--out '': give a folder name, e.g. --out out")
     path = Path(os.path.abspath(os.path.expanduser(text)))
+    if path.is_symlink():  # the swap renames the folder: the maker's link must stay a link
+        path = Path(os.path.realpath(path))
     real = path.resolve()
     label = f"--out {text}"
     if path.exists() and not path.is_dir():
@@ -296,9 +293,14 @@ class Staging:
             source = self.out / rel
             if source.is_file():
                 target = self.path / rel
-                target.parent.mkdir(parents=True, exist_ok=True, mode=DIR_MODE)
-                shutil.copyfile(source, target)
-                os.chmod(target, os.stat(source).st_mode & 0o777)
+                try:
+                    target.parent.mkdir(parents=True, exist_ok=True, mode=DIR_MODE)
+                    shutil.copyfile(source, target)
+                    os.chmod(target, os.stat(source).st_mode & 0o777)
+                except OSError as error:
+                    raise ToolError(
+                        f"cannot copy {rel} of the kit in {self.out}: {error.strerror}"
+                    ) from error
 
     def commit(self) -> Ownership:
         """Record what is staged, then swap it in for the previous kit, atomically. A
@@ -464,10 +466,11 @@ def remove_owned(folder: Path, keep: Iterable[str] = ()) -> list[str]:
     owned = read_ownership(folder)
     kept = set(keep)
     if owned is not None:
-        for rel in owned.files:
-            if rel.split("/", 1)[0] not in kept:
-                with contextlib.suppress(FileNotFoundError, IsADirectoryError):
-                    (folder / rel).unlink()
+        for rel, sha in owned.files.items():
+            if rel.split("/", 1)[0] in kept or _changed_without_record(folder / rel, owned, sha):
+                continue
+            with contextlib.suppress(FileNotFoundError, IsADirectoryError):
+                (folder / rel).unlink()
     for entry in folder.iterdir() if folder.is_dir() else ():
         if entry.is_dir() and entry.name not in kept and read_ownership(entry) is not None:
             remove_owned(entry)
@@ -486,6 +489,11 @@ def remove_owned(folder: Path, keep: Iterable[str] = ()) -> list[str]:
         with contextlib.suppress(OSError):
             folder.rmdir()  # a staging folder: nothing of anybody's is left in it
     return left
+
+
+def _changed_without_record(path: Path, owned: Ownership, sha: str) -> bool:
+    """A file a kit without its record lists but that differs from it: maybe the maker's."""
+    return owned.kind == "legacy" and bool(sha) and path.is_file() and file_sha256(path) != sha
 
 
 def _files_in(folder: Path) -> list[Path]:
@@ -521,7 +529,10 @@ def clean_output(out_dir: Path, *, cache: bool = True) -> tuple[int, list[str]]:
                 f"{out_dir}: holds no squadron-cad kit (no {RECORD_NAME}); nothing removed"
             )
     before = _count_files(out)
-    left = remove_owned(out, keep=() if cache else (CACHE_NAME,))
+    try:
+        left = remove_owned(out, keep=() if cache else (CACHE_NAME,))
+    except OSError as error:
+        raise ToolError(f"cannot remove files in {out}: {error.strerror}") from error
     return before - _count_files(out) + len(stale), [p for p in left if p not in KEEP_NAMES]
 
 

@@ -383,6 +383,19 @@ def test_a_custom_kit_checks_clean_against_its_own_parameters(
     built = {f["check"] for f in json.loads((out / "manifest.json").read_text())["kit_checks"]}
     assert "pocket_gap" in built
     assert built <= ran, built - ran
+    # Naming the kit's own game keeps its parameters (the default tin failed 10 checks);
+    # another game's is refused (it passed a Squadron Leader kit as 1 Space Planes part).
+    for kit, code in (("squadron-leader", 0), ("space-planes", 2)):
+        named = subprocess.run(
+            [sys.executable, "-m", "squadron_cad", "check", "--out", str(out), "--kit", kit],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert named.returncode == code, named.stdout + named.stderr
+    assert named.stderr.count("\n") == 1
+    assert "the kit in" in named.stderr
+    assert "is squadron-leader's" in named.stderr
     tampered = out / "stl" / "box_lid.stl"
     os.chmod(tampered, 0o644)
     tampered.write_bytes(tampered.read_bytes()[:-50] + b"\0" * 50)

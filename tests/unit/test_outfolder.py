@@ -22,6 +22,7 @@ from squadron_cad.outfolder import (
     CACHE_NAME,
     RECORD_NAME,
     Staging,
+    clean_output,
     prepare_cache,
     read_ownership,
     safe_output_folder,
@@ -307,14 +308,24 @@ def test_clean_of_an_empty_placeholder_folder_is_a_no_op(tmp_path: Path) -> None
     assert tree(out) == {".gitkeep": b""}
 
 
-def test_a_kit_from_the_previous_version_is_recognised(tmp_path: Path) -> None:
+def test_a_kit_without_its_record_is_recognised_by_its_manifests_file_list(
+    tmp_path: Path,
+) -> None:
     out = tmp_path / "out"
     (out / "stl").mkdir(parents=True)
     (out / "stl" / "box.stl").write_text("solid")
-    (out / "manifest.json").write_text(json.dumps({"generator": "squadron_cad 0.1.0"}))
+    listed = {"stl/box.stl": hashlib.sha256(b"solid").hexdigest()}
+    (out / "manifest.json").write_text(
+        json.dumps({"generator": "squadron_cad 0.1.0", "files": listed})
+    )
     assert safe_output_folder(out) == out
     (out / "notes.txt").write_text("mine")
     with pytest.raises(InputError, match=r"notes\.txt"):
+        safe_output_folder(out)
+    # A manifest that lists no files tells nothing of what the tool wrote: not ours.
+    (out / "notes.txt").unlink()
+    (out / "manifest.json").write_text(json.dumps({"generator": "squadron_cad 0.1.0"}))
+    with pytest.raises(InputError, match=r"did not write \(manifest\.json, stl/box\.stl\)"):
         safe_output_folder(out)
 
 
@@ -336,8 +347,35 @@ def test_another_kind_of_output_is_not_replaced_by_a_slip_of_out(tmp_path: Path)
     legacy = tmp_path / "legacy"
     (legacy / "stl").mkdir(parents=True)
     (legacy / "stl" / "box.stl").write_text("solid")
-    (legacy / "manifest.json").write_text(json.dumps({"generator": "squadron_cad 0.1.0"}))
+    listed = {"stl/box.stl": hashlib.sha256(b"solid").hexdigest()}
+    (legacy / "manifest.json").write_text(
+        json.dumps({"generator": "squadron_cad 0.1.0", "files": listed})
+    )
     assert safe_output_folder(legacy, "kit") == legacy
+
+
+def test_a_kit_without_its_record_owns_only_what_its_manifest_lists(tmp_path: Path) -> None:
+    """`cp -r kit/* copy/` leaves the hidden record behind: the copy's files were all taken
+    for the tool's by folder name, so build replaced and clean removed the maker's own
+    stl/my_own.stl among them."""
+    copy = tmp_path / "copy"
+    (copy / "stl").mkdir(parents=True)
+    (copy / "stl" / "box.stl").write_bytes(b"solid")
+    (copy / "stl" / "my_own.stl").write_bytes(b"mine")
+    (copy / "bom.md").write_text("edited")  # listed, but not as the build wrote it
+    listed = {
+        "stl/box.stl": hashlib.sha256(b"solid").hexdigest(),
+        "bom.md": hashlib.sha256(b"as built").hexdigest(),
+    }
+    (copy / "manifest.json").write_text(
+        json.dumps({"generator": "squadron_cad 0.1.0", "files": listed})
+    )
+    with pytest.raises(InputError, match=r"did not write \(stl/my_own\.stl\)"):
+        safe_output_folder(copy, "kit")
+    removed, left = clean_output(copy)
+    assert removed == 2  # stl/box.stl and the manifest
+    assert left == ["bom.md", "stl/my_own.stl"]
+    assert (copy / "stl" / "my_own.stl").read_bytes() == b"mine"
 
 
 def test_make_clean_in_the_checkout_keeps_the_checkout(tmp_path: Path) -> None:
@@ -403,3 +441,49 @@ def test_a_shared_cache_that_could_cost_a_file_is_refused(
     assert "--cache-dir" in str(refused.value)
     assert (tmp_path / "mine" / "photo.jpg").read_bytes() == b"jpeg"
     assert not (tmp_path / "out").exists()
+
+
+def test_a_linked_output_folder_is_written_through_the_link(tmp_path: Path) -> None:
+    """`ln -s realk link; build --out link`: the swap replaced the link with a real folder
+    (realk left empty, a hidden link to it left beside)."""
+    real = tmp_path / "realk"
+    real.mkdir()
+    link = tmp_path / "link"
+    link.symlink_to(real)
+    out = safe_output_folder(link, "kit")
+    assert out == real
+    with outfolder.staged(out, "kit") as staging:
+        (staging.path / "a.txt").write_text("new")
+        staging.commit()
+    assert link.is_symlink()
+    assert (real / "a.txt").read_text() == "new"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["link", "realk"]
+
+
+def test_an_unreadable_record_is_not_ours_and_says_so_in_one_line(tmp_path: Path) -> None:
+    """A record holding a list crashed every command with an AttributeError."""
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / RECORD_NAME).write_text("[]")
+    (out / "a.stl").write_text("solid")
+    assert read_ownership(out) is None
+    with pytest.raises(InputError, match="did not write"):
+        safe_output_folder(out, "kit")
+    with pytest.raises(InputError, match="holds no squadron-cad kit"):
+        clean_output(out)
+
+
+def test_clean_on_a_read_only_mount_says_so_in_one_line(tmp_path: Path, monkeypatch) -> None:
+    """A read-only mount (root is not stopped by folder modes, so the mount's refusal is
+    played here) ended in 'internal error: OSError ...'."""
+    import errno
+
+    out = tmp_path / "out"
+    staged_kit(out, {"stl/a.stl": "one"})
+
+    def read_only(self: Path, missing_ok: bool = False) -> None:
+        raise OSError(errno.EROFS, os.strerror(errno.EROFS), str(self))
+
+    monkeypatch.setattr(Path, "unlink", read_only)
+    with pytest.raises(ToolError, match=r"cannot remove files in .*: Read-only file system"):
+        clean_output(out)
