@@ -34,7 +34,7 @@ from squadron_cad.outfolder import (
     safe_output_folder,
     shared_cache_folder,
 )
-from squadron_cad.outputs.manifest import kit_of_manifest, require_kit
+from squadron_cad.outputs.manifest import kit_of_manifest, read_kit, require_kit
 from squadron_cad.resolve import available_tins, resolve
 
 if TYPE_CHECKING:
@@ -568,15 +568,17 @@ def check(opts: Shared) -> None:
     Example: squadron-cad check --out out
     """
     out = opts.out
-    data = require_kit(out)  # no kit is said before the meshing stack loads
-    game = kit_of_manifest(data).name
-    if opts.kit and load_kit(opts.kit).name != game:
+    named = load_kit(opts.kit).name if opts.kit else None
+    built = read_kit(out)
+    game = kit_of_manifest(built).name if built else named
+    other = opts.params or opts.overrides or opts.tin  # --kit alone asks nothing new
+    asked = resolve(opts.params, opts.overrides, opts.tin, game) if other else None
+    require_kit(out)  # no kit is said before the meshing stack loads
+    if named and named != game:
         raise InputError(
             f"--kit {opts.kit}: the kit in {out} is {game}'s; check reads the game from "
             "its manifest, so drop --kit"
         )
-    other = opts.params or opts.overrides or opts.tin  # --kit alone asks nothing new
-    asked = resolve(opts.params, opts.overrides, opts.tin, game) if other else None
     checked = _pipeline().check_outputs(out, asked)
     failures = checked.failures
     if opts.json:

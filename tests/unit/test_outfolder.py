@@ -481,7 +481,7 @@ def test_clean_on_a_read_only_mount_says_so_in_one_line(tmp_path: Path, monkeypa
     out = tmp_path / "out"
     staged_kit(out, {"stl/a.stl": "one"})
 
-    def read_only(self: Path, missing_ok: bool = False) -> None:
+    def read_only(self: Path, *_args: object, **_kwargs: object) -> None:
         raise OSError(errno.EROFS, os.strerror(errno.EROFS), str(self))
 
     monkeypatch.setattr(Path, "unlink", read_only)
