@@ -50,8 +50,11 @@ def test_every_invariant_holds(invariants: dict[str, dict]) -> None:
         ("movement gauge: length (mm, 8 in)", 203.2),
         ("objective_scan: diameter (mm)", 40),
         ("objective_destroy: hit-point notches", 2),
-        ("pivot guide: limit edge, one side (deg)", 45),
-        ("pivot guide: limit edge, other side (deg)", 45),
+        ("pivot guide: base overlap through a ±45° pivot (mm², worst)", 0),
+        ("pivot guide: gap at the base's front corners (mm)", 0.3),
+        ("pivot guide: ray at +45 (deg)", 45),
+        ("pivot guide: ray at -45 (deg)", -45),
+        ("pivot guide: centre mark on the forward axis (deg)", 0),
         ("tracker: values 0..6 held by a detent, both rows", 14),
     ],
 )

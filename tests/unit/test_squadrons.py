@@ -3,13 +3,18 @@ the box layout and its refusal, and the emitted sources."""
 
 from __future__ import annotations
 
+import math
+
 import pytest
+from shapely.geometry import Polygon
 
 from squadron_cad.emit import emit
 from squadron_cad.errors import InputError
 from squadron_cad.kit import load_kit
 from squadron_cad.kits.squadrons import constants as C
+from squadron_cad.kits.squadrons.checks import base_square, pivot_corner_gaps, pivot_overlap
 from squadron_cad.kits.squadrons.design import SquadronsDesign, part_bounds, units
+from squadron_cad.kits.squadrons.parts import pivot_guide
 from squadron_cad.resolve import resolve
 
 KIT = load_kit("squadrons")
@@ -45,7 +50,7 @@ def test_ships_per_player_is_five_to_fifteen(ships: int) -> None:
     [
         (["base.socket_depth_mm=2.5"], r"base\.socket_depth_mm.*base\.thickness_mm"),
         (["base.numeral_height_mm=14"], r"base\.numeral_height_mm.*base\.size_mm"),
-        (["pivot.radius_mm=30"], r"pivot\.radius_mm"),
+        (["pivot.radius_mm=43"], r"pivot\.radius_mm.*base\.size_mm.*pivot\.base_clearance_mm"),
         (["stat_dial.max_value=5"], r"stat_dial\.min_value and stat_dial\.max_value"),
         (["objective.symbol_size_mm=30"], r"objective\.symbol_size_mm.*objective\.diameter_mm"),
         (["ruler.tick_length_mm=7"], r"ruler\.tick_length_mm.*ruler\.label_tick_length_mm"),
@@ -64,8 +69,46 @@ def test_part_sizes() -> None:
     assert size(design, "range_ruler_4") == (101.6, 18, 3)  # the last: a slot only
     assert size(design, "movement_gauge") == (203.2, 20, 3)
     assert size(design, "objective_destroy") == (40, 40, 4)  # 3 and the raised symbol
+    inner = 40 / 2**0.5 + 0.3  # half the base's diagonal and the clearance
+    span = math.radians(pivot_guide.CUP_SPAN_DEG)
     guide = size(design, "pivot_guide")
-    assert guide[1] == pytest.approx(2 * 60 * 2**-0.5, abs=1e-3)  # the arc reaches 45 deg
+    assert guide[0] == pytest.approx(60 - inner * math.cos(span), abs=1e-3)  # the cup's ends
+    assert guide[1] == pytest.approx(2 * 60 * math.sin(span), abs=1e-3)  # the outer arc
+    assert float(design.params.pivot_cup_radius_mm) == pytest.approx(inner)
+
+
+def _outline(points: list) -> Polygon:
+    return Polygon([(float(x), float(y)) for x, y in points])
+
+
+def _wedge(notch: float, radius: float) -> Polygon:
+    """The guide this kit once made: a wedge against the base's front edge, its long edges
+    on the 45-degree rays through the base's centre."""
+    arc = [
+        (radius * math.cos(math.radians(a)), radius * math.sin(math.radians(a)))
+        for a in (-45 + 90 * k / 36 for k in range(37))
+    ]
+    return Polygon([(notch, -notch), *arc, (notch, notch)])
+
+
+@pytest.mark.parametrize("clearance", [0.3, 0.0, 1.0])
+def test_the_pivot_guide_stays_put_while_the_base_pivots(clearance: float) -> None:
+    """The base turned about its centre through the rules' 45 degrees either way never
+    overlaps the guide's outline (the cup's facets stay outside its corners' circle), and
+    the guide meets both front corners at the clearance, so pushing it against them sets it."""
+    p = params(f"pivot.base_clearance_mm={clearance}")
+    cup = _outline(pivot_guide.outline_points(p.pivot_cup_radius_mm, p.pivot.radius_mm))
+    assert cup.is_valid
+    assert pivot_overlap(cup, 40) < 1e-6
+    assert pivot_corner_gaps(cup, 40) == pytest.approx((clearance, clearance), abs=1e-6)
+
+
+def test_the_old_wedge_guide_is_in_the_way_of_the_pivot() -> None:
+    """The same measure refuses the wedge this kit once made: the base overlapped it from
+    the first degree of a pivot, 63.7 mm^2 at 45."""
+    wedge = _wedge(40 / 2 + 0.3, 60)
+    assert pivot_overlap(wedge, 40) == pytest.approx(63.7, abs=0.1)
+    assert base_square(40, 1).intersection(wedge).area > 0.01
 
 
 def test_bigger_bases_scale() -> None:

@@ -6,7 +6,9 @@ measured on the meshes (the parameters give only what is expected).
 - movement gauge: its ticks and its 8 inches;
 - objectives: the diameter (the rules' 40 mm token), the Destroy token's two notches;
 - ship bases: the four zone boundaries 90 degrees apart, the Fixed line on the forward axis;
-- pivot guide: its limit edges at 45 degrees, meeting at the base's centre;
+- pivot guide: the base pivots 45 degrees either way about its centre without touching it;
+  the gap at the base's front corners; the engraved rays at 45 degrees and the centre mark
+  on the forward axis, through the base's centre;
 - tracker: Squadron Leader's dial measure: a clip clicks in at every value 0..6 of both rows;
 (Every piece in its box pocket is the engine's fit proof, run by the build for every kit
 with a layout: checks.fits.stowed_findings.)
@@ -24,7 +26,8 @@ from typing import Any
 import numpy as np
 import trimesh
 from shapely import affinity
-from shapely.geometry import MultiPolygon, Polygon, box
+from shapely.geometry import MultiPolygon, Point, Polygon, box
+from shapely.geometry.base import BaseGeometry
 from shapely.ops import unary_union
 
 from squadron_cad.checks import meshgeo
@@ -231,42 +234,88 @@ def base_invariants(design: Any, meshes: Meshes) -> list[dict[str, Any]]:
 # ---- pivot guide ----------------------------------------------------------------------------
 
 
-def pivot_edges(mesh: trimesh.Trimesh) -> tuple[float, float, float, float] | None:
-    """The two limit edges' angles from the forward axis, where they meet (x, y), measured
-    on the outline mid-way up: the long straight edges that are neither axis-parallel."""
-    section = meshgeo.section(mesh, float(mesh.extents[2]) * 0.3)
-    ring = np.asarray(max(meshgeo.polygons(section), key=lambda g: g.area).exterior.coords)
-    edges = [(a, b) for a, b in itertools.pairwise(ring) if np.linalg.norm(b - a) > 10]
-    slanted = []
-    for a, b in edges:
-        d = b - a
-        angle = math.degrees(math.atan2(d[1], d[0])) % 180
-        if 5 < angle < 85 or 95 < angle < 175:
-            slanted.append((a, b, angle))
-    if len(slanted) != 2:
-        return None
-    (a1, b1, t1), (a2, b2, t2) = slanted
-    m = np.array([b1 - a1, -(b2 - a2)]).T
-    s, _ = np.linalg.solve(m, a2 - a1)
-    meet = a1 + s * (b1 - a1)
-    ups = sorted(abs(meshgeo.wrap_deg(t)) if t < 90 else 180 - t for t in (t1, t2))
-    return ups[0], ups[1], float(meet[0]), float(meet[1])
+PIVOT_STEP_DEG = 1  # the base turned from -45 to +45 degrees in these steps
+PIVOT_OVERLAP_TOL_MM2 = 0.01
+PIVOT_GAP_TOL_MM = 0.05
+GROOVE_MIN_MM = 8.0  # an engraved ray or mark is longer than this (a numeral is shorter)
+GROOVE_MIN_ASPECT = 4.0  # and this many times longer than wide (the U-turn arrow is not)
 
 
-def pivot_invariants(_design: Any, meshes: Meshes) -> list[dict[str, Any]]:
+def base_square(size: float, angle_deg: float = 0.0) -> Polygon:
+    """A ship base centred on the origin, turned by angle_deg about its centre."""
+    half = size / 2
+    return affinity.rotate(box(-half, -half, half, half), angle_deg, origin=(0, 0))
+
+
+def pivot_overlap(section: BaseGeometry, size: float) -> float:
+    """The worst overlap (mm^2) of the base with the guide while it pivots about its centre
+    through the rules' 45 degrees either way, in PIVOT_STEP_DEG steps."""
+    limit = C.PIVOT_LIMIT_DEG
+    angles = range(-limit, limit + 1, PIVOT_STEP_DEG)
+    return max(base_square(size, a).intersection(section).area for a in angles)
+
+
+def pivot_corner_gaps(section: BaseGeometry, size: float) -> tuple[float, float]:
+    """The gaps from the base's two front corners (unturned) to the guide."""
+    half = size / 2
+    gaps = (Point(half, side * half).distance(section) for side in (1, -1))
+    return next(gaps), next(gaps)
+
+
+def groove_lines(section: BaseGeometry, min_length: float, min_aspect: float) -> list[Line]:
+    """The long straight grooves in a top section: its holes longer than min_length and
+    min_aspect times longer than wide, each as an angle outward from the origin (the base's
+    centre) and its axis's distance from the origin."""
+    lines = []
+    for polygon in meshgeo.polygons(section):
+        for ring in polygon.interiors:
+            hole = Polygon(ring)
+            rect = np.asarray(hole.minimum_rotated_rectangle.exterior.coords)[:4]
+            edges = sorted((rect[(k + 1) % 4] - rect[k] for k in range(2)), key=np.linalg.norm)
+            short, long = (float(np.linalg.norm(e)) for e in edges)
+            if long < min_length or long < min_aspect * short:
+                continue
+            mid = np.asarray(rect.mean(axis=0))
+            direction = edges[1] / long
+            if direction @ mid < 0:
+                direction = -direction
+            angle = math.degrees(math.atan2(direction[1], direction[0]))
+            offset = abs(float(direction[0] * mid[1] - direction[1] * mid[0]))
+            lines.append(Line(angle, offset))
+    return sorted(lines, key=lambda line: line.angle_deg)
+
+
+def pivot_invariants(design: Any, meshes: Meshes) -> list[dict[str, Any]]:
     if "pivot_guide" not in meshes:
         return []
-    measured = pivot_edges(meshes["pivot_guide"])
-    if measured is None:
-        return [invariant("pivot guide: two limit edges found", 2, 0, 0)]
-    low, high, mx, my = measured
+    p = design.params
+    mesh = meshes["pivot_guide"]
+    size = float(p.base.size_mm)
+    outline = meshgeo.section(mesh, p.pivot.thickness_mm / 2)
+    low, high = pivot_corner_gaps(outline, size)
+    out = [
+        invariant("pivot guide: base overlap through a ±45° pivot (mm², worst)", 0,
+                  pivot_overlap(outline, size), PIVOT_OVERLAP_TOL_MM2),
+        invariant("pivot guide: gap at the base's front corners (mm)",
+                  p.pivot.base_clearance_mm,
+                  max((low, high), key=lambda g: abs(g - p.pivot.base_clearance_mm)),
+                  PIVOT_GAP_TOL_MM),
+    ]  # fmt: skip
+    top = meshgeo.section(mesh, p.pivot.thickness_mm - p.text.depth_mm / 2)
+    lines = groove_lines(top, GROOVE_MIN_MM, GROOVE_MIN_ASPECT)
+    if len(lines) != 3:
+        return [*out, invariant("pivot guide: engraved rays and centre mark found", 3,
+                                len(lines), 0)]  # fmt: skip
+    right, mark, left = lines  # sorted by angle: -45, 0, +45
+    limit = C.PIVOT_LIMIT_DEG
     return [
-        invariant("pivot guide: limit edge, one side (deg)", C.PIVOT_LIMIT_DEG, low,
+        *out,
+        invariant("pivot guide: ray at +45 (deg)", limit, left.angle_deg, ANGLE_TOL_DEG),
+        invariant("pivot guide: ray at -45 (deg)", -limit, right.angle_deg, ANGLE_TOL_DEG),
+        invariant("pivot guide: centre mark on the forward axis (deg)", 0, mark.angle_deg,
                   ANGLE_TOL_DEG),
-        invariant("pivot guide: limit edge, other side (deg)", C.PIVOT_LIMIT_DEG, high,
-                  ANGLE_TOL_DEG),
-        invariant("pivot guide: limits meet at the base's centre (mm off)", 0,
-                  math.hypot(mx, my), CENTRE_TOL_MM),
+        invariant("pivot guide: rays' and mark's axes off the base's centre (mm, worst)", 0,
+                  max(line.offset_mm for line in lines), CENTRE_TOL_MM),
     ]  # fmt: skip
 
 

@@ -23,6 +23,7 @@ from squadron_cad.kit import Purchase
 from squadron_cad.kits.squadron_leader.parts.stat_dial import DialLayout
 from squadron_cad.kits.squadrons import constants as C
 from squadron_cad.kits.squadrons.params import SquadronsParams
+from squadron_cad.kits.squadrons.parts import pivot_guide
 
 MAX_UNITS = 12  # fit.packing's search grows fast with the pockets: 8 take 0.1 s
 OBJECTIVE_PARTS = ("objective_scan", "objective_recover", "objective_destroy", "entry_marker")
@@ -79,9 +80,13 @@ def part_bounds(design: SquadronsDesign, part: str) -> Bounds:
         half = p.gauge.width_mm / 2
         return (0.0, -half, 0.0), (C.GAUGE_LENGTH_IN * C.INCH_MM, half, p.gauge.thickness_mm)
     if part == "pivot_guide":
-        notch, r = float(p.pivot_notch_mm), p.pivot.radius_mm
-        reach = r * math.sin(math.radians(C.PIVOT_LIMIT_DEG))
-        return (notch, -reach, 0.0), (r, reach, p.pivot.thickness_mm)
+        inner, r = float(p.pivot_cup_radius_mm), p.pivot.radius_mm
+        span = math.radians(pivot_guide.CUP_SPAN_DEG)  # the cup's ends reach the farthest
+        return (inner * math.cos(span), -r * math.sin(span), 0.0), (
+            r,
+            r * math.sin(span),
+            p.pivot.thickness_mm,
+        )
     if part in OBJECTIVE_PARTS:
         o = p.objective
         half = o.diameter_mm / 2

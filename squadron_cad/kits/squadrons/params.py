@@ -30,6 +30,7 @@ from squadron_cad.params import (
 FLOOR_MM = 0.8  # least material left under any socket or engraving (two layers and more)
 EDGE_MM = 1.0  # engraved lines stop this far inside a base's edge
 LINE_GAP_MM = 1.0  # zone lines start this far outside the peg socket
+PIVOT_BAND_MM = 15  # the pivot guide's least depth, from its inner arc to pivot.radius_mm
 
 
 class BaseParams(Section):
@@ -81,10 +82,18 @@ class GaugeParams(Section):
 
 
 class PivotParams(Section):
-    radius_mm: Annotated[Mm, mm("Reach of the pivot guide from the base's centre", 20, 150)]
+    radius_mm: Annotated[
+        Mm, mm("Reach of the pivot guide (its outer arc) from the base's centre", 20, 150)
+    ]
     thickness_mm: Annotated[Mm, mm("Thickness of the pivot guide", 1.5, 10)]
     base_clearance_mm: Annotated[
-        Mm, mm("Gap between the base and the guide's notch edge", 0, 2, allow_zero=True)
+        Mm,
+        mm(
+            "Gap between the base's front corners and the guide's inner arc",
+            0,
+            2,
+            allow_zero=True,
+        ),
     ]
     line_width_mm: Annotated[Mm, mm("Width of the guide's engraved lines", 0.6, 3)]
     numeral_height_mm: Annotated[Mm, mm("Height of the 45 and 180 numerals", 2, 15)]
@@ -172,9 +181,10 @@ class SquadronsParams(KitParamsBase):
         return (low + high) / 2
 
     @property
-    def pivot_notch_mm(self) -> Number:
-        """Half the pivot guide's notch: half a base and the clearance."""
-        return self.base.size_mm / 2 + self.pivot.base_clearance_mm
+    def pivot_cup_radius_mm(self) -> Number:
+        """The pivot guide's inner radius: half the base's diagonal (where its front corners
+        run while it pivots about its centre) and the clearance."""
+        return self.base.size_mm / sqrt(2) + self.pivot.base_clearance_mm
 
     @model_validator(mode="after")
     def _cross_rules(self) -> SquadronsParams:
@@ -184,11 +194,12 @@ class SquadronsParams(KitParamsBase):
                 f"base.numeral_height_mm ({self.base.numeral_height_mm}) is too big for the "
                 f"rear zone of base.size_mm ({self.base.size_mm}); lower it or raise the size"
             )
-        if self.pivot.radius_mm < float(self.pivot_notch_mm) * 2**0.5 + 15:
+        if self.pivot.radius_mm < float(self.pivot_cup_radius_mm) + PIVOT_BAND_MM:
             raise ValueError(
-                f"pivot.radius_mm ({self.pivot.radius_mm}) must reach 15 mm past the base's "
-                f"corner (base.size_mm {self.base.size_mm}, pivot.base_clearance_mm "
-                f"{self.pivot.base_clearance_mm})"
+                f"pivot.radius_mm ({self.pivot.radius_mm}) must reach {PIVOT_BAND_MM} mm past "
+                f"the pivot guide's inner radius, {float(self.pivot_cup_radius_mm):.2f} mm "
+                f"(half the diagonal of base.size_mm {self.base.size_mm} and "
+                f"pivot.base_clearance_mm {self.pivot.base_clearance_mm})"
             )
         d = self.stat_dial
         if d.min_value != 0 or d.max_value != C.TRACKER_MAX:

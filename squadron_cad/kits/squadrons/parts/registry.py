@@ -155,7 +155,8 @@ PARTS: tuple[Part, ...] = (
     ),
     Part(
         "pivot_guide",
-        "Pivot guide: the 45-degree limit about the base's centre, the 180 Advance pivot",
+        "Pivot guide: a cup round the base's front corners, the 45-degree limit about its "
+        "centre, the 180 Advance pivot",
         pivot_guide.build,
         "shared",
         per_kit=1,
