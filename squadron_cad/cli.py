@@ -135,7 +135,7 @@ SHARED_OPTIONS: dict[str, SharedOption] = {
                 "--kit",
                 "-k",
                 metavar="NAME",
-                help="Which game's kit (`squadron-cad kits`; default: the first).",
+                help="Which game's kit (`squadron-cad kits`; default: squadron-leader).",
             ),
         ],
         None,

@@ -13,7 +13,7 @@ import stat
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, Union, get_args, get_origin
 
 import yaml
 from pydantic import ValidationError
@@ -26,7 +26,9 @@ ENGINE_DEFAULTS = Path(__file__).resolve().parent / "defaults.yaml"  # what ever
 MAX_YAML_BYTES = 1024 * 1024  # a parameter file is a page of text; more is a mistake
 STDIN = Path("-")  # --params - reads standard input
 _MERGE_TAG = "tag:yaml.org,2002:merge"
-_KEY_PATH = re.compile(r"^[a-z_][a-z0-9_]*(\.[a-z_][a-z0-9_]*)*$")
+# a dotted path of words; a word the model does not know (Token, leave-out) is refused by
+# the model as an unknown key, named, with the nearest known one
+_KEY_PATH = re.compile(r"^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$")
 
 
 class _Loader(yaml.SafeLoader):
@@ -278,8 +280,85 @@ def _describe(error: dict[str, Any], layered: Layered) -> str:
         return f"unknown key {path!r}{origin}{_suggestion(error['loc'], layered.kit)}"
     if kind == "missing":
         return f"missing key {path!r}: add it to your parameter file (see {_defaults(layered.kit)})"
+    if kind == "invalid_key":
+        return _not_a_name(error["loc"], origin, layered.kit)
     shown = f"{path} = {_show(error.get('input'))}{origin}"
+    if kind == "tuple_type":
+        return f"{shown}: {_list_rule(error['loc'], error.get('input'), layered.kit)}"
     return f"{shown}: {_rule_text(kind, ctx, message)}"
+
+
+def _not_a_name(loc: tuple, origin: str, kit: Kit) -> str:
+    """`100: 3` in a parameter file: the key is a number, not a parameter's name."""
+    key, section = loc[-1], ".".join(str(p) for p in loc[:-1])
+    where = f" in {section}" if section else ""
+    known = _known_keys(loc[:-1], kit.params_model)
+    example = f", e.g. {known[0]}" if known else ""
+    return (
+        f"key {key!r}{where}{origin}: keys are parameter names (text){example}; "
+        f"see {_defaults(kit)}"
+    )
+
+
+def _list_rule(loc: tuple, given: Any, kit: Kit) -> str:
+    """'must be a list' with an example that fits this key: its allowed items, else its
+    default (the first item of a long one)."""
+    allowed = _allowed_items(loc, kit.params_model)
+    if allowed:
+        first = given if given in allowed else allowed[0]
+        names = ", ".join(repr(a) for a in allowed[:-1]) + f" or {allowed[-1]!r}"
+        return f"must be a list of {names}, e.g. [{first}]"
+    default = _default_value(loc, kit)
+    if isinstance(default, (list, tuple)) and default:
+        example = _flow(list(default))
+        if len(example) > 40:
+            example = _flow(list(default)[:1])
+        return f"must be a list, e.g. {example}"
+    return "must be a list, e.g. [a, b]"
+
+
+def _flow(value: Any) -> str:
+    return yaml.safe_dump(value, default_flow_style=True, sort_keys=False, width=1000).strip()
+
+
+def _allowed_items(loc: tuple, model: Any) -> list[Any]:
+    """The Literal values a list field's items may take (box.leave_out), else []."""
+    annotation = _annotation_at(loc, model)
+    for option in (
+        [annotation, *get_args(annotation)] if get_origin(annotation) is Union else [annotation]
+    ):
+        if get_origin(option) is tuple:
+            item = get_args(option)[0]
+            if get_origin(item) is Literal:
+                return list(get_args(item))
+    return []
+
+
+def _annotation_at(loc: tuple, model: Any) -> Any:
+    annotation: Any = None
+    for part in loc:
+        fields = getattr(model, "model_fields", None)
+        info = fields.get(str(part)) if fields else None
+        if info is None:
+            return None
+        annotation = info.annotation
+        model = annotation
+    return annotation
+
+
+def _default_value(loc: tuple, kit: Kit) -> Any:
+    """The key's value in the engine's or the kit's defaults, or None."""
+    found = None
+    for path in (ENGINE_DEFAULTS, kit.defaults):
+        try:
+            value: Any = load_yaml_file(path, "defaults")
+        except InputError:
+            continue
+        for part in loc:
+            value = value.get(str(part)) if isinstance(value, dict) else None
+        if value is not None:
+            found = value
+    return found
 
 
 def _rule_text(kind: str, ctx: dict[str, Any], message: str) -> str:
@@ -299,7 +378,6 @@ def _rule_text(kind: str, ctx: dict[str, Any], message: str) -> str:
         "dict_type": lambda: "must be a mapping of keys (key: value)",
         "model_type": lambda: "must be a mapping of keys (key: value)",
         "model_attributes_type": lambda: "must be a mapping of keys (key: value)",
-        "tuple_type": lambda: "must be a list, e.g. [H, D, A, S]",
         "too_short": lambda: f"must have at least {ctx.get('min_length')} entries",
         "too_long": lambda: f"must have at most {ctx.get('max_length')} entries",
         "literal_error": lambda: f"must be one of {ctx.get('expected')}",

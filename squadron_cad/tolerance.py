@@ -150,6 +150,11 @@ def parse_picks(picks: Iterable[str], coupons: tuple[Coupon, ...], ladder: Ladde
         if not math.isfinite(value) or not ladder.holds(value):
             steps = ", ".join(f"{v:.2f}" for v in ladder.values)
             raise InputError(f"--choose {pick!r}: {name} must be a step of the ladder: {steps}")
+        if name in chosen:
+            raise InputError(
+                f"--choose {pick!r}: the fit {name} is named twice ({name}={chosen[name]:g} "
+                f"too); choose each fit once"
+            )
         chosen[name] = round(value, 4)
     if not chosen:
         example = f"{coupons[0].fit}={ladder.values[len(ladder.values) // 2]:.2f}"

@@ -229,6 +229,19 @@ def test_each_shared_option_is_declared_once(option: str) -> None:
     assert len(seen) == 1, seen
 
 
+def test_kit_help_names_the_real_default_kit() -> None:
+    """--kit's help said 'default: the first', but `kits` lists space-planes first."""
+    from squadron_cad.kit import default_kit
+
+    helps = {
+        param.help
+        for command in click_commands().values()
+        for param in command.params
+        if "--kit" in param.opts
+    }
+    assert helps == {f"Which game's kit (`squadron-cad kits`; default: {default_kit().name})."}
+
+
 @pytest.mark.parametrize("command", sorted(SHARED_BY_COMMAND))
 def test_command_help_lists_its_shared_options(command: str) -> None:
     done = CliRunner().invoke(cli.app, [command, "--help"])

@@ -88,6 +88,18 @@ BAD_INPUT = [
     (["stat_dial.labels=[Health]"], ["stat_dial.labels", "Health"]),
     (["token"], ["--set", "key.path=value"]),
     (["box.title=Café"], ["box.title", "cannot engrave 'é'"]),
+    # a list key's example fits the key (it was the stat row's [H, D, A, S] for every list)
+    (["box.leave_out=dice"], ["box.leave_out", "must be a list of 'template'", "e.g. [dice]"]),
+    (["stat_dial.labels=H"], ["stat_dial.labels", "must be a list, e.g. [H, D, A, M]"]),
+    (["player_colours=red"], ["player_colours", "e.g. [{name: red, colour: red}]"]),
+    # a key in capitals or with a dash is an unknown key, not a malformed --set
+    (["Token.width_mm=30"], ["unknown key 'Token'", "did you mean 'token'?"]),
+    (["box.leave-out=[dice]"], ["unknown key 'box.leave-out'", "did you mean 'box.leave_out'?"]),
+    (["box.leave_out=[dice, dice]"], ["box.leave_out", "names dice more than once", "[dice]"]),
+    (
+        ["box.leave_out=[ruler, dice, ruler]"],
+        ["box.leave_out", "names ruler more than once", "e.g. [ruler, dice]"],
+    ),
 ]
 
 
@@ -133,3 +145,49 @@ def test_missing_and_oversized_files_are_refused(tmp_path: Path) -> None:
 def test_unknown_tin_preset_lists_the_known_ones() -> None:
     with pytest.raises(InputError, match="no such tin preset"):
         resolve(tin="../../etc/passwd")
+
+
+def test_list_examples_in_refusals_are_accepted() -> None:
+    for example in ("box.leave_out=[dice]", "stat_dial.labels=[H, D, A, M]"):
+        resolve(overrides=[example])
+    resolve(overrides=["player_colours=[{name: red, colour: red}]", "players=1"])
+
+
+def test_a_number_as_a_key_is_named_as_not_a_parameter_name(tmp_path: Path) -> None:
+    for text, words in (
+        ("100: 3\n", "key 100: keys are parameter names (text), e.g. players"),
+        ("token:\n  100: 3\n", "key 100 in token: keys are parameter names (text)"),
+    ):
+        path = tmp_path / "numbers.yaml"
+        path.write_text(text)
+        with pytest.raises(InputError) as caught:
+            resolve([path])
+        message = str(caught.value).replace(" (from numbers.yaml)", "")
+        assert words in message, message
+        assert "keys should be strings" not in message
+
+
+def test_rules_about_dice_left_out_do_not_apply() -> None:
+    """The dice depth rule refused a 13 mm tin though box.leave_out held the dice."""
+    left_out = ["tin.inner_depth_mm=13", "players=1"]
+    resolve(overrides=[*left_out, "box.leave_out=[template, dice, ruler, dials]"])
+    with pytest.raises(InputError, match=r"dice.size_mm .* box.leave_out: \[dice\]"):
+        resolve(overrides=[*left_out, "box.leave_out=[template, ruler, dials]"])
+
+
+def test_a_too_shallow_tin_offers_only_hints_that_work() -> None:
+    """It said 'lower box.lid_tray_depth_mm' with the tray already at its least (6)."""
+    shallow = ["tin.inner_depth_mm=10", "box.lid_tray_depth_mm=6"]
+    with pytest.raises(InputError) as caught:
+        resolve(overrides=shallow)
+    message = str(caught.value)
+    assert "too shallow" in message
+    assert "box.lid_tray_depth_mm 6 (its least)" in message
+    assert "use a tin deeper than 10.5 mm (tin.inner_depth_mm)" in message
+    assert "lower" not in message
+    assert "give box." not in message  # the dice rule refuses those
+    resolve(overrides=[*shallow, "tin.inner_depth_mm=14"])
+    with pytest.raises(InputError) as caught:
+        resolve(overrides=[*shallow, "box.leave_out=[dice]"])
+    assert str(caught.value).endswith(", or give box.lid_lip_mm at most 1.4")
+    resolve(overrides=[*shallow, "box.leave_out=[dice]", "box.lid_lip_mm=1.4"])

@@ -109,6 +109,8 @@ BAD_CHOICES = [
     (["peg=0.25"], "are for --choose"),
     (["--ladder", "0.1:0.4:0.07", "--choose", "peg=0.1"], "--ladder"),
     (["--choose", "peg=0.25"], "does not exist"),
+    (["--choose", "peg=0.25", "peg=0.30"], "the fit peg is named twice"),
+    (["--choose", "peg=0.25", "peg=0.25"], "the fit peg is named twice"),
 ]
 
 

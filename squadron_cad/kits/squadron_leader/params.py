@@ -364,6 +364,13 @@ class BoxParams(Section):
                 f"({self.lid_clearance_mm}) must be less than box.wall_mm ({self.wall_mm}): "
                 "the rest of the wall is the box's tongue the lid's lip laps"
             )
+        once = list(dict.fromkeys(self.leave_out))
+        if len(once) < len(self.leave_out):
+            twice = next(piece for piece in once if self.leave_out.count(piece) > 1)
+            raise ValueError(
+                f"box.leave_out ([{', '.join(self.leave_out)}]) names {twice} more than once: "
+                f"name each piece once, e.g. [{', '.join(once)}]"
+            )
         return self
 
 
@@ -639,18 +646,64 @@ def _box_fits_tin(kit: KitParams) -> None:
     height = tin.inner_depth_mm - box.tin_clearance_mm
     lid = box.lid_thickness_mm + box.lid_tray_depth_mm + box.lid_lip_mm
     if lid + box.floor_mm >= height:
+        need = lid + box.floor_mm
+        tray = f"box.lid_tray_depth_mm {box.lid_tray_depth_mm:g}"
+        if box.lid_tray_depth_mm <= _least("lid_tray_depth_mm") + LENGTH_EPSILON_MM:
+            tray += " (its least)"
         raise ValueError(
-            f"the lid (box.lid_thickness_mm {box.lid_thickness_mm:g} + box.lid_tray_depth_mm "
-            f"{box.lid_tray_depth_mm:g} + box.lid_lip_mm {box.lid_lip_mm:g}) and box.floor_mm "
-            f"({box.floor_mm:g}) need more than the box's height ({height:g} mm: "
-            "tin.inner_depth_mm less box.tin_clearance_mm): lower box.lid_tray_depth_mm"
+            f"the tin is too shallow for the box's lid and floor: box.lid_thickness_mm "
+            f"{box.lid_thickness_mm:g} + {tray} + box.lid_lip_mm {box.lid_lip_mm:g} + "
+            f"box.floor_mm {box.floor_mm:g} = {need:g} mm, but tin.inner_depth_mm "
+            f"{tin.inner_depth_mm:g} less box.tin_clearance_mm {box.tin_clearance_mm:g} leaves "
+            f"{height:g} mm; use a tin deeper than {need + box.tin_clearance_mm:g} mm "
+            f"(tin.inner_depth_mm){_shallow_hints(kit, need - height)}"
         )
+    if "dice" in box.leave_out:  # carried outside the box: their size asks nothing of it
+        return
     if kit.dice.size_mm > tin.inner_depth_mm - box.floor_mm - box.lid_thickness_mm:
         raise ValueError(
             f"dice.size_mm ({kit.dice.size_mm}) is deeper than the box can hold in "
             f"tin.inner_depth_mm ({tin.inner_depth_mm}) after box.floor_mm and "
-            f"box.lid_thickness_mm"
+            f"box.lid_thickness_mm; try box.leave_out: [dice], or a deeper tin"
         )
+
+
+_HINTING = False  # set while a refusal's hints are tried, so trying one offers none
+
+
+def _least(name: str) -> float:
+    """A box length's least allowed value (its field's bound)."""
+    for bound in BoxParams.model_fields[name].metadata:
+        for attr in ("ge", "gt"):
+            if getattr(bound, attr, None) is not None:
+                return float(getattr(bound, attr))
+    return 0.0
+
+
+def _shallow_hints(kit: KitParams, short: float) -> str:
+    """Besides a deeper tin: one box length lowered enough, above its least value, each
+    tried on the whole model so only a change that is then accepted is offered (a lid
+    tray at its least of 6 is not)."""
+    global _HINTING
+    if _HINTING:
+        return ""
+    offered = []
+    _HINTING = True
+    try:
+        for name in ("lid_tray_depth_mm", "lid_lip_mm", "lid_thickness_mm", "floor_mm"):
+            value = math.floor((getattr(kit.box, name) - short) * 10 - 1e-6) / 10
+            if value < _least(name):
+                continue
+            data = kit.model_dump()
+            data["box"][name] = value
+            try:
+                type(kit).model_validate(data)
+            except ValueError:
+                continue
+            offered.append(f"box.{name} at most {value:g}")
+    finally:
+        _HINTING = False
+    return "".join(f", or give {hint}" for hint in offered)
 
 
 def _clearances_reach_their_fits(kit: KitParams) -> None:
