@@ -26,7 +26,7 @@ import trimesh
 
 import squadron_cad.bed
 import squadron_cad.checks
-from squadron_cad import uptodate
+from squadron_cad import interrupts, uptodate
 from squadron_cad.checks import fits, memo, slicer
 from squadron_cad.checks.findings import Finding
 from squadron_cad.checks.mesh import BedSize, load_mesh, mesh_findings
@@ -389,6 +389,7 @@ class StageClock:
             status in ("running", "finished")
             and threading.current_thread() is threading.main_thread()
         ):
+            interrupts.checkpoint()  # each stage: a Ctrl-C a library swallowed ends the build
             self.close()
             if status == "running":
                 self._open = (name, time.perf_counter(), _cpu_seconds())

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar, cast, get_type_hints
 import typer
 import yaml
 
-from squadron_cad import __version__, console, uptodate
+from squadron_cad import __version__, console, interrupts, uptodate
 from squadron_cad.checks.findings import Finding
 from squadron_cad.errors import CheckFailed, InputError, Interrupted, SquadronError
 from squadron_cad.kit import default_kit, installed_kits, kit_of, load_kit
@@ -305,6 +305,7 @@ def _pipeline() -> Any:
     scipy, the parts), so an unchanged kit's rebuild and the light commands stay quick."""
     from squadron_cad import build
 
+    interrupts.checkpoint()  # a Ctrl-C the imports swallowed
     return build
 
 
@@ -880,6 +881,8 @@ def tolerance(
     """
     from squadron_cad import tolerance as coupons
 
+    interrupts.checkpoint()
+
     params = opts.parameters()
     game = kit_of(params)
     coupons.coupons_of(game)  # a kit without any says so first
@@ -906,6 +909,7 @@ def _interrupt(signum: int, _frame: Any) -> None:
     """Ctrl-C or SIGTERM: remembered, so that a library that swallows the KeyboardInterrupt
     (trimesh's loaders catch everything) still ends the run as an interruption."""
     _STATE["interrupted"] = True
+    interrupts.note_stop()
     raise KeyboardInterrupt(f"signal {signum}")
 
 
@@ -920,6 +924,7 @@ def main(argv: list[str] | None = None) -> None:
     args = sys.argv[1:] if argv is None else argv
     # this run's; --json known before parsing, so that a usage error is a JSON line too
     _STATE.update(debug=False, json="--json" in args, interrupted=False, output=None)
+    interrupts.forget()
     try:
         _run(args)
     except KeyboardInterrupt:  # a second Ctrl-C while the first one's line was being said

@@ -17,6 +17,7 @@ from importlib.metadata import EntryPoint, entry_points
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
+from squadron_cad import interrupts
 from squadron_cad.errors import InputError
 
 if TYPE_CHECKING:
@@ -169,7 +170,9 @@ class Later:
     name: str  # "clearance_findings"
 
     def resolve(self) -> Any:
-        return getattr(importlib.import_module(self.module), self.name)
+        found = getattr(importlib.import_module(self.module), self.name)
+        interrupts.checkpoint()  # the meshing stack's imports swallow a Ctrl-C
+        return found
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         return self.resolve()(*args, **kwargs)

@@ -556,3 +556,39 @@ def test_listing_fitting_and_cleaning_never_load_the_meshing_stack(tmp_path: Pat
     )
     assert done.returncode == 0, done.stderr
     assert "loaded: []" in done.stdout, done.stdout[-300:]
+
+
+SWALLOWING_RUN = """
+import importlib, os, signal, sys
+from squadron_cad import cli
+
+real = importlib.import_module
+def swallowing(name, *args, **kwargs):
+    try:  # as trimesh's optional loaders do: every exception caught, Ctrl-C too
+        os.kill(os.getpid(), signal.SIGINT)
+    except BaseException:
+        pass
+    importlib.import_module = real
+    return real(name, *args, **kwargs)
+
+importlib.import_module = swallowing
+cli.main(sys.argv[1:])
+"""
+
+
+@pytest.mark.parametrize("command", ["build", "tolerance"])
+def test_a_ctrl_c_that_a_library_swallows_still_ends_the_run(tmp_path: Path, command) -> None:
+    """A Ctrl-C in the first half second landed in trimesh's imports, which catch it: the
+    build then ran to the end and said 'built 14 parts', exit 0."""
+    out = tmp_path / "out"
+    done = subprocess.run(
+        [sys.executable, "-c", SWALLOWING_RUN, command, "--out", str(out), "--no-previews"],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+        env={**os.environ, "SQUADRON_OPENSCAD": "/nonexistent/openscad"},
+    )
+    assert done.returncode == 130, done.stdout + done.stderr
+    assert done.stderr.strip() == "squadron-cad: error: interrupted before anything was written"
+    assert not out.exists()
