@@ -54,6 +54,7 @@ def _xvfb(executable: str) -> Iterator[str]:
     try:
         server = subprocess.Popen(
             [
+                *_dies_with_us(),
                 executable,
                 "-displayfd",
                 str(write_end),
@@ -79,6 +80,14 @@ def _xvfb(executable: str) -> Iterator[str]:
     finally:
         os.close(read_end)
         _stop_group(server)
+
+
+def _dies_with_us() -> list[str]:
+    """Xvfb runs in a session of its own (a Ctrl-C to the build's group must not reach it
+    before OpenSCAD is done with it), so a build killed outright (SIGKILL) left it running:
+    util-linux's setpriv makes the kernel stop it when the thread that started it ends."""
+    setpriv = shutil.which("setpriv")
+    return [setpriv, "--pdeathsig", "TERM", "--"] if setpriv else []
 
 
 def _read_display(read_end: int, server: subprocess.Popen[bytes]) -> str:
