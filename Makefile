@@ -58,5 +58,5 @@ docs: setup ## Regenerate the README gallery, paper pages, parameter table and m
 	@$(PY) -m squadron_cad.outputs.models docs/schema
 	@$(PY) -m squadron_cad.tolerance docs
 
-clean: $(VENV)/.installed ## Remove the kit in OUT: only files the tool wrote (its record lists them)
+clean: $(VENV)/.installed ## Remove what the tool wrote in OUT (kit, paper, tolerance plate): only files its records list
 	@$(CLI) clean --out $(OUT)

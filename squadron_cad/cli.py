@@ -31,6 +31,7 @@ from squadron_cad.outfolder import (
     Ownership,
     clean_output,
     read_ownership,
+    remove_stale_staging,
     safe_output_folder,
     shared_cache_folder,
 )
@@ -419,6 +420,7 @@ def build(
         )
         unchanged = uptodate.up_to_date_manifest(Path(os.path.abspath(out)), key)
     if unchanged is not None:  # nothing to do, and no need to load the machinery to see it
+        remove_stale_staging(Path(os.path.abspath(out)))  # a killed build's, as README says
         _report_build(ManifestReport(unchanged, out), quiet=quiet, verbose=verbose, as_json=as_json)
         return
     safe_output_folder(out, "kit")  # a refused folder is said before the meshing stack loads
@@ -734,8 +736,9 @@ def clean(
         bool, typer.Option("--cache/--keep-cache", help="Remove the render cache too.")
     ] = True,
 ) -> None:
-    """Remove the kit in OUT: only the files the tool wrote there (its ownership record
-    lists them); anything else is left, and said.
+    """Remove what squadron-cad wrote in OUT: the kit and any paper edition or tolerance
+    plate it wrote inside it, only the files its ownership records list; anything else
+    is left, and said.
 
     Example: squadron-cad clean --out out
     """

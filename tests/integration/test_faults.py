@@ -535,6 +535,9 @@ def test_an_unchanged_kit_is_not_rebuilt_nor_its_machinery_loaded(
 ) -> None:
     out = copy_of(whole_kit, tmp_path)
     before = hashes(out)
+    killed = tmp_path / ".out.staging-4194303-x"  # a killed build's (no such process)
+    killed.mkdir()
+    (killed / ".squadron-cad-staging").write_text("4194303\n")
     done = subprocess.run(
         [sys.executable, "-c", UNCHANGED_PROBE, str(out)], capture_output=True, text=True
     )
@@ -542,6 +545,7 @@ def test_an_unchanged_kit_is_not_rebuilt_nor_its_machinery_loaded(
     assert "trimesh loaded: False" in done.stdout
     assert "is up to date" in done.stdout
     assert hashes(out) == before
+    assert not killed.exists()  # removed by the next run, as README says, an unchanged one too
     bom = out / "bom.md"
     bom.write_text("edited by hand")  # a changed file: the kit is rebuilt, not trusted
     run = cli(out, "--set", "quality=draft", "--json", **its_cache)
