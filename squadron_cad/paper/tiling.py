@@ -157,33 +157,27 @@ def _strips(grid: Grid, row: int, column: int, window: Rect) -> Drawing:
 
 
 def _joins(grid: Grid, row: int, column: int, window: Rect) -> Drawing:
-    """Dashed lines where neighbours' edges go; solid cut lines on this page's own edges."""
+    """Dashed lines where neighbours' edges go, their notes in the strip the neighbour will
+    cover; solid cut lines on this page's own edges, their notes on the grid without a
+    ground (this edge stays in sight: a white ground blanked hex lines on the finished mat)."""
     items: list[Item] = []
+    cap = TEXT_MM * 0.75  # how far a letter rises from its baseline
     if column + 1 < grid.columns:
         x = window.right - grid.overlap
         items.append(_line((x, window.y), (x, window.top), "join-right", dashed=True))
-        items.extend(_note("next page's edge here", (x - 1.2, window.top - 30), 90, "end"))
+        items.extend(_note("next page's edge here", (x + 1.2 + cap, window.top - 30), 90, "end"))
     if row + 1 < grid.rows:
         y = window.y + grid.overlap
         items.append(_line((window.x, y), (window.right, y), "join-below", dashed=True))
-        items.extend(_note("next page's edge here", (window.x + 30, y + 1.2), 0, "start"))
+        items.extend(_note("next page's edge here", (window.x + 30, y - 1.2 - cap), 0, "start"))
     if column > 0:
         items.append(_line((window.x, window.y), (window.x, window.top), "cut-left"))
-        items.extend(
-            _note(
-                "cut along this edge", (window.x + 1.2 + TEXT_MM * 0.75, window.top - 30), 90, "end"
-            )
-        )
+        at = (window.x + 1.2 + cap, window.top - 30)
+        items.append(_label("cut along this edge", at, 90, "end"))
     if row > 0:
         items.append(_line((window.x, window.top), (window.right, window.top), "cut-top"))
-        items.extend(
-            _note(
-                "cut along this edge",
-                (window.x + 30, window.top - 1.2 - TEXT_MM * 0.75),
-                0,
-                "start",
-            )
-        )
+        at = (window.x + 30, window.top - 1.2 - cap)
+        items.append(_label("cut along this edge", at, 0, "start"))
     return drawing(items)
 
 
@@ -192,9 +186,13 @@ def _line(a: tuple[float, float], b: tuple[float, float], tag: str, dashed: bool
     return Stroke((a, b), JOIN_MM, BLACK, "print", dash_mm=dash, round_caps=False, tag=tag)
 
 
+def _label(text: str, at: tuple[float, float], angle: float, anchor: str) -> Label:
+    return Label(text, at, TEXT_MM, anchor=anchor, angle_deg=angle, tag="join-note")  # type: ignore[arg-type]
+
+
 def _note(text: str, at: tuple[float, float], angle: float, anchor: str) -> list[Item]:
     """A note on a white ground, so that it reads over the grid."""
-    label = Label(text, at, TEXT_MM, anchor=anchor, angle_deg=angle, tag="join-note")  # type: ignore[arg-type]
+    label = _label(text, at, angle, anchor)
     ground = label_box(label).buffer(0.6, join_style="mitre")
     return [Area(rings_of(ground), WHITE, "print", tag="join-note-ground"), label]
 

@@ -348,3 +348,25 @@ def test_the_readme_paper_pictures_show_todays_default_edition(a4) -> None:
     report, _pages = a4
     docs = Path(__file__).resolve().parents[2] / "docs"
     assert paper_pictures_stale(docs, report.pdf) == []
+
+
+def test_white_grounds_of_join_notes_lie_in_the_strips_the_next_page_covers(a4) -> None:
+    """34 notes on white grounds blanked 168 mm of hex outline that stays in sight on the
+    glued mat; a ground may only hide what the next page covers anyway."""
+    _report, pages = a4
+    grounds = 0
+    for paths in pages:
+        strips = [p for p in paths if p.tag in ("strip-right", "strip-below")]
+        boxes = [
+            (min(x for x, _ in s.points), min(y for _, y in s.points),
+             max(x for x, _ in s.points), max(y for _, y in s.points))
+            for s in strips
+        ]  # fmt: skip
+        for ground in (p for p in paths if p.tag == "join-note-ground"):
+            grounds += 1
+            assert any(
+                all(x0 - 1e-3 <= x <= x1 + 1e-3 and y0 - 1e-3 <= y <= y1 + 1e-3
+                    for x, y in ground.points)
+                for x0, y0, x1, y1 in boxes
+            ), ground.points  # fmt: skip
+    assert grounds > 0
