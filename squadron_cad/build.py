@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
+import numpy as np
 import trimesh
 
 import squadron_cad.bed
@@ -206,6 +207,24 @@ def split_variants(report: BuildReport) -> None:
 def emit_sources(design: Design, specs: list[Part]) -> dict[str, ScadSource]:
     credit = kit_of(design.params).credit
     return {spec.name: emit(spec, design, credit) for spec in specs}
+
+
+def _refuse_a_box_off_the_bed(design: Design) -> None:
+    """A box (and its lid, as large) that no turn fits on the bed is known from the tin
+    before anything renders: refused in one line, not failed after the renders."""
+    layout = getattr(design, "layout", None)
+    if layout is None:
+        return
+    shape, printer = layout.box, design.params.printer
+    corners = np.array([[0, 0], [shape.length, 0], [shape.length, shape.width], [0, shape.width]])
+    bed = squadron_cad.bed.Bed(printer.bed_length_mm, printer.bed_width_mm, printer.bed_height_mm)
+    if not squadron_cad.bed.place(corners, 0.0, bed).fits:  # its height: the mesh check
+        raise InputError(
+            f"the box's {shape.length:.1f} x {shape.width:.1f} mm footprint (fitted to the "
+            f"tin) fits the {printer.bed_length_mm:g} x {printer.bed_width_mm:g} mm bed at no "
+            "turn (printer.bed_length_mm, printer.bed_width_mm); give your printer's bed, or "
+            "a smaller tin"
+        )
 
 
 def bed_of(params: KitParamsBase) -> BedSize:
@@ -441,6 +460,8 @@ def build(
         None if options.cache_dir is None else shared_cache_folder(options.cache_dir, out)
     )
     backend = select_backend(options.backend, options.openscad)  # before anything is written
+    design = kit.design(params)
+    _refuse_a_box_off_the_bed(design)
     existing = manifest.read_kit(out)
     _refuse_another_game(options.out_dir, existing, kit.name)
     kept = kept_parts(params, options, existing)
@@ -450,7 +471,7 @@ def build(
     clock = StageClock(progress or _no_progress)
     with no_trace_if_unfinished(out) as abandon:
         report = _transaction(
-            params, options, clock, out, backend, existing, kept, specs, shared_cache
+            design, options, clock, out, backend, existing, kept, specs, shared_cache
         )
         if not report.committed:  # failed checks: the kit was not swapped in
             abandon()
@@ -506,7 +527,7 @@ def report_from_manifest(
 
 
 def _transaction(
-    params: KitParamsBase,
+    design: Design,
     options: BuildOptions,
     progress: Progress | None,
     out: Path,
@@ -517,9 +538,9 @@ def _transaction(
     shared_cache: Path | None,
 ) -> BuildReport:
     started = time.perf_counter()
+    params = design.params
     with staged(out, "kit") as staging:
         _seed(staging, options, existing)
-        design = kit_of(params).design(params)
         cache = prepare_cache(out, shared_cache)
         builder = Builder(design, options, progress, staging.path, cache, backend)
         report = builder.run(planned_parts(params, specs, kept), kept)
