@@ -209,11 +209,15 @@ def emit_sources(design: Design, specs: list[Part]) -> dict[str, ScadSource]:
     return {spec.name: emit(spec, design, credit) for spec in specs}
 
 
-def _refuse_a_box_off_the_bed(design: Design) -> None:
+def _refuse_a_box_off_the_bed(design: Design, building: set[str]) -> None:
     """A box (and its lid, as large) that no turn fits on the bed is known from the tin
-    before anything renders: refused in one line, not failed after the renders."""
-    layout = getattr(design, "layout", None)
-    if layout is None:
+    before anything renders: refused in one line, not failed after the renders. Only when
+    the box is built (a build of other parts may not need the layout at all)."""
+    try:
+        layout = getattr(design, "layout", None)
+    except InputError:  # no layout in this tin: said where the box's parts need it
+        return
+    if layout is None or layout.box_part not in building:
         return
     shape, printer = layout.box, design.params.printer
     corners = np.array([[0, 0], [shape.length, 0], [shape.length, shape.width], [0, shape.width]])
@@ -461,7 +465,7 @@ def build(
     )
     backend = select_backend(options.backend, options.openscad)  # before anything is written
     design = kit.design(params)
-    _refuse_a_box_off_the_bed(design)
+    _refuse_a_box_off_the_bed(design, {spec.name for spec in specs})
     existing = manifest.read_kit(out)
     _refuse_another_game(options.out_dir, existing, kit.name)
     kept = kept_parts(params, options, existing)
