@@ -8,8 +8,15 @@ from pathlib import Path
 
 import pytest
 import trimesh
+from shapely import affinity
+from shapely.geometry import Point, Polygon
+from shapely.geometry.base import BaseGeometry
 
 from squadron_cad.build import BuildOptions, BuildReport, build
+from squadron_cad.checks import meshgeo
+from squadron_cad.geometry.marks import mark_shape, player_mark
+from squadron_cad.kits.squadrons import constants as C
+from squadron_cad.kits.squadrons.checks import base_number, gauge_words, turned_iou
 from squadron_cad.resolve import resolve
 
 pytestmark = pytest.mark.integration
@@ -56,6 +63,8 @@ def test_every_invariant_holds(invariants: dict[str, dict]) -> None:
         ("pivot guide: ray at -45 (deg)", -45),
         ("pivot guide: centre mark on the forward axis (deg)", 0),
         ("tracker: values 0..6 held by a detent, both rows", 14),
+        ("movement gauge: words found (ADV/EVA, BOOST +3)", 2),
+        ("movement gauge: worst word's centre off its tick (mm; 2 in, 3 in)", 0),
     ],
 )
 def test_measured_values(invariants: dict[str, dict], name: str, expected: float) -> None:
@@ -92,3 +101,64 @@ def test_every_piece_fits_its_pocket(kit: BuildReport) -> None:
     pockets = [f for f in kit.kit_findings if f.check in ("in_pocket", "pocket_gap")]
     assert len(pockets) == 8
     assert all(f.severity == "ok" for f in pockets)
+
+
+def _stl(kit: BuildReport, stem: str) -> trimesh.Trimesh:
+    return trimesh.load_mesh(kit.out_dir / "stl" / f"{stem}.stl")
+
+
+def test_each_gauge_word_is_engraved_under_its_tick(kit: BuildReport) -> None:
+    """Measured on the gauge's mesh: ADV/EVA spans the 2" tick, BOOST +3 the 3" tick,
+    each centred on it (they spanned 17.3-33.5 and 105.2-123.4 mm, around 1" and 4.5")."""
+    p = kit.params
+    words = gauge_words(_stl(kit, "movement_gauge"), p.text.depth_mm, p.gauge.width_mm / 2,
+                        p.gauge.word_height_mm)  # fmt: skip
+    assert len(words) == len(C.GAUGE_WORDS)
+    for word, (inch, _name) in zip(words, C.GAUGE_WORDS, strict=True):
+        x0, _, x1, _ = word.bounds
+        tick = inch * C.INCH_MM
+        assert x0 < tick < x1
+        assert (x0 + x1) / 2 == pytest.approx(tick, abs=0.2)
+
+
+def test_ship_6_and_ship_9_differ_when_one_is_turned(kit: BuildReport) -> None:
+    """The numbers engraved in bases 6 and 9, one turned 180 degrees: no longer the same
+    shape (IoU 1.000 before the bar under them)."""
+    p = kit.params
+    six, nine = (
+        base_number(_stl(kit, f"ship_base_{n}"), p.text.depth_mm, 40.0, p.base.line_width_mm)
+        for n in (6, 9)
+    )
+    turned_six = affinity.rotate(six, 180, origin="centroid")
+    assert turned_iou(six, turned_six) == pytest.approx(1.0)  # the measure finds a turned 6
+    assert turned_iou(six, nine) < 0.5
+    eight = base_number(_stl(kit, "ship_base_8"), p.text.depth_mm, 40.0, p.base.line_width_mm)
+    assert eight.bounds[1] > six.bounds[1] + 1  # only 6 and 9 carry the bar
+
+
+def _left_zone(kit: BuildReport, stem: str) -> BaseGeometry:
+    """What is engraved in a base's left zone (+y), clear of its zone lines and the
+    socket: its player's mark."""
+    p = kit.params
+    section = meshgeo.section(_stl(kit, stem), float(p.base.thickness_mm - p.text.depth_mm / 2))
+    half = float(p.base.size_mm) / 2
+    zone = Polygon([(0, 0), (half, half), (-half, half)]).buffer(-1.0, join_style=2)
+    return zone.difference(section).difference(Point(0, 0).buffer(4))
+
+
+def test_the_two_players_bases_differ_by_their_mark(kit: BuildReport) -> None:
+    """Each player's copy of a base carries their mark (circle, triangle), engraved in the
+    side zones, so the squadrons differ in shape as well as colour; the rest is the same."""
+    p = kit.params
+    first, second = (_stl(kit, f"ship_base_3.p{k}") for k in (1, 2))
+    assert abs(first.volume - second.volume) > 1.0  # the plates were byte-identical
+    centre = (0.0, float(p.mark_centre_mm))
+    for k, mesh_stem in enumerate(("ship_base_3.p1", "ship_base_3.p2")):
+        cut = _left_zone(kit, mesh_stem)
+        expected = mark_shape(player_mark(p, k), float(p.base.mark_size_mm), centre)
+        assert cut.symmetric_difference(expected).area < 0.05 * expected.area, mesh_stem
+    marks = [_left_zone(kit, f"ship_base_3.p{k}") for k in (1, 2)]
+    assert marks[0].intersection(marks[1]).area / marks[0].union(marks[1]).area < 0.75
+    plates = sorted((kit.out_dir / "plates").glob("player*.stl"))
+    assert len(plates) == 2
+    assert plates[0].read_bytes() != plates[1].read_bytes()

@@ -10,11 +10,14 @@ from shapely.geometry import Polygon
 
 from squadron_cad.emit import emit
 from squadron_cad.errors import InputError
+from squadron_cad.geometry.marks import player_mark
 from squadron_cad.kit import load_kit
 from squadron_cad.kits.squadrons import constants as C
 from squadron_cad.kits.squadrons.checks import base_square, pivot_corner_gaps, pivot_overlap
 from squadron_cad.kits.squadrons.design import SquadronsDesign, part_bounds, units
 from squadron_cad.kits.squadrons.parts import pivot_guide
+from squadron_cad.kits.squadrons.parts.rulers import gauge_word_spans
+from squadron_cad.outputs.plates import _luminance, plate_material, player_plate_name
 from squadron_cad.resolve import resolve
 
 KIT = load_kit("squadrons")
@@ -54,6 +57,7 @@ def test_ships_per_player_is_five_to_fifteen(ships: int) -> None:
         (["stat_dial.max_value=5"], r"stat_dial\.min_value and stat_dial\.max_value"),
         (["objective.symbol_size_mm=30"], r"objective\.symbol_size_mm.*objective\.diameter_mm"),
         (["ruler.tick_length_mm=7"], r"ruler\.tick_length_mm.*ruler\.label_tick_length_mm"),
+        (["base.mark_size_mm=16"], r"base\.mark_size_mm.*base\.size_mm"),
     ],
 )
 def test_cross_field_rules_name_their_keys(overrides: list[str], keys: str) -> None:
@@ -154,3 +158,40 @@ def test_sources_keep_symbolic_names() -> None:
     assert "base_size_mm = 40;" in source
     ruler = emit(KIT.part("range_ruler_2"), design, KIT.credit).text
     assert "ruler_joint_clearance_mm" in ruler
+
+
+def test_each_gauge_word_is_centred_on_the_tick_it_names() -> None:
+    """ADV/EVA under the 2" tick (Advance and Evasion are 2" moves), BOOST +3 under the
+    3" tick ("+3": Boost's up to 3" more); they were at 1" and 4.5", off their ticks."""
+    spans = gauge_word_spans(params())
+    assert [(word, round(tick, 1)) for word, tick, _x0, _x1 in spans] == [
+        ("ADV/EVA", 50.8),
+        ("BOOST +3", 76.2),
+    ]
+    for _word, tick, x0, x1 in spans:
+        assert x0 < tick < x1
+        assert (x0 + x1) / 2 == pytest.approx(tick, abs=1e-9)
+    (_, _, _, first_end), (_, _, second_start, _) = spans
+    assert second_start - first_end > 5  # two words, not one run of letters
+
+
+def test_the_rear_zone_leaves_room_for_the_bar_under_6_and_9() -> None:
+    for ships in (5, 6, 9, 10, 15):
+        p = params(f"base.per_player={ships}")
+        low, high = p._numeral_span()
+        assert float(low) <= float(p.numeral_centre_mm) <= float(high)
+
+
+def _contrast(first: str, second: str) -> float:
+    dark, light = sorted((_luminance(first), _luminance(second)))
+    return (light + 0.05) / (dark + 0.05)
+
+
+def test_the_two_players_differ_in_lightness_and_in_mark() -> None:
+    """Two squadrons: the default colours apart in luminance (WCAG contrast >= 3:1; the old
+    red and blue were 1.03:1, one grey), and the two players' marks different shapes."""
+    p = params()
+    first, second = (plate_material(player_plate_name(k, p), p)[1] for k in range(2))
+    assert _contrast("#c0392b", "#2471a3") < 1.1  # the old default pair
+    assert _contrast(first, second) >= 3.0
+    assert player_mark(p, 0) != player_mark(p, 1)

@@ -3,9 +3,10 @@ measured on the meshes (the parameters give only what is expected).
 
 - ruler: the four sections joined shoulder to shoulder (Squadron Leader's joint measure):
   every inch tick at a multiple of 25.4 mm, the whole 16 inches, the joint clearance;
-- movement gauge: its ticks and its 8 inches;
+- movement gauge: its ticks and its 8 inches; each word centred on the tick it names;
 - objectives: the diameter (the rules' 40 mm token), the Destroy token's two notches;
 - ship bases: the four zone boundaries 90 degrees apart, the Fixed line on the forward axis;
+  ship 6 and ship 9 told apart when one is turned 180 degrees (the bar under them);
 - pivot guide: the base pivots 45 degrees either way about its centre without touching it;
   the gap at the base's front corners; the engraved rays at 45 degrees and the centre mark
   on the forward axis, through the base's centre;
@@ -129,7 +130,41 @@ def ruler_invariants(design: Any, meshes: Meshes) -> list[dict[str, Any]]:
         half = float(max(np.abs(mesh.vertices[:, 1])))
         out += _tick_invariants("movement gauge", outline, half, p.gauge.tick_length_mm,
                                 C.GAUGE_LENGTH_IN)  # fmt: skip
+        out += _word_invariants(design, mesh, half)
     return out
+
+
+WORD_GAP_MM = 1.5  # letters closer than twice this are one word (words are 8 mm apart)
+WORD_TOL_MM = 0.2  # a word's ink centre off its tick: the strokes' round ends are facets
+
+
+def gauge_words(mesh: trimesh.Trimesh, depth: float, half: float, height: float) -> list[Polygon]:
+    """The bounding boxes (x0, y0, x1, y1 as polygons) of the words engraved along the
+    gauge's foot (the -y edge, under the numerals), left to right."""
+    section = _top_section(mesh, depth)
+    x0, _, x1, _ = section.bounds
+    band = box(x0, -half + 0.5, x1, -half + 1 + height + 0.5)
+    cut = band.difference(section)
+    letters = [g for g in meshgeo.polygons(cut) if g.area > 0.01]
+    words = meshgeo.polygons(unary_union([g.buffer(WORD_GAP_MM) for g in letters]))
+    found = [box(*unary_union([g for g in letters if g.intersects(w)]).bounds) for w in words]
+    return sorted(found, key=lambda g: g.bounds[0])
+
+
+def _word_invariants(design: Any, mesh: trimesh.Trimesh, half: float) -> list[dict[str, Any]]:
+    p = design.params
+    words = gauge_words(mesh, p.text.depth_mm, half, p.gauge.word_height_mm)
+    ticks = [inch * C.INCH_MM for inch, _word in C.GAUGE_WORDS]
+    worst = (
+        max(abs((w.bounds[0] + w.bounds[2]) / 2 - x) for w, x in zip(words, ticks, strict=True))
+        if len(words) == len(ticks)
+        else math.nan
+    )
+    return [
+        invariant("movement gauge: words found (ADV/EVA, BOOST +3)", len(ticks), len(words), 0),
+        invariant("movement gauge: worst word's centre off its tick (mm; 2 in, 3 in)", 0, worst,
+                  WORD_TOL_MM),
+    ]  # fmt: skip
 
 
 # ---- objectives ------------------------------------------------------------------------------
@@ -228,6 +263,47 @@ def base_invariants(design: Any, meshes: Meshes) -> list[dict[str, Any]]:
                   worst_fixed, ANGLE_TOL_DEG),
         invariant(f"ship bases: lines' axes off the centre (mm, worst of {span})", 0,
                   worst_offset, CENTRE_TOL_MM),
+    ]  # fmt: skip
+
+
+TURNED_IOU_MAX = 0.75  # ship 6 against ship 9 turned: at most this alike (it was 1.000)
+
+
+def base_number(mesh: trimesh.Trimesh, depth: float, size: float, clear: float) -> BaseGeometry:
+    """What is engraved in a base's rear zone (-x), `clear` inside its zone lines and off
+    the centre: the ship's number (and its bar)."""
+    section = _top_section(mesh, depth)
+    half = size / 2
+    rear = Polygon([(0, 0), (-half, half), (-half, -half)]).buffer(-clear, join_style=2)
+    return rear.difference(section).difference(Point(0, 0).buffer(2 * clear + 2))
+
+
+def turned_iou(first: BaseGeometry, second: BaseGeometry) -> float:
+    """How alike `first` and `second` turned 180 degrees are (intersection over union), the
+    best of aligning their boxes' centres or their centroids."""
+    turned = affinity.rotate(second, 180, origin="centroid")
+    best = 0.0
+    for a, b in (
+        (first.centroid, turned.centroid),
+        (box(*first.bounds).centroid, box(*turned.bounds).centroid),
+    ):
+        moved = affinity.translate(turned, a.x - b.x, a.y - b.y)
+        union = first.union(moved).area
+        best = max(best, first.intersection(moved).area / union if union else 0.0)
+    return best
+
+
+def turned_number_invariants(design: Any, meshes: Meshes) -> list[dict[str, Any]]:
+    """Ship 6 and ship 9 (when both are printed): not the same mark turned round."""
+    b = design.params.base
+    if not all(f"ship_base_{n}" in meshes for n in C.UNDERLINED_NUMBERS):
+        return []
+    depth, clear = design.params.text.depth_mm, float(b.line_width_mm)
+    six, nine = (base_number(meshes[f"ship_base_{n}"], depth, float(b.size_mm), clear)
+                 for n in C.UNDERLINED_NUMBERS)  # fmt: skip
+    return [
+        invariant("ship bases: 6 against 9 turned 180° (IoU of the numbers)", 0,
+                  turned_iou(six, nine), TURNED_IOU_MAX),
     ]  # fmt: skip
 
 
@@ -374,6 +450,7 @@ def invariants(design: Any, meshes: Meshes) -> list[dict[str, Any]]:
     return (
         unmeasured
         + base_invariants(design, valid)
+        + turned_number_invariants(design, valid)
         + ruler_invariants(design, valid)
         + objective_invariants(design, valid)
         + pivot_invariants(design, valid)

@@ -18,7 +18,9 @@ RULER_LABELS_IN = (1, 6, 8, 12, 16)  # target over 1"; ranges 6", 8", 12", 16"
 # left or right; Boost adds up to 3" when the ship does not pivot.
 GAUGE_LENGTH_IN = 8
 GAUGE_LABELS: tuple[tuple[int, str], ...] = ((2, "2"), (3, "+3"), (6, "6"), (7, "7"), (8, "8"))
-GAUGE_WORDS: tuple[tuple[float, str], ...] = ((1.0, "ADV/EVA"), (4.5, "BOOST +3"))
+# Each word names a tick and is centred under it: Advance and Evasion are 2" moves; Boost
+# adds up to 3" (measured on from where the move ends, to the "+3" tick).
+GAUGE_WORDS: tuple[tuple[int, str], ...] = ((2, "ADV/EVA"), (3, "BOOST +3"))
 
 PIVOT_LIMIT_DEG = 45  # a Vehicle pivots up to 45 degrees per action
 ADVANCE_PIVOT_DEG = 180  # Advance: 2" forward and a pivot of exactly 180 degrees
@@ -28,6 +30,10 @@ OBJECTIVE_NAMES = ("SCAN", "RECOVER", "DESTROY")
 DESTROY_PROFILE = "D4+ T4"  # Defence 4+, Toughness 4; Hit Points 2 are the notches
 DESTROY_HIT_POINTS = 2
 ENTRY_MARKERS = 2
+
+# Ship numbers that read as another number when the base is turned 180 degrees: each gets
+# a bar under it (the usual 6. and 9. of dice and pool balls), so ship 6 is not ship 9.
+UNDERLINED_NUMBERS = (6, 9)
 
 TRACKER_LABELS = ("C", "H")  # Command Points and Hit Points, each 0..6
 TRACKER_MAX = 6

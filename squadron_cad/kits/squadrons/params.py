@@ -40,6 +40,9 @@ class BaseParams(Section):
     line_width_mm: Annotated[Mm, mm("Width of the engraved zone and Fixed lines", 0.6, 3)]
     line_depth_mm: Annotated[Mm, mm("Depth of the engraved zone and Fixed lines", 0.4, 3)]
     numeral_height_mm: Annotated[Mm, mm("Height of the ship number", 2, 20)]
+    mark_size_mm: Annotated[
+        Mm, mm("Size of the player's mark engraved in each side zone (player_colours.mark)", 2, 20)
+    ]
     peg_socket: Annotated[bool, Field(description="Cut a socket for a model's flight peg")]
     socket_diameter_mm: Annotated[Mm, mm("Flight-peg socket diameter (peg + clearance)", 1, 12)]
     socket_depth_mm: Annotated[Mm, mm("Flight-peg socket depth", 0.5, 9)]
@@ -163,16 +166,43 @@ class SquadronsParams(KitParamsBase):
         h = self.base.numeral_height_mm
         return em * (h - self.text.stroke_mm) + self.text.stroke_mm
 
+    @property
+    def numeral_bar_mm(self) -> tuple[Number, Number]:
+        """The bar under a number that reads as another turned (6, 9): its gap under the
+        digits and its thickness (a text stroke and a line width)."""
+        return self.text.stroke_mm, self.base.line_width_mm
+
+    def numeral_ink_mm(self, number: int) -> Number:
+        _, em = layout_text(str(number))
+        return em * (self.base.numeral_height_mm - self.text.stroke_mm) + self.text.stroke_mm
+
     def _numeral_span(self) -> tuple[Number, Number]:
-        """The range of x (behind the centre) where the number clears the rear zone lines."""
+        """The range of x (behind the centre) where the number, and the bar under a 6 or a
+        9, clear the rear zone lines."""
         b = self.base
-        low = (
-            self.numeral_width_mm / 2
-            + b.numeral_height_mm / 2
-            + sqrt(2) * (b.line_width_mm / 2 + 0.6)
-        )
+        gap, bar = self.numeral_bar_mm
+        reach = self.numeral_width_mm / 2 + b.numeral_height_mm / 2
+        for number in C.UNDERLINED_NUMBERS:
+            if number <= b.per_player:
+                reach = max(reach, self.numeral_ink_mm(number) / 2 + b.numeral_height_mm / 2
+                            + gap + bar)  # fmt: skip
+        low = reach + sqrt(2) * (b.line_width_mm / 2 + 0.6)
         high = b.size_mm / 2 - EDGE_MM - self.numeral_width_mm / 2
         return low, high
+
+    def _mark_span(self) -> tuple[Number, Number]:
+        """The range of y (off the forward axis) where the player's mark (its circle)
+        clears the side zone's lines and stays EDGE_MM inside the base's edge."""
+        b = self.base
+        low = sqrt(2) * (b.mark_size_mm / 2 + b.line_width_mm / 2 + 0.6)
+        high = b.size_mm / 2 - EDGE_MM - b.mark_size_mm / 2
+        return low, high
+
+    @property
+    def mark_centre_mm(self) -> Number:
+        """How far off the forward axis the player's mark sits, in each side zone."""
+        low, high = self._mark_span()
+        return (low + high) / 2
 
     @property
     def numeral_centre_mm(self) -> Number:
@@ -193,6 +223,12 @@ class SquadronsParams(KitParamsBase):
             raise ValueError(
                 f"base.numeral_height_mm ({self.base.numeral_height_mm}) is too big for the "
                 f"rear zone of base.size_mm ({self.base.size_mm}); lower it or raise the size"
+            )
+        low, high = self._mark_span()
+        if float(low) > float(high):
+            raise ValueError(
+                f"base.mark_size_mm ({self.base.mark_size_mm}) is too big for the side zones "
+                f"of base.size_mm ({self.base.size_mm}); lower it or raise the size"
             )
         if self.pivot.radius_mm < float(self.pivot_cup_radius_mm) + PIVOT_BAND_MM:
             raise ValueError(

@@ -80,9 +80,10 @@ def _clips(p: SquadronsParams) -> int:
 def _base(number: int) -> Part:
     return Part(
         base_part(number),
-        f"Ship base {number}: zone lines, Fixed line, number {number}, peg socket",
+        f"Ship base {number}: zone lines, Fixed line, number {number}, player's mark, peg socket",
         ship_base.builder(number),
         "player",
+        player_builder=ship_base.player_builder(number),
         count_rule=_ships_rule(number),
         orientation="lines up",
         colour="player",

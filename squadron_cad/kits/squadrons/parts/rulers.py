@@ -86,8 +86,19 @@ def section_builder(index: int) -> Any:
     return build
 
 
+def gauge_word_spans(p: Any) -> list[tuple[str, float, float, float]]:
+    """(word, its tick's x, ink from x, ink to x) of each word along the gauge's foot."""
+    spans = []
+    for inch, word in C.GAUGE_WORDS:
+        _, width = text(word, p.gauge.word_height_mm, p.text.stroke_mm)
+        x = inch * C.INCH_MM
+        spans.append((word, x, float(x - width / 2), float(x + width / 2)))
+    return spans
+
+
 def build_gauge(design: Any) -> OpenSCADObject:
-    """8 inches: ticks every inch, 2 (Advance, Evasion), +3 (Boost), 6, 7 and 8 labelled."""
+    """8 inches: ticks every inch, 2 (Advance, Evasion), +3 (Boost), 6, 7 and 8 labelled;
+    the words ADV/EVA and BOOST +3 along the foot, each centred under its tick."""
     p = design.params
     g = p.gauge
     length, half = C.GAUGE_LENGTH_IN * C.INCH_MM, g.width_mm / 2
@@ -109,6 +120,6 @@ def build_gauge(design: Any) -> OpenSCADObject:
         translate([inch * C.INCH_MM, word_y])(
             centred_text(word, g.word_height_mm, p.text.stroke_mm)
         )
-        for inch, word in C.GAUGE_WORDS
+        for inch, word in C.GAUGE_WORDS  # each centred under the tick it names
     ]
     return engrave(body, g.thickness_mm, [(p.ruler.mark_depth_mm, ticks), (p.text.depth_mm, marks)])

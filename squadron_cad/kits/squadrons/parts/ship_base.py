@@ -2,9 +2,12 @@
 
 Frame: centred on x and y, forward along +x, bed at z = 0. Engraved on top: the four zone
 boundaries (the diagonals: front, rear, left and right zones of 90 degrees each), the
-forward Fixed line on +x, and the ship's number in the rear zone; an optional socket at
-the centre takes a model's flight peg. One part per ship number (the engine's parts are
-one STL each, so a number cannot be a per-copy parameter).
+forward Fixed line on +x, the ship's number in the rear zone (a bar under 6 and 9, so a
+turned 6 does not read as 9), and the player's mark (player_colours.mark, our own
+polygons) in each side zone, so two squadrons differ in shape, not only in colour; an
+optional socket at the centre takes a model's flight peg. One part per ship number (the
+engine's parts are one STL each, so a number cannot be a per-copy parameter), and one copy
+of each per player (Part.player_builder: the mark).
 """
 
 from __future__ import annotations
@@ -14,7 +17,9 @@ from typing import Any
 from solid2 import cube, cylinder, rotate, translate
 from solid2.core.object_base import OpenSCADObject
 
+from squadron_cad.geometry.marks import mark_2d, player_mark
 from squadron_cad.geometry.shapes import EPSILON_MM, centred_text
+from squadron_cad.kits.squadrons import constants as C
 from squadron_cad.kits.squadrons.parts.common import bar, engrave
 
 ZONE_BOUNDARIES_DEG = (45, 135, 225, 315)  # between front, left, rear and right
@@ -25,7 +30,25 @@ def _line(start: Any, end: Any, width: Any, angle_deg: float) -> OpenSCADObject:
     return rotate([0, 0, angle_deg])(bar(start, -width / 2, end, width / 2))
 
 
-def build(design: Any, number: int) -> OpenSCADObject:
+def numeral(p: Any, number: int) -> list[OpenSCADObject]:
+    """The ship number centred at the origin, reading along +x; under a 6 or a 9, a bar as
+    wide as the digit (so the two differ when the base is turned)."""
+    b = p.base
+    shapes = [centred_text(str(number), b.numeral_height_mm, p.text.stroke_mm)]
+    if number in C.UNDERLINED_NUMBERS:
+        gap, thickness = p.numeral_bar_mm
+        half_w, below = p.numeral_ink_mm(number) / 2, b.numeral_height_mm / 2 + gap
+        shapes.append(bar(-half_w, -below - thickness, half_w, -below))
+    return shapes
+
+
+def marks(p: Any, player: int) -> list[OpenSCADObject]:
+    """The player's mark in the left and the right zone, on the cross axis."""
+    shape = mark_2d(player_mark(p, player), p.base.mark_size_mm)
+    return [translate([0, side * p.mark_centre_mm])(shape) for side in (1, -1)]
+
+
+def build(design: Any, number: int, player: int = 0) -> OpenSCADObject:
     p = design.params
     b = p.base
     body = translate([-b.size_mm / 2, -b.size_mm / 2, 0])(
@@ -35,11 +58,10 @@ def build(design: Any, number: int) -> OpenSCADObject:
     lines = [_line(start, p.zone_line_end_mm, b.line_width_mm, a) for a in ZONE_BOUNDARIES_DEG]
     fixed_end = b.size_mm / 2 - 1.0 - b.line_width_mm / 2
     lines.append(_line(start, fixed_end, b.line_width_mm, 0))
-    numeral = translate([-p.numeral_centre_mm, 0])(
-        centred_text(str(number), b.numeral_height_mm, p.text.stroke_mm)
-    )
+    number_shapes = [translate([-p.numeral_centre_mm, 0])(s) for s in numeral(p, number)]
     top = b.thickness_mm
-    result = engrave(body, top, [(b.line_depth_mm, lines), (p.text.depth_mm, [numeral])])
+    engraved = [*number_shapes, *marks(p, player)]
+    result = engrave(body, top, [(b.line_depth_mm, lines), (p.text.depth_mm, engraved)])
     if b.peg_socket:
         socket = translate([0, 0, top - b.socket_depth_mm])(
             cylinder(d=b.socket_diameter_mm, h=b.socket_depth_mm + EPSILON_MM, _fn=32)
@@ -54,3 +76,13 @@ def builder(number: int) -> Any:
 
     build_number.__name__ = f"build_ship_base_{number}"
     return build_number
+
+
+def player_builder(number: int) -> Any:
+    """Player `player`'s copy of base `number` (0-based player): their mark."""
+
+    def build_number_for(design: Any, player: int) -> OpenSCADObject:
+        return build(design, number, player)
+
+    build_number_for.__name__ = f"build_ship_base_{number}_for"
+    return build_number_for
