@@ -237,7 +237,35 @@ def layered_values(
         layered.merge(load_yaml_file(Path(path), "--params"), origin)
     for text in overrides:
         layered.merge(parse_override(text), "--set")
+    _name_a_makers_tin(layered)
     return layered
+
+
+TIN_SIZES = ("inner_length_mm", "inner_width_mm", "inner_depth_mm", "corner_radius_mm")
+
+
+def _name_a_makers_tin(layered: Layered) -> None:
+    """Sizes a maker gives without a name are their own tin's, measured: not the preset's
+    name and 'sizes approximate' left over from the defaults."""
+    tin = layered.values.get("tin")
+    if not isinstance(tin, dict):
+        return
+    ours = [layered.origins.get(f"tin.{key}", "defaults") for key in TIN_SIZES]
+    given = [origin for origin in ours if not _built_in(origin)]
+    if not given:
+        return
+    for key, value in (
+        ("name", f"your tin ({given[0]})"),
+        ("approximate", False),
+        ("source", f"sizes from {given[0]}"),
+    ):
+        if _built_in(layered.origins.get(f"tin.{key}", "defaults")):
+            tin[key] = value
+            layered.origins[f"tin.{key}"] = given[0]
+
+
+def _built_in(origin: str) -> bool:
+    return origin == "defaults" or origin.startswith("tin preset")
 
 
 def resolve(

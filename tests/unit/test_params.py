@@ -191,3 +191,17 @@ def test_a_too_shallow_tin_offers_only_hints_that_work() -> None:
         resolve(overrides=[*shallow, "box.leave_out=[dice]"])
     assert str(caught.value).endswith(", or give box.lid_lip_mm at most 1.4")
     resolve(overrides=[*shallow, "box.leave_out=[dice]", "box.lid_lip_mm=1.4"])
+
+
+def test_a_makers_own_tin_sizes_are_named_as_theirs_and_measured(tmp_path: Path) -> None:
+    """A file giving only sizes kept the default tin's name and 'sizes approximate':
+    `fit` said '(squadron-leader, sizes approximate)' of the maker's own tin."""
+    mine = tmp_path / "mytin.yaml"
+    mine.write_text("tin:\n  inner_length_mm: 120\n  inner_width_mm: 90\n  inner_depth_mm: 30\n")
+    tin = resolve(param_files=[mine]).tin
+    assert (tin.name, tin.approximate) == ("your tin (mytin.yaml)", False)
+    named = resolve(param_files=[mine], overrides=["tin.name=biscuit tin"]).tin
+    assert named.name == "biscuit tin"
+    preset = resolve(tin="altoids").tin
+    assert (preset.name, preset.approximate) == ("altoids", True)
+    assert resolve().tin.name == "squadron-leader"
