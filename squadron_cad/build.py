@@ -178,8 +178,14 @@ def select_parts(kit: Kit, only: Iterable[str]) -> list[Part]:
 
 
 def with_player_variants(specs: list[Part], params: KitParamsBase) -> list[Part]:
-    """The parts and, after them, each player's copy of those that differ by player."""
-    return specs + [variant for spec in specs for variant in spec.player_variants(params.players)]
+    """The parts and, after them, each player's copy of those that differ by player and
+    are printed (Squadrons' bases 11 to 15 of a 10-ship squadron need no copies)."""
+    return specs + [
+        variant
+        for spec in specs
+        if spec.count(params) > 0
+        for variant in spec.player_variants(params.players)
+    ]
 
 
 def planned_parts(
