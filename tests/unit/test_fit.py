@@ -432,3 +432,18 @@ def test_a_refusal_suggests_a_player_count_that_fits(tin: str, players: int) -> 
     for more in range(fewer + 1, players):
         with pytest.raises(InputError):
             solve(resolve(tin=tin, overrides=[f"players={more}"]))
+
+
+def test_a_shallow_tin_is_told_how_much_deeper_it_must_be() -> None:
+    """At 19 mm deep the tokens stand in more, shorter stacks and the refusal asked for 5 mm
+    more width: a maker went looking for a wider tin when 0.9 mm of depth was missing."""
+    shallow = resolve(overrides=["tin.inner_depth_mm=19"])
+    with pytest.raises(InputError) as refused:
+        solve(shallow)
+    found = re.search(r"everything fits in a tin (\d+\.\d) mm deeper", str(refused.value))
+    assert found, str(refused.value)
+    assert "try a tin" in str(refused.value)
+    extra = float(found.group(1))
+    solve(resolve(overrides=[f"tin.inner_depth_mm={19 + extra:.1f}"]))  # fits
+    with pytest.raises(InputError):
+        solve(resolve(overrides=[f"tin.inner_depth_mm={19 + extra - 0.1:.1f}"]))

@@ -109,13 +109,24 @@ def hints(
 
 
 def message(
-    p: KitParams, kind: str, shortfall: Shortfall, single: bool = False, players: int | None = None
+    p: KitParams,
+    kind: str,
+    shortfall: Shortfall,
+    single: bool = False,
+    players: int | None = None,
+    deeper: float | None = None,
 ) -> str:
+    """`deeper`: mm more tin depth with which everything fits (None: no depth would)."""
     subject = single_piece_name(kind) if single else piece_name(p, kind)
-    return (
-        f"the tin is too small: {subject} {shortfall.text(p)}; "
-        f"try {hints(p, kind, shortfall, single, players)}"
-    )
+    tries = hints(p, kind, shortfall, single, players)
+    depth = ""
+    if deeper is not None:
+        depth = (
+            f", or everything fits in a tin {_up(deeper)} mm deeper "
+            f"(tin.inner_depth_mm {p.tin.inner_depth_mm:g})"
+        )
+        tries = f"a tin {_up(deeper)} mm deeper, or {tries}"
+    return f"the tin is too small: {subject} {shortfall.text(p)}{depth}; try {tries}"
 
 
 def single_piece_name(kind: str) -> str:

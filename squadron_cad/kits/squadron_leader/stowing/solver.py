@@ -540,19 +540,52 @@ def _no_fit_message(
 ) -> str:
     shortfall = _best_shortfall(p, shape, contents, leave_out)
     culprit = _culprit(p, shape, contents, leave_out)
-    return refusals.message(p, culprit, shortfall, players=_most_players_that_fit(p))
+    deeper = _least_extra_depth(p) if shortfall.z <= EPS else None
+    return refusals.message(p, culprit, shortfall, players=_most_players_that_fit(p), deeper=deeper)
+
+
+DEEPER_SEARCH_MM = 40.0  # how much deeper a tin the refusal looks for before giving up
+
+
+def _least_extra_depth(p: KitParams) -> float | None:
+    """How much deeper the tin must be for everything to fit as it is (pieces stand in
+    fewer, taller stacks in a deeper box, the template lies on top), to 0.1 mm; None
+    when even DEEPER_SEARCH_MM more does not do it. A shallow tin's shortfall read as
+    length or width sent makers looking for a longer tin when 1 mm of depth was missing."""
+
+    def fits(extra: float) -> bool:
+        tin = p.tin.model_copy(update={"inner_depth_mm": p.tin.inner_depth_mm + extra})
+        return _has_layout(p.model_copy(update={"tin": tin}))
+
+    steps = round(DEEPER_SEARCH_MM * 10)  # tenths of a mm: the least that fits, exactly
+    if not fits(steps / 10):
+        return None
+    low, high = 0, steps  # low does not fit (the tin as it is), high does
+    while high - low > 1:
+        middle = (low + high) // 2
+        low, high = (low, middle) if fits(middle / 10) else (middle, high)
+    return high / 10
 
 
 def _most_players_that_fit(p: KitParams) -> int | None:
     """The most players, under p.players, whose pieces this tin holds (None: not even one)."""
     for players in range(p.players - 1, 0, -1):
-        fewer = p.model_copy(update={"players": players})
-        try:
-            solve(fewer)
-        except InputError:
-            continue
-        return players
+        if _has_layout(p.model_copy(update={"players": players})):
+            return players
     return None
+
+
+def _has_layout(p: KitParams) -> bool:
+    """Whether solve(p) finds a layout, without composing the refusal (the costly part)."""
+    shape = box_shape(p)
+    leave_out = frozenset(p.box.leave_out)
+    try:
+        _check_box(p, shape)
+        contents = _contents(p)
+        _check_each_item(p, shape, contents, leave_out)
+    except InputError:
+        return False
+    return _search(p, shape, contents, leave_out) is not None
 
 
 def _best_shortfall(
