@@ -231,9 +231,9 @@ def _refuse_a_box_off_the_bed(design: Design, building: set[str]) -> None:
     if not squadron_cad.bed.place(corners, 0.0, bed).fits:  # its height: the mesh check
         raise InputError(
             f"the box's {shape.length:.1f} x {shape.width:.1f} mm footprint (fitted to the "
-            f"tin) fits the {printer.bed_length_mm:g} x {printer.bed_width_mm:g} mm bed at no "
-            "turn (printer.bed_length_mm, printer.bed_width_mm); give your printer's bed, or "
-            "a smaller tin"
+            f"tin) does not fit the {printer.bed_length_mm:g} x {printer.bed_width_mm:g} mm "
+            "bed at any turn (printer.bed_length_mm, printer.bed_width_mm); give your "
+            "printer's bed, or a smaller tin"
         )
 
 

@@ -420,7 +420,7 @@ def build(
         )
         unchanged = uptodate.up_to_date_manifest(Path(os.path.abspath(out)), key)
     if unchanged is not None:  # nothing to do, and no need to load the machinery to see it
-        remove_stale_staging(Path(os.path.abspath(out)))  # a killed build's, as README says
+        remove_stale_staging(Path(os.path.realpath(out)))  # a killed build's, as README says
         _report_build(ManifestReport(unchanged, out), quiet=quiet, verbose=verbose, as_json=as_json)
         return
     safe_output_folder(out, "kit")  # a refused folder is said before the meshing stack loads
@@ -579,8 +579,8 @@ def check(opts: Shared) -> None:
     require_kit(out)  # no kit is said before the meshing stack loads
     if named and named != game:
         raise InputError(
-            f"--kit {opts.kit}: the kit in {out} is {game}'s; check reads the game from "
-            "its manifest, so drop --kit"
+            f"--kit {opts.kit}: {out} holds a {game} kit; check reads the game from its "
+            "manifest, so drop --kit"
         )
     checked = _pipeline().check_outputs(out, asked)
     failures = checked.failures

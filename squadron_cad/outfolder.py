@@ -74,7 +74,18 @@ def read_ownership(folder: Path) -> Ownership | None:
     files = data.get("files")
     if data.get("tool") != "squadron-cad" or not isinstance(files, dict):
         return None
-    return Ownership(str(data.get("kind", "")), {str(k): str(v) for k, v in files.items()})
+    return Ownership(str(data.get("kind", "")), _inside(files))
+
+
+def _inside(files: dict[Any, Any]) -> dict[str, str]:
+    """The listed files that are relative paths inside the folder: a record or manifest
+    naming '../x' or '/tmp/x' (edited, or copied from elsewhere) must not reach out."""
+    kept = {}
+    for rel, sha in files.items():
+        path = Path(str(rel))
+        if isinstance(rel, str) and rel and not path.is_absolute() and ".." not in path.parts:
+            kept[rel] = str(sha)
+    return kept
 
 
 LEGACY_MANIFEST = "manifest.json"
@@ -94,8 +105,30 @@ def _legacy_kit(folder: Path) -> Ownership | None:
     listed = data.get("files")
     if not isinstance(listed, dict):
         return None
-    files = {str(rel): str(sha) for rel, sha in listed.items() if isinstance(rel, str)}
+    files = {rel: sha for rel, sha in _inside(listed).items() if sha}  # a hash to match
     return Ownership("legacy", {**files, LEGACY_MANIFEST: ""})
+
+
+def _old_kit_without_a_list(folder: Path) -> bool:
+    """A kit an old squadron_cad wrote before manifests listed their files: ours, but
+    nothing tells its files from the maker's, so it is neither replaced nor removed."""
+    if (folder / RECORD_NAME).exists():
+        return False
+    try:
+        data = json.loads((folder / LEGACY_MANIFEST).read_text())
+    except (OSError, ValueError):
+        return False
+    return (
+        isinstance(data, dict)
+        and str(data.get("generator", "")).startswith("squadron_cad")
+        and not isinstance(data.get("files"), dict)
+    )
+
+
+OLD_KIT = (
+    "holds a kit from an older squadron-cad whose manifest lists no files, so they cannot "
+    "be told from yours; move it aside or delete it yourself"
+)
 
 
 def hash_files(folder: Path, skip: Iterable[str] = ()) -> dict[str, str]:
@@ -134,9 +167,8 @@ def safe_output_folder(out: Path | str, kind: str | None = None) -> Path:
     text = str(out)
     if not text.strip():
         raise InputError("--out '': give a folder name, e.g. --out out")
-    path = Path(os.path.abspath(os.path.expanduser(text)))
-    if path.is_symlink():  # the swap renames the folder: the maker's link must stay a link
-        path = Path(os.path.realpath(path))
+    # The swap renames the folder: the maker's link must stay a link.
+    path = _symlink_resolved(Path(os.path.abspath(os.path.expanduser(text))))
     real = path.resolve()
     label = f"--out {text}"
     if path.exists() and not path.is_dir():
@@ -159,6 +191,8 @@ def safe_output_folder(out: Path | str, kind: str | None = None) -> Path:
     if real.is_dir() and not os.access(real, os.W_OK):
         raise ToolError(f"cannot write in {path}: permission denied (a read-only folder)")
     _refuse_another_kind(real, kind, label)
+    if real.is_dir() and _old_kit_without_a_list(real):
+        raise InputError(f"{label}: {OLD_KIT}")
     foreign = foreign_files(real)
     if foreign:
         shown = ", ".join(foreign[:3]) + (
@@ -197,6 +231,9 @@ def foreign_files(folder: Path) -> list[str]:
         return []
     owned = read_ownership(folder)
     listed = set(owned.files) if owned else set()
+    if owned is not None and owned.kind == "legacy":  # without its record: changed is theirs
+        listed = {rel for rel, sha in owned.files.items()
+                  if not _changed_without_record(folder / rel, owned, sha)}  # fmt: skip
     foreign: list[str] = []
     for entry in sorted(folder.iterdir()):
         name = entry.name
@@ -496,6 +533,11 @@ def _changed_without_record(path: Path, owned: Ownership, sha: str) -> bool:
     return owned.kind == "legacy" and bool(sha) and path.is_file() and file_sha256(path) != sha
 
 
+def _symlink_resolved(path: Path) -> Path:
+    """The folder a symlinked --out points to: staging lives beside it, not the link."""
+    return Path(os.path.realpath(path)) if path.is_symlink() else path
+
+
 def _files_in(folder: Path) -> list[Path]:
     """Every file (a link included) under folder, not the folders that hold them."""
     if not folder.is_dir():
@@ -516,12 +558,14 @@ def clean_output(out_dir: Path, *, cache: bool = True) -> tuple[int, list[str]]:
     """Remove what the tool wrote in out_dir (its ownership record lists it), stale
     staging folders beside it, and the render cache unless kept. Returns (files removed,
     files left because the tool did not write them)."""
-    out = Path(os.path.abspath(os.path.expanduser(str(out_dir) or ".")))
+    out = _symlink_resolved(Path(os.path.abspath(os.path.expanduser(str(out_dir) or "."))))
     if out.exists() and not out.is_dir():
         raise InputError(f"--out {out_dir}: is a file, not a folder; nothing removed")
     stale = remove_stale_staging(out)
     if not out.is_dir():
         return len(stale), []
+    if _old_kit_without_a_list(out):
+        raise InputError(f"--out {out_dir}: {OLD_KIT}; nothing removed")
     if read_ownership(out) is None:
         left = [entry.name for entry in out.iterdir() if entry.name not in KEEP_NAMES]
         if left and not (out / CACHE_NAME).is_dir():

@@ -7,6 +7,7 @@ batch (not `xvfb-run -a` per picture: parallel xvfb-run calls race for display n
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import select
 import shutil
@@ -82,12 +83,21 @@ def _xvfb(executable: str) -> Iterator[str]:
         _stop_group(server)
 
 
+@functools.cache
 def _dies_with_us() -> list[str]:
     """Xvfb runs in a session of its own (a Ctrl-C to the build's group must not reach it
     before OpenSCAD is done with it), so a build killed outright (SIGKILL) left it running:
-    util-linux's setpriv makes the kernel stop it when the thread that started it ends."""
+    util-linux's setpriv makes the kernel stop it when the thread that started it ends.
+    A setpriv without --pdeathsig (busybox, util-linux before 2.33) is not used."""
     setpriv = shutil.which("setpriv")
-    return [setpriv, "--pdeathsig", "TERM", "--"] if setpriv else []
+    if setpriv is None:
+        return []
+    wrapper = [setpriv, "--pdeathsig", "TERM", "--"]
+    try:
+        works = subprocess.run([*wrapper, "true"], capture_output=True, timeout=10).returncode == 0
+    except (OSError, subprocess.SubprocessError):
+        works = False
+    return wrapper if works else []
 
 
 def _read_display(read_end: int, server: subprocess.Popen[bytes]) -> str:

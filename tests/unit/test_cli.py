@@ -39,7 +39,7 @@ BAD_BUILDS = [
     (["--cache-dir", "tests"], "holds files that are not a squadron-cad cache"),
     (  # known from the tin before any render (it failed after rendering, exit 1)
         ["--set", "printer.bed_length_mm=80", "--set", "printer.bed_width_mm=80"],
-        "the box's 107.0 x 82.0 mm footprint (fitted to the tin) fits the 80 x 80 mm bed",
+        "the box's 107.0 x 82.0 mm footprint (fitted to the tin) does not fit the 80 x 80 mm",
     ),
 ]
 

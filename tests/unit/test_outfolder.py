@@ -325,8 +325,11 @@ def test_a_kit_without_its_record_is_recognised_by_its_manifests_file_list(
     # A manifest that lists no files tells nothing of what the tool wrote: not ours.
     (out / "notes.txt").unlink()
     (out / "manifest.json").write_text(json.dumps({"generator": "squadron_cad 0.1.0"}))
-    with pytest.raises(InputError, match=r"did not write \(manifest\.json, stl/box\.stl\)"):
+    with pytest.raises(InputError, match=r"older squadron-cad whose manifest lists no files"):
         safe_output_folder(out)
+    with pytest.raises(InputError, match=r"lists no files.*; nothing removed"):
+        clean_output(out)
+    assert (out / "stl" / "box.stl").is_file()
 
 
 def test_another_kind_of_output_is_not_replaced_by_a_slip_of_out(tmp_path: Path) -> None:
@@ -370,7 +373,7 @@ def test_a_kit_without_its_record_owns_only_what_its_manifest_lists(tmp_path: Pa
     (copy / "manifest.json").write_text(
         json.dumps({"generator": "squadron_cad 0.1.0", "files": listed})
     )
-    with pytest.raises(InputError, match=r"did not write \(stl/my_own\.stl\)"):
+    with pytest.raises(InputError, match=r"did not write \(bom\.md, stl/my_own\.stl\)"):
         safe_output_folder(copy, "kit")
     removed, left = clean_output(copy)
     assert removed == 2  # stl/box.stl and the manifest
@@ -487,3 +490,39 @@ def test_clean_on_a_read_only_mount_says_so_in_one_line(tmp_path: Path, monkeypa
     monkeypatch.setattr(Path, "unlink", read_only)
     with pytest.raises(ToolError, match=r"cannot remove files in .*: Read-only file system"):
         clean_output(out)
+
+
+def test_a_changed_file_in_a_kit_without_its_record_stops_the_build(tmp_path: Path) -> None:
+    """The build replaced it and hid the maker's edit in a staging folder, while clean
+    called the same file theirs: both now treat it as theirs."""
+    copy = tmp_path / "copy"
+    (copy / "stl").mkdir(parents=True)
+    (copy / "stl" / "box.stl").write_bytes(b"solid, edited")
+    listed = {"stl/box.stl": hashlib.sha256(b"solid").hexdigest()}
+    (copy / "manifest.json").write_text(
+        json.dumps({"generator": "squadron_cad 0.1.0", "files": listed})
+    )
+    with pytest.raises(InputError, match=r"did not write \(stl/box\.stl\)"):
+        safe_output_folder(copy, "kit")
+
+
+def test_listed_paths_never_reach_outside_the_folder(tmp_path: Path) -> None:
+    """A manifest (or record) naming '../victim.txt' or an absolute path had clean delete
+    files outside the folder."""
+    victims = [tmp_path / "victim.txt", tmp_path / "elsewhere" / "victim2.txt"]
+    victims[1].parent.mkdir()
+    for victim in victims:
+        victim.write_text("mine")
+    kit = tmp_path / "kit"
+    kit.mkdir()
+    sha = hashlib.sha256(b"mine").hexdigest()
+    listed = {"../victim.txt": sha, str(victims[1]): sha}
+    (kit / "manifest.json").write_text(
+        json.dumps({"generator": "squadron_cad 0.1.0", "files": listed})
+    )
+    clean_output(kit)
+    (kit / RECORD_NAME).write_text(
+        json.dumps({"tool": "squadron-cad", "kind": "kit", "files": listed})
+    )
+    clean_output(kit)
+    assert all(victim.read_text() == "mine" for victim in victims)
