@@ -52,8 +52,13 @@ def footer(frame: PageFrame, credit: str) -> list[Item]:
     items = scale_bar(left, bar_y, 100.0, 10, "100 mm", "scale-100mm")
     items += scale_bar(inch_x, bar_y, MM_PER_INCH, 4, "1 inch", "scale-1in")
     items.append(Label(CHECK_TEXT, (area.x, area.y + 5.0), SMALL_MM, tag="scale-note"))
-    items.append(Label(credit, (area.x, area.y + 0.8), SMALL_MM, tag="credit"))
+    items.append(Label(credit, (area.x, area.y + 0.8), _fitting(credit, area.width), tag="credit"))
     return items
+
+
+def _fitting(text: str, width_mm: float) -> float:
+    """SMALL_MM, or smaller where a long credit line would leave a narrow page's margins."""
+    return min(SMALL_MM, SMALL_MM * width_mm / text_width_mm(text, SMALL_MM))
 
 
 CHECK_TEXT = (

@@ -370,3 +370,20 @@ def test_white_grounds_of_join_notes_lie_in_the_strips_the_next_page_covers(a4) 
                 for x0, y0, x1, y1 in boxes
             ), ground.points  # fmt: skip
     assert grounds > 0
+
+
+def test_a_long_credit_line_shrinks_to_the_page_not_past_its_margins() -> None:
+    """Space Planes' credit with the project's licence is 173 mm long at 2.4 mm: with
+    paper.margin_mm=20 the edition stopped with '(a layout bug)'."""
+    from squadron_cad.paper.drawing import Label
+    from squadron_cad.paper.fonts import text_width_mm
+    from squadron_cad.paper.furniture import SMALL_MM, footer
+
+    frame = frame_of(resolve(overrides=["paper.margin_mm=25"]).paper)
+    long_credit = "x" * 400
+    credit = next(
+        i for i in footer(frame, long_credit) if isinstance(i, Label) and i.tag == "credit"
+    )
+    assert text_width_mm(long_credit, credit.size_mm) <= frame.footer.width + 1e-6
+    short = next(i for i in footer(frame, "short") if isinstance(i, Label) and i.tag == "credit")
+    assert short.size_mm == SMALL_MM

@@ -195,3 +195,34 @@ def test_the_two_players_differ_in_lightness_and_in_mark() -> None:
     assert _contrast("#c0392b", "#2471a3") < 1.1  # the old default pair
     assert _contrast(first, second) >= 3.0
     assert player_mark(p, 0) != player_mark(p, 1)
+
+
+def test_gauge_words_that_would_run_together_are_refused_with_the_most_that_fits() -> None:
+    """At gauge.word_height_mm 5 the words at 2 and 3 inches touched and the built gauge
+    failed its check after every render."""
+    with pytest.raises(
+        InputError, match=r"gauge\.word_height_mm \(5\.0\) runs .*; at most (\d\.\d)"
+    ):
+        params("gauge.word_height_mm=5")
+    try:
+        params("gauge.word_height_mm=5")
+    except InputError as refused:
+        most = str(refused).rsplit("at most ", 1)[1]
+    assert params(f"gauge.word_height_mm={most}").gauge.word_height_mm == float(most)
+
+
+@pytest.mark.parametrize(
+    "settings", [["pivot.numeral_height_mm=8"], ["base.size_mm=50"], ["pivot.radius_mm=46"]]
+)
+def test_the_pivot_guides_180_fits_its_band(settings: list[str]) -> None:
+    """At numeral height 8, or a 45 mm radius, the '180' ran off the guide's rim (only '1'
+    showed): it now shrinks to the band, and a band too narrow even then is refused."""
+    p = params(*settings)
+    band = p.pivot.radius_mm - float(p.pivot_cup_radius_mm)
+    assert p._advance_reach_mm(p.advance_numeral_height_mm) <= band
+    assert p.advance_numeral_height_mm <= p.pivot.numeral_height_mm
+
+
+def test_a_pivot_guide_too_narrow_even_for_a_small_180_is_refused() -> None:
+    with pytest.raises(InputError, match=r"to hold the U-turn and a 2\.5 mm 180: at least 45\.3"):
+        params("pivot.radius_mm=45")

@@ -8,6 +8,7 @@ Cross-field rules raise one line naming every key involved.
 
 from __future__ import annotations
 
+import itertools
 from typing import Annotated
 
 from pydantic import Field, model_validator
@@ -31,6 +32,7 @@ FLOOR_MM = 0.8  # least material left under any socket or engraving (two layers 
 EDGE_MM = 1.0  # engraved lines stop this far inside a base's edge
 LINE_GAP_MM = 1.0  # zone lines start this far outside the peg socket
 PIVOT_BAND_MM = 15  # the pivot guide's least depth, from its inner arc to pivot.radius_mm
+MIN_ADVANCE_NUMERAL_MM = 2.5  # the guide's "180" shrinks to fit its band, not below this
 
 
 class BaseParams(Section):
@@ -82,6 +84,9 @@ class GaugeParams(Section):
     label_tick_length_mm: Annotated[Mm, mm("Length of a labelled tick", 1, 20)]
     numeral_height_mm: Annotated[Mm, mm("Height of the numerals", 2, 15)]
     word_height_mm: Annotated[Mm, mm("Height of the words (ADV/EVA, BOOST)", 2, 15)]
+
+
+WORDS_GAP_MM = 4.0  # between the gauge's two words (the check reads letters 3 mm apart as one)
 
 
 class PivotParams(Section):
@@ -176,6 +181,47 @@ class SquadronsParams(KitParamsBase):
         _, em = layout_text(str(number))
         return em * (self.base.numeral_height_mm - self.text.stroke_mm) + self.text.stroke_mm
 
+    def _advance_reach_mm(self, h: float) -> float:
+        """How far past the cup's inner arc the Advance's U-turn and "180" of numeral
+        height h reach (as pivot_guide.build lays them out: the arrow's half circle of 0.7
+        numeral heights, 3 mm, then the numerals), their corners included, and EDGE_MM
+        inside the rim."""
+        stroke = self.text.stroke_mm
+        numerals = layout_text("180")[1] * (h - stroke) + stroke
+        along = 4 + 2 * 0.7 * h + 3 + h + numerals / 2
+        return float(sqrt(along**2 + (h / 2) ** 2)) + EDGE_MM
+
+    @property
+    def advance_numeral_height_mm(self) -> float:
+        """pivot.numeral_height_mm, or less where the guide's band is too narrow for the
+        U-turn and "180" at that height (at 8 mm, or a 45 mm radius, "80" ran off the rim)."""
+        band = self.pivot.radius_mm - float(self.pivot_cup_radius_mm)
+        h = float(self.pivot.numeral_height_mm)
+        while h > MIN_ADVANCE_NUMERAL_MM and self._advance_reach_mm(h) > band:
+            h = round(h - 0.1, 1)
+        return max(h, MIN_ADVANCE_NUMERAL_MM)
+
+    def _words_apart(self) -> None:
+        """ADV/EVA at 2" and BOOST +3 at 3" stand 25.4 mm apart: tall words run together
+        (at gauge.word_height_mm 5 they did, and the gauge failed its check after the
+        renders)."""
+        height = self.gauge.word_height_mm
+        if not self._words_fit(height):
+            most = max(h / 10 for h in range(20, round(height * 10)) if self._words_fit(h / 10))
+            raise ValueError(
+                f"gauge.word_height_mm ({height}) runs the gauge's words together "
+                f"(ADV/EVA at 2 in, BOOST +3 at 3 in); at most {most:g}"
+            )
+
+    def _words_fit(self, height: float) -> bool:
+        """Each word, centred on its tick, WORDS_GAP_MM clear of the next."""
+        stroke = self.text.stroke_mm
+        spans = []
+        for inch, word in sorted(C.GAUGE_WORDS):
+            half = (layout_text(word)[1] * (height - stroke) + stroke) / 2
+            spans.append((inch * C.INCH_MM - half, inch * C.INCH_MM + half))
+        return all(b[0] - a[1] >= WORDS_GAP_MM for a, b in itertools.pairwise(spans))
+
     def _numeral_span(self) -> tuple[Number, Number]:
         """The range of x (behind the centre) where the number, and the bar under a 6 or a
         9, clear the rear zone lines."""
@@ -218,6 +264,7 @@ class SquadronsParams(KitParamsBase):
 
     @model_validator(mode="after")
     def _cross_rules(self) -> SquadronsParams:
+        self._words_apart()
         low, high = self._numeral_span()
         if float(low) > float(high):
             raise ValueError(
@@ -230,12 +277,15 @@ class SquadronsParams(KitParamsBase):
                 f"base.mark_size_mm ({self.base.mark_size_mm}) is too big for the side zones "
                 f"of base.size_mm ({self.base.size_mm}); lower it or raise the size"
             )
-        if self.pivot.radius_mm < float(self.pivot_cup_radius_mm) + PIVOT_BAND_MM:
+        band = max(PIVOT_BAND_MM, self._advance_reach_mm(MIN_ADVANCE_NUMERAL_MM))
+        if self.pivot.radius_mm < float(self.pivot_cup_radius_mm) + band:
             raise ValueError(
-                f"pivot.radius_mm ({self.pivot.radius_mm}) must reach {PIVOT_BAND_MM} mm past "
+                f"pivot.radius_mm ({self.pivot.radius_mm}) must reach {band:.1f} mm past "
                 f"the pivot guide's inner radius, {float(self.pivot_cup_radius_mm):.2f} mm "
                 f"(half the diagonal of base.size_mm {self.base.size_mm} and "
-                f"pivot.base_clearance_mm {self.pivot.base_clearance_mm})"
+                f"pivot.base_clearance_mm {self.pivot.base_clearance_mm}), to hold the U-turn "
+                f"and a {MIN_ADVANCE_NUMERAL_MM:g} mm 180: at least "
+                f"{float(self.pivot_cup_radius_mm) + band:.1f}"
             )
         d = self.stat_dial
         if d.min_value != 0 or d.max_value != C.TRACKER_MAX:

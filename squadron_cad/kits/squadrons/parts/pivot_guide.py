@@ -80,7 +80,9 @@ def build(design: Any) -> OpenSCADObject:
         for side in (1, -1)
     ]
     # The Advance between the centre mark and the -45 ray, reading outward along the
-    # bisector: a U-turn (half circle and arrow head) and 180.
+    # bisector: a U-turn (half circle and arrow head) and 180, smaller where the band is
+    # too narrow for them.
+    h = p.advance_numeral_height_mm
     u_r = h * 0.7
     u_x = inner + 4 + u_r
     advance = [

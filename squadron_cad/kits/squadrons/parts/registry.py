@@ -42,7 +42,10 @@ def _gauge_notes(p: SquadronsParams) -> PrintNotes:
 
 
 def _pivot_notes(p: SquadronsParams) -> PrintNotes:
-    return PrintNotes(text_height_mm=p.pivot.numeral_height_mm, engraving_depth_mm=p.text.depth_mm)
+    return PrintNotes(
+        text_height_mm=min(p.pivot.numeral_height_mm, p.advance_numeral_height_mm),
+        engraving_depth_mm=p.text.depth_mm,
+    )
 
 
 def _objective_notes(p: SquadronsParams) -> PrintNotes:
