@@ -245,8 +245,9 @@ TIN_SIZES = ("inner_length_mm", "inner_width_mm", "inner_depth_mm", "corner_radi
 
 
 def _name_a_makers_tin(layered: Layered) -> None:
-    """Sizes a maker gives without a name are their own tin's, measured: not the preset's
-    name and 'sizes approximate' left over from the defaults."""
+    """Sizes a maker gives without a name are their own tin's: with its length, width and
+    depth, measured (not the preset's name and 'sizes approximate' left over from the
+    defaults); fewer, the preset changed (its other sizes still its estimates)."""
     tin = layered.values.get("tin")
     if not isinstance(tin, dict):
         return
@@ -254,9 +255,13 @@ def _name_a_makers_tin(layered: Layered) -> None:
     given = [origin for origin in ours if not _built_in(origin)]
     if not given:
         return
+    # Length, width and depth given: the maker's own tin (the corner radius may stay the
+    # default's); fewer: the preset changed, its other sizes still its estimates.
+    measured = all(not _built_in(origin) for origin in ours[:3])
+    name = f"your tin ({given[0]})" if measured else f"{tin.get('name')}, changed by {given[0]}"
     for key, value in (
-        ("name", f"your tin ({given[0]})"),
-        ("approximate", False),
+        ("name", name),
+        ("approximate", False if measured else tin.get("approximate")),
         ("source", f"sizes from {given[0]}"),
     ):
         if _built_in(layered.origins.get(f"tin.{key}", "defaults")):

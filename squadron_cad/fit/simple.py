@@ -13,6 +13,7 @@ first): not optimal, but linear. A box too small is refused naming the shortfall
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -136,14 +137,25 @@ def stow(
         fits = [shelved] if shelved.h <= box.inner_width else []
         wide = [] if fits else [shelved]
     if not fits:
-        short = min(max(p.w - box.inner_length, p.h - box.inner_width) for p in wide)
+        nearest = min(wide, key=lambda p: max(p.w - box.inner_length, p.h - box.inner_width))
         raise InputError(
-            f"the pieces need {short:.1f} mm more length or width than the box's inside "
-            f"({box.inner_length:.1f} x {box.inner_width:.1f} mm): "
+            f"the pieces need {_more(nearest.w - box.inner_length, nearest.h - box.inner_width)}"
+            f" than the box's inside ({box.inner_length:.1f} x {box.inner_width:.1f} mm): "
             f"{_culprits(box, units, clearance)}; choose a bigger tin"
         )
     best = max(fits, key=lambda packed: score(_margins(box, packed)))
     return _layout(box, best, divider, box_part, lid_part)
+
+
+def _more(length: float, width: float) -> str:
+    """'2.1 mm more length and 0.1 mm more width', each rounded up: 0.04 short never
+    reads as 0.0 (a tin grown by the figure said must fit)."""
+    needs = [
+        f"{math.ceil(amount * 10 - 1e-6) / 10:.1f} mm more {word}"
+        for amount, word in ((length, "length"), (width, "width"))
+        if amount > 1e-9
+    ]
+    return " and ".join(needs) or "a little more room"
 
 
 def _words(unit: Unit) -> str:
@@ -163,10 +175,10 @@ def _culprits(box: BoxShape, units: Sequence[Unit], clearance: float) -> str:
     if alone:
         worst = max(alone, key=overshoot)
         length, width = unit_footprint(worst)
-        return (
-            f"{_words(worst)} alone ({length:.1f} x {width:.1f} mm) is "
-            f"{overshoot(worst):.1f} mm too long for it"
-        )
+        short_side = width + 2 * clearance - inside[0]
+        too = "too wide" if short_side >= overshoot(worst) - 1e-9 else "too long"
+        size = f"{length:.1f} x {width:.1f} mm"
+        return f"{_words(worst)} alone ({size}) is {overshoot(worst):.1f} mm {too} for it"
     biggest = sorted(units, key=lambda unit: -unit.size[0] * unit.size[1])[:2]
     return "the biggest are " + " and ".join(
         f"{_words(unit)} ({unit_footprint(unit)[0]:.1f} x {unit_footprint(unit)[1]:.1f} mm)"

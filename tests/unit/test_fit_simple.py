@@ -62,7 +62,7 @@ def test_many_units_go_in_shelves() -> None:
 
 
 def test_a_box_too_small_for_the_shelves_is_refused_with_the_shortfall() -> None:
-    with pytest.raises(InputError, match=r"the pieces need \d+\.\d mm more length or width"):
+    with pytest.raises(InputError, match=r"the pieces need \d+\.\d mm more (length|width)"):
         simple.stow(
             box(100, 60), units(30), clearance=0.3, divider=1.2, box_part="b", lid_part=None
         )
@@ -136,3 +136,18 @@ def test_declared_units_stack_each_players_copies() -> None:
     lows = [frames.transform_bounds(p.transform, p.bounds)[0] for p in made[0].pieces]
     assert lows == [pytest.approx((0.0, 0.0, 0.0)), pytest.approx((0.0, 0.0, 1.5))]
     assert [p.name for p in made[2].pieces] == ["player1_chip_5"]
+
+
+def test_a_shortfall_names_each_side_and_rounds_up() -> None:
+    """'6.1 mm more length or width' could not be acted on (it was the width, and 6.1 more
+    length still failed); 0.04 short read '0.0 mm more'."""
+    wide = Unit("pivot", "stack", (108.8, 47.9, 3.0))
+    narrow = (
+        r"need 12\.5 mm more width than .* pivot alone \(108\.8 x 47\.9 mm\) is 12\.5 mm too wide"
+    )
+    with pytest.raises(InputError, match=narrow):
+        simple.stow(box(200, 40), [wide], clearance=0.3, divider=1.2, box_part="b", lid_part=None)
+    both = r"need \d+\.\d mm more length and \d+\.\d mm more width"
+    with pytest.raises(InputError, match=both):
+        simple.stow(box(100, 40), [wide], clearance=0.3, divider=1.2, box_part="b", lid_part=None)
+    assert simple._more(0.04, 0.0) == "0.1 mm more length"

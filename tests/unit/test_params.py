@@ -204,4 +204,6 @@ def test_a_makers_own_tin_sizes_are_named_as_theirs_and_measured(tmp_path: Path)
     assert named.name == "biscuit tin"
     preset = resolve(tin="altoids").tin
     assert (preset.name, preset.approximate) == ("altoids", True)
+    changed = resolve(tin="altoids", overrides=["tin.corner_radius_mm=12"]).tin
+    assert (changed.name, changed.approximate) == ("altoids, changed by --set", True)
     assert resolve().tin.name == "squadron-leader"

@@ -115,7 +115,7 @@ def test_the_deck_gauge_cubes_dice_and_holders_are_stowed() -> None:
 
 def test_a_container_too_small_is_refused_with_the_shortfall() -> None:
     design = SpacePlanesDesign(params("tin.inner_length_mm=100"))
-    with pytest.raises(InputError, match=r"mm more length or width.*bigger tin"):
+    with pytest.raises(InputError, match=r"mm more (length|width).*bigger tin"):
         _ = design.layout
 
 
