@@ -53,9 +53,19 @@ class Line:
     figures: Figures | None
     alternative_to: str | None
     replaces: tuple[str, ...] = ()
+    per_player: tuple[str, ...] = ()  # each player's own file (their mark), when it has one
 
     def total(self, value: float | None) -> float | None:
         return None if value is None else value * self.count
+
+    @property
+    def files(self) -> tuple[str, ...]:
+        """What to print from: each player's file where the part carries a player's mark
+        (the plain file is player 1's), else the one file."""
+        return self.per_player or (self.file,)
+
+    def files_cell(self) -> str:
+        return ", ".join(f"`{name}`" for name in self.files)
 
 
 @dataclass(frozen=True)
@@ -159,6 +169,7 @@ def bom_lines(manifest: dict[str, Any]) -> list[Line]:
             figures=figures.get(part["name"]),
             alternative_to=part.get("alternative_to"),
             replaces=tuple(part.get("replaces") or [part.get("alternative_to")]),
+            per_player=tuple(part.get("variants") or ()),
         )
         for part in manifest.get("parts", [])
     ]
@@ -216,6 +227,7 @@ def markdown(manifest: dict[str, Any]) -> str:
         "",
         *_print_table(printed, sliced),
         "",
+        *_per_player_note(printed),
         _summary(printed),
     ]
     alternatives = [line for line in skipped if line.alternative_to]
@@ -284,9 +296,20 @@ def _mm(value: float | None) -> str:
     return "-" if value is None else f"{value:g} mm"
 
 
+def _per_player_note(printed: list[Line]) -> list[str]:
+    marked = [line for line in printed if line.per_player]
+    if not marked:
+        return []
+    return [
+        "A part with a file per player (`.p1`, `.p2`, ...) carries that player's mark: print "
+        "each player's share of the count from their own file (the plates do).",
+        "",
+    ]
+
+
 def _print_table(printed: list[Line], sliced: bool) -> list[str]:
     if not sliced:  # no figures at all: the note above says why, the columns would be empty
-        rows = [f"| {line.name} | `{line.file}` | {line.count} |" for line in printed]
+        rows = [f"| {line.name} | {line.files_cell()} | {line.count} |" for line in printed]
         return ["| part | file | count |", "|---|---|---:|", *rows]
     header = "| part | file | count | time each | time total | filament each | filament total |"
     return [header, "|---|---|---:|---:|---:|---:|---:|", *map(_markdown_row, printed)]
@@ -303,7 +326,7 @@ def _markdown_row(line: Line) -> str:
             grams(f.filament_g),
             grams(line.total(f.filament_g)),
         ]
-    return f"| {line.name} | `{line.file}` | {line.count} | " + " | ".join(cells) + " |"
+    return f"| {line.name} | {line.files_cell()} | {line.count} | " + " | ".join(cells) + " |"
 
 
 def _summary(printed: list[Line]) -> str:
@@ -354,7 +377,7 @@ def _csv_row(line: Line) -> dict[str, Any]:
         "kind": "print" if line.count else "optional",
         "item": line.name,
         "title": line.title,
-        "file": line.file,
+        "file": " ".join(line.files),
         "count": line.count,
         "detail": "" if f else NOT_SLICED,
     }

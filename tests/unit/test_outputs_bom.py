@@ -172,3 +172,16 @@ def test_the_bom_carries_the_games_credit_and_the_projects_licence(kit: str) -> 
     game = load_kit(kit)
     data = manifest() | {"kit": {"name": game.name, "title": game.title, "credit": game.credit}}
     assert f"{game.credit}; {ENGINE_CREDIT}." in markdown(data)
+
+
+def test_parts_with_a_file_per_player_point_each_player_at_their_own() -> None:
+    """The Print table said `stl/ship_base_1.stl` x 2: player 1's mark on both squadrons'
+    bases (the plain file is player 1's); only the plates used the .p2 files."""
+    data = manifest()
+    plane = next(part for part in data["parts"] if part["name"] == "plane_token")
+    plane["variants"] = ["stl/plane_token.p1.stl", "stl/plane_token.p2.stl"]
+    table = markdown(data)
+    assert "| plane_token | `stl/plane_token.p1.stl`, `stl/plane_token.p2.stl` | 2 |" in table
+    assert "carries that player's mark" in table
+    rows = {row["item"]: row for row in csv_rows(csv_text(data))}
+    assert rows["plane_token"]["file"] == "stl/plane_token.p1.stl stl/plane_token.p2.stl"
