@@ -121,11 +121,9 @@ def message(
     tries = hints(p, kind, shortfall, single, players)
     depth = ""
     if deeper is not None:
-        depth = (
-            f", or everything fits in a tin {_up(deeper)} mm deeper "
-            f"(tin.inner_depth_mm {p.tin.inner_depth_mm:g})"
-        )
-        tries = f"a tin {_up(deeper)} mm deeper, or {tries}"
+        target = f"{p.tin.inner_depth_mm + float(_up(deeper)):g}"
+        depth = f", or everything fits in a tin {_up(deeper)} mm deeper"
+        tries = f"tin.inner_depth_mm: {target}, or {tries}"
     return f"the tin is too small: {subject} {shortfall.text(p)}{depth}; try {tries}"
 
 
