@@ -227,8 +227,6 @@ def test_margins_and_limit_are_reported(default_kit: KitParams) -> None:
     ("tin", "word"),
     [
         ((70, 60, 25, 5, 2), "length|width"),  # too small a floor
-        # too shallow for a 12 mm die under the lid (its top 1.2 mm, the floor 0.8)
-        ((200, 150, 14.6, 5, 2), "depth"),
         ((90, 56, 17, 13, 1), "width"),  # an Altoids tin with the template
         ((115, 80, 24, 8, 4), "length|width"),  # four players
     ],
@@ -476,3 +474,12 @@ def test_a_tin_grown_by_the_refusals_figures_holds_everything(sizes: list[str]) 
         f"tin.inner_width_mm={grown['width']:.1f}",
         sizes[2],
     ]))  # fmt: skip
+
+
+def test_the_dice_depth_rule_asks_what_the_box_leaves_a_die() -> None:
+    """The rule let a 14 mm tin through, then the solver said 'a die needs 0.8 mm more
+    depth': a maker went from one refusal to the next. Now the rule asks for the depth
+    the box really leaves a die (tin clearance, floor, lid and headroom), and that fits."""
+    with pytest.raises(InputError, match=r"for the dice alone a tin at least 14\.8 mm deep"):
+        _tin(200, 150, 14.7, 5)
+    solve(_tin(200, 150, 14.8, 5))

@@ -186,7 +186,7 @@ def test_a_too_shallow_tin_offers_only_hints_that_work() -> None:
     assert "use a tin deeper than 10.5 mm (tin.inner_depth_mm)" in message
     assert "lower" not in message
     assert "give box." not in message  # the dice rule refuses those
-    resolve(overrides=[*shallow, "tin.inner_depth_mm=14"])
+    resolve(overrides=[*shallow, "tin.inner_depth_mm=14.8"])
     with pytest.raises(InputError) as caught:
         resolve(overrides=[*shallow, "box.leave_out=[dice]"])
     assert str(caught.value).endswith(", or give box.lid_lip_mm at most 1.4")

@@ -655,16 +655,26 @@ def _box_fits_tin(kit: KitParams) -> None:
             f"{box.lid_thickness_mm:g} + {tray} + box.lid_lip_mm {box.lid_lip_mm:g} + "
             f"box.floor_mm {box.floor_mm:g} = {need:g} mm, but tin.inner_depth_mm "
             f"{tin.inner_depth_mm:g} less box.tin_clearance_mm {box.tin_clearance_mm:g} leaves "
-            f"{height:g} mm; use a tin deeper than {need + box.tin_clearance_mm:g} mm "
-            f"(tin.inner_depth_mm){_shallow_hints(kit, need - height)}"
+            f"{height:g} mm; for the lid and floor alone, use a tin deeper than "
+            f"{need + box.tin_clearance_mm:g} mm (tin.inner_depth_mm)"
+            f"{_shallow_hints(kit, need - height)}"
         )
     if "dice" in box.leave_out:  # carried outside the box: their size asks nothing of it
         return
-    if kit.dice.size_mm > tin.inner_depth_mm - box.floor_mm - box.lid_thickness_mm:
+    # What the stowing solver leaves a die: the tin less its clearance, the floor, the
+    # lid and the headroom under it (a die rule looser than that sent makers from one
+    # refusal to the next).
+    least = (
+        kit.dice.size_mm + box.tin_clearance_mm + box.floor_mm + box.lid_thickness_mm
+        + box.headroom_mm
+    )  # fmt: skip
+    if tin.inner_depth_mm < least - LENGTH_EPSILON_MM:
         raise ValueError(
             f"dice.size_mm ({kit.dice.size_mm}) is deeper than the box can hold in "
-            f"tin.inner_depth_mm ({tin.inner_depth_mm}) after box.floor_mm and "
-            f"box.lid_thickness_mm; try box.leave_out: [dice], or a deeper tin"
+            f"tin.inner_depth_mm ({tin.inner_depth_mm}) after box.tin_clearance_mm, "
+            f"box.floor_mm, box.lid_thickness_mm and box.headroom_mm; try box.leave_out: "
+            f"[dice], or for the dice alone a tin at least {least:g} mm deep "
+            "(tin.inner_depth_mm)"
         )
 
 
