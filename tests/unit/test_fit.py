@@ -483,3 +483,16 @@ def test_the_dice_depth_rule_asks_what_the_box_leaves_a_die() -> None:
     with pytest.raises(InputError, match=r"for the dice alone a tin at least 14\.8 mm deep"):
         _tin(200, 150, 14.7, 5)
     solve(_tin(200, 150, 14.8, 5))
+
+
+def test_a_corner_shortfall_names_the_largest_radius_that_fits() -> None:
+    """'the 8 dice need 0.3 mm more room in the rounded corners (tin.corner_radius_mm 6)'
+    gave a maker nothing to set (radius 4.5 still failed); now the radius, verified."""
+    with pytest.raises(InputError) as refused:
+        solve(_tin(90, 88.9, 26, 6))
+    found = re.search(r"tin\.corner_radius_mm (\d+(?:\.\d)?) or less, now 6", str(refused.value))
+    assert found, str(refused.value)
+    radius = float(found.group(1))
+    solve(_tin(90, 88.9, 26, radius))
+    with pytest.raises(InputError):
+        solve(_tin(90, 88.9, 26, radius + 0.1))

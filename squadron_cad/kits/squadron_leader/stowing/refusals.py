@@ -18,6 +18,7 @@ class Shortfall:
     y: float = 0.0
     z: float = 0.0
     corner: float = 0.0
+    radius_to: float | None = None  # corners only: the largest tin corner radius that fits
 
     @property
     def cost(self) -> float:
@@ -36,6 +37,14 @@ class Shortfall:
             for amount, word, key, value in wanted
             if amount > EPS
         ]
+        if not parts and self.radius_to is not None:
+            parts = [
+                (
+                    "tighter rounded corners",
+                    f"tin.corner_radius_mm {self.radius_to:g} or less, now "
+                    f"{tin.corner_radius_mm:g}",
+                )
+            ]
         if not parts:
             parts = [
                 (

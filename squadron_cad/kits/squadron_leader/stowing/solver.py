@@ -559,10 +559,12 @@ def _grown(p: KitParams, x: float = 0.0, y: float = 0.0, z: float = 0.0) -> KitP
 def _verified(p: KitParams, estimate: refusals.Shortfall) -> refusals.Shortfall:
     """The estimate grown until a tin that much bigger really holds everything, to 0.1 mm
     (the estimate reads margins, and the dividers, pockets and corners move as the tin
-    grows: '3.0 mm more width' once left a tin 0.2 mm short). A corner shortfall stays
-    as estimated; one no growth up to 10 x fixes is left as it is."""
-    if estimate.x + estimate.y + estimate.z <= EPS or math.isinf(estimate.x):
+    grows: '3.0 mm more width' once left a tin 0.2 mm short). A corner shortfall becomes
+    the largest corner radius that fits; one no change fixes is left as it is."""
+    if math.isinf(estimate.x):
         return estimate
+    if estimate.x + estimate.y + estimate.z <= EPS:
+        return _corners_verified(p, estimate)
     step = max(estimate.x, estimate.y, estimate.z)
     scale = [estimate.x / step, estimate.y / step, estimate.z / step]
 
@@ -581,6 +583,23 @@ def _verified(p: KitParams, estimate: refusals.Shortfall) -> refusals.Shortfall:
         low, high = (low, middle) if fits(middle) else (middle, high)
     grow = high / 10
     return refusals.Shortfall(x=grow * scale[0], y=grow * scale[1], z=grow * scale[2])
+
+
+def _corners_verified(p: KitParams, estimate: refusals.Shortfall) -> refusals.Shortfall:
+    """The largest tin corner radius (to 0.1 mm, below today's) with which everything fits."""
+
+    def fits(tenths: int) -> bool:
+        tin = p.tin.model_copy(update={"corner_radius_mm": tenths / 10})
+        return _has_layout(p.model_copy(update={"tin": tin}))
+
+    high = math.ceil(p.tin.corner_radius_mm * 10 - 1e-6)  # does not fit (the tin as it is)
+    if high <= 0 or not fits(0):
+        return estimate
+    low = 0  # fits
+    while high - low > 1:
+        middle = (low + high) // 2
+        low, high = (middle, high) if fits(middle) else (low, middle)
+    return refusals.Shortfall(corner=estimate.corner, radius_to=low / 10)
 
 
 DEEPER_SEARCH_MM = 40.0  # how much deeper a tin the refusal looks for before giving up
