@@ -179,7 +179,7 @@ def select_parts(kit: Kit, only: Iterable[str]) -> list[Part]:
 
 def with_player_variants(specs: list[Part], params: KitParamsBase) -> list[Part]:
     """The parts and, after them, each player's copy of those that differ by player and
-    are printed (Squadrons' bases 11 to 15 of a 10-ship squadron need no copies)."""
+    are printed (a part a kit counts 0 of, for these parameters, needs no copies)."""
     return specs + [
         variant
         for spec in specs
