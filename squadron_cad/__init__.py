@@ -1,3 +1,3 @@
-"""squadron_cad: parametric, printable parts for the Squadron Leader aerial combat game."""
+"""squadron_cad: parametric, printable kits for tabletop games, Squadron Leader first."""
 
 __version__ = "0.1.0"
