@@ -503,9 +503,12 @@ def remove_owned(folder: Path, keep: Iterable[str] = ()) -> list[str]:
     owned = read_ownership(folder)
     kept = set(keep)
     if owned is not None:
+        real = folder.resolve()
         for rel, sha in owned.files.items():
             if rel.split("/", 1)[0] in kept or _changed_without_record(folder / rel, owned, sha):
                 continue
+            if not (folder / rel).parent.resolve().is_relative_to(real):
+                continue  # through a linked folder: not a file of this folder
             with contextlib.suppress(FileNotFoundError, IsADirectoryError):
                 (folder / rel).unlink()
     for entry in folder.iterdir() if folder.is_dir() else ():

@@ -242,6 +242,7 @@ def layered_values(
 
 
 TIN_SIZES = ("inner_length_mm", "inner_width_mm", "inner_depth_mm", "corner_radius_mm")
+TIN_NAME_MAX = 60  # TinParams.name's limit: a name made from a long file name stays inside
 
 
 def _name_a_makers_tin(layered: Layered) -> None:
@@ -259,6 +260,7 @@ def _name_a_makers_tin(layered: Layered) -> None:
     # default's); fewer: the preset changed, its other sizes still its estimates.
     measured = all(not _built_in(origin) for origin in ours[:3])
     name = f"your tin ({given[0]})" if measured else f"{tin.get('name')}, changed by {given[0]}"
+    name = name if len(name) <= TIN_NAME_MAX else name[: TIN_NAME_MAX - 3] + "..."
     for key, value in (
         ("name", name),
         ("approximate", False if measured else tin.get("approximate")),

@@ -48,6 +48,9 @@ class Packed:
 _Entry = tuple[float, float, float, object]
 
 
+FLOAT_SLACK_MM = 1e-9
+
+
 def pack(
     blocks: Sequence[Sequence[Variant]],
     divider: float,
@@ -57,6 +60,9 @@ def pack(
 ) -> list[Packed]:
     """Every non-dominated arrangement of all blocks (one variant each) within max_w x max_h
     (at most `front_limit` per subset of blocks, the smallest)."""
+    # Sums of float sizes: 113.30000000000001 must fit 113.3 (a tin grown by the figure a
+    # refusal gave was refused again).
+    max_w, max_h = max_w + FLOAT_SLACK_MM, max_h + FLOAT_SLACK_MM
     count = len(blocks)
     fronts: dict[int, list[_Entry]] = {}
     for index, variants in enumerate(blocks):

@@ -20,7 +20,7 @@ from dataclasses import replace
 from squadron_cad.errors import InputError
 from squadron_cad.fit.layout import BoxShape, Layout, Placement, Pocket, score
 from squadron_cad.fit.notches import Notch, finger_notches
-from squadron_cad.fit.packing import Packed, pack
+from squadron_cad.fit.packing import FLOAT_SLACK_MM, Packed, pack
 from squadron_cad.fit.units import Piece, Unit, Variant, both_turns, rect_pocket
 from squadron_cad.geometry import frames
 from squadron_cad.kit import Part
@@ -123,9 +123,9 @@ def stow(
         raise InputError("nothing to stow: the kit declares no units for its box")
     blocks = [both_turns([unit_block(unit, clearance)]) for unit in units]
     tallest = max(units, key=lambda unit: unit.size[2])
-    if tallest.size[2] > box.usable_depth:
+    if tallest.size[2] > box.usable_depth + FLOAT_SLACK_MM:
         raise InputError(
-            f"the box is {tallest.size[2] - box.usable_depth:.1f} mm too shallow for its "
+            f"the box is {_up(tallest.size[2] - box.usable_depth)} mm too shallow for its "
             f"tallest piece, {_words(tallest)} ({tallest.size[2]:.1f} mm; "
             f"{box.usable_depth:.1f} mm under the lid)"
         )
@@ -134,7 +134,7 @@ def stow(
         wide = [] if fits else pack(blocks, divider, 1e6, 1e6)
     else:
         shelved = shelves(blocks, divider, box.inner_length)
-        fits = [shelved] if shelved.h <= box.inner_width else []
+        fits = [shelved] if shelved.h <= box.inner_width + FLOAT_SLACK_MM else []
         wide = [] if fits else [shelved]
     if not fits:
         nearest = min(wide, key=lambda p: max(p.w - box.inner_length, p.h - box.inner_width))
@@ -147,11 +147,16 @@ def stow(
     return _layout(box, best, divider, box_part, lid_part)
 
 
+def _up(amount: float) -> str:
+    """Rounded up to 0.1 mm, so a shortfall never reads as 0.0 nor as less than it is."""
+    return f"{math.ceil(amount * 10 - 1e-6) / 10:.1f}"
+
+
 def _more(length: float, width: float) -> str:
     """'2.1 mm more length and 0.1 mm more width', each rounded up: 0.04 short never
     reads as 0.0 (a tin grown by the figure said must fit)."""
     needs = [
-        f"{math.ceil(amount * 10 - 1e-6) / 10:.1f} mm more {word}"
+        f"{_up(amount)} mm more {word}"
         for amount, word in ((length, "length"), (width, "width"))
         if amount > 1e-9
     ]
@@ -207,7 +212,7 @@ def shelves(blocks: Sequence[Sequence[Variant]], divider: float, max_w: float) -
     rows: list[list[Variant]] = []
     length = 0.0
     for variant in chosen:
-        if rows and length + divider + variant.w <= max_w:
+        if rows and length + divider + variant.w <= max_w + FLOAT_SLACK_MM:
             rows[-1].append(variant)
             length += divider + variant.w
         else:

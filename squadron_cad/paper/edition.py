@@ -16,10 +16,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from squadron_cad.errors import ToolError
+from squadron_cad.errors import InputError, ToolError
 from squadron_cad.outfolder import safe_output_folder, staged
 from squadron_cad.paper.drawing import Drawing, item_bounds
-from squadron_cad.paper.furniture import finish
+from squadron_cad.paper.furniture import bars_width_mm, finish
 from squadron_cad.paper.layout import Page, pack
 from squadron_cad.paper.measure import Path2D, tagged_pdf_paths
 from squadron_cad.paper.page import PageFrame
@@ -73,6 +73,7 @@ def lay_out(kit: PaperKit, params: PaperParams) -> tuple[list[Page], list[Drawin
             pages += pack(sheet, frame, params.gap_mm, keys)
         else:
             pages += tile(sheet, frame, params.overlap_mm)
+    _refuse_too_narrow_for_the_bars(frame, keys)  # after the pieces: they name themselves
     finished = [
         finish(page, frame, kit.title, kit.credit_line, number, len(pages))
         for number, page in enumerate(pages, start=1)
@@ -80,6 +81,18 @@ def lay_out(kit: PaperKit, params: PaperParams) -> tuple[list[Page], list[Drawin
     for page, drawn in zip(pages, finished, strict=True):
         _inside_margins(page.stem, drawn, frame)
     return pages, finished
+
+
+def _refuse_too_narrow_for_the_bars(frame: PageFrame, keys: str) -> None:
+    """Every page carries the 100 mm and 1-inch bars side by side: a margin that leaves no
+    room for them is bad input, not a layout bug."""
+    need = bars_width_mm(frame)
+    if need > frame.footer.width + 1e-6:
+        raise InputError(
+            f"{keys}: the page's printable width ({frame.footer.width:.1f} mm) is narrower "
+            f"than the scale bars every page carries ({need:.1f} mm); choose a smaller "
+            "paper.margin_mm or a larger paper.size"
+        )
 
 
 def _inside_margins(stem: str, drawn: Drawing, frame: PageFrame) -> None:

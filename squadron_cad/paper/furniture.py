@@ -19,6 +19,7 @@ TITLE_MM = 4.0
 SMALL_MM = 2.4
 MAP_CELL_MM = (3.2, 2.4)  # the page map's cell for one tile, width x height, at most
 MAP_GAP_MM = 3.0  # between the 1-inch bar's name and the page map
+MAP_LEAST_MM = 6.0  # narrower room than this draws no page map
 
 
 def scale_bar(
@@ -43,6 +44,11 @@ def _bars_x(frame: PageFrame) -> tuple[float, float, float]:
     left = frame.footer.x + BAR_MM / 2  # the first tick's ink starts on the printable edge
     inch_x = left + 100 + 1.5 + text_width_mm("100 mm", SMALL_MM) + 10
     return left, inch_x, inch_x + MM_PER_INCH + 1.5 + text_width_mm("1 inch", SMALL_MM)
+
+
+def bars_width_mm(frame: PageFrame) -> float:
+    """How wide the footer's two scale bars and their names are, from the printable edge."""
+    return _bars_x(frame)[2] - frame.footer.x
 
 
 def footer(frame: PageFrame, credit: str) -> list[Item]:
@@ -92,6 +98,8 @@ def page_map(frame: PageFrame, tile: tuple[int, int, int, int]) -> list[Item]:
     top = frame.footer.top - 0.2
     room_w = right - (_bars_x(frame)[2] + MAP_GAP_MM)
     room_h = top - (frame.footer.y + 0.2)
+    if room_w < MAP_LEAST_MM:  # a narrow page: its header names the row and column
+        return []
     shrink = min(1.0, room_w / (columns * MAP_CELL_MM[0]), room_h / (rows * MAP_CELL_MM[1]))
     cell_w, cell_h = MAP_CELL_MM[0] * shrink, MAP_CELL_MM[1] * shrink
     items: list[Item] = []

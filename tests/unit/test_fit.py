@@ -496,3 +496,13 @@ def test_a_corner_shortfall_names_the_largest_radius_that_fits() -> None:
     solve(_tin(90, 88.9, 26, radius))
     with pytest.raises(InputError):
         solve(_tin(90, 88.9, 26, radius + 0.1))
+
+
+def test_a_refusal_whose_first_growth_fails_still_gives_a_true_figure() -> None:
+    """With rounded corners of 20 mm the estimate said 1.1 mm more width, and 11 mm more
+    did not fit either: the search gave up and said the estimate."""
+    with pytest.raises(InputError) as refused:
+        solve(_tin(108, 72, 25.4, 20))
+    more = float(re.search(r"(\d+\.\d) mm more width", str(refused.value)).group(1))
+    assert more > 10
+    solve(_tin(108, 72 + more, 25.4, 20))

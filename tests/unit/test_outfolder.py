@@ -526,3 +526,18 @@ def test_listed_paths_never_reach_outside_the_folder(tmp_path: Path) -> None:
     )
     clean_output(kit)
     assert all(victim.read_text() == "mine" for victim in victims)
+
+
+def test_clean_does_not_delete_through_a_linked_sub_folder(tmp_path: Path) -> None:
+    """A record listing stl/notes.stl, with out/stl a link to a folder elsewhere: clean
+    deleted elsewhere/notes.stl."""
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "notes.stl").write_text("mine")
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "stl").symlink_to(elsewhere)
+    record = {"tool": "squadron-cad", "kind": "kit", "files": {"stl/notes.stl": ""}}
+    (out / RECORD_NAME).write_text(json.dumps(record))
+    clean_output(out)
+    assert (elsewhere / "notes.stl").read_text() == "mine"

@@ -387,3 +387,14 @@ def test_a_long_credit_line_shrinks_to_the_page_not_past_its_margins() -> None:
     assert text_width_mm(long_credit, credit.size_mm) <= frame.footer.width + 1e-6
     short = next(i for i in footer(frame, "short") if isinstance(i, Label) and i.tag == "credit")
     assert short.size_mm == SMALL_MM
+
+
+def test_a_margin_too_wide_for_the_scale_bars_is_refused_in_one_line(tmp_path: Path) -> None:
+    """Space Planes' paper with paper.margin_mm=29 stopped with '(a layout bug)': the
+    bars did not fit the footer."""
+    from squadron_cad.kit import load_kit
+
+    params = resolve(overrides=["paper.margin_mm=29"], kit="space-planes")
+    with pytest.raises(InputError, match=r"narrower than the scale bars every page carries"):
+        load_kit("space-planes").paper(params, tmp_path / "paper", False)
+    assert not (tmp_path / "paper").exists()

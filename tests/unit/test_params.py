@@ -207,3 +207,11 @@ def test_a_makers_own_tin_sizes_are_named_as_theirs_and_measured(tmp_path: Path)
     changed = resolve(tin="altoids", overrides=["tin.corner_radius_mm=12"]).tin
     assert (changed.name, changed.approximate) == ("altoids, changed by --set", True)
     assert resolve().tin.name == "squadron-leader"
+
+
+def test_a_tin_named_after_a_long_file_name_stays_within_the_name_limit(tmp_path: Path) -> None:
+    """A file named squadron-leader-tin-measured.yaml with one size stopped every command:
+    'tin.name ... must be at most 60 characters'."""
+    long_name = tmp_path / ("squadron-leader-tin-measured-" + "x" * 40 + ".yaml")
+    long_name.write_text("tin:\n  corner_radius_mm: 8\n")
+    assert len(resolve(param_files=[long_name]).tin.name) <= 60

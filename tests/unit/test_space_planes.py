@@ -175,3 +175,14 @@ def test_the_cube_side_check_reads_the_axis_farthest_from_the_nominal_side() -> 
     cube = trimesh.creation.box([15.85, 15.85, 16.0])
     cube.apply_translation(-cube.bounds[0])
     assert cube_measure(cube, 0.5, 16.0)["side_worst"] == pytest.approx(15.85)
+
+
+def test_a_container_grown_by_the_refusals_figure_holds_everything() -> None:
+    """At 117 mm it said '0.5 mm more length', and at 117.5 'a little more room': the
+    pieces need 113.30000000000001 mm and the packer compared floats exactly."""
+    import re
+
+    with pytest.raises(InputError) as refused:
+        _ = SpacePlanesDesign(params("tin.inner_length_mm=117")).layout
+    more = float(re.search(r"(\d+\.\d) mm more length", str(refused.value)).group(1))
+    assert SpacePlanesDesign(params(f"tin.inner_length_mm={117 + more:.1f}")).layout

@@ -224,5 +224,14 @@ def test_the_pivot_guides_180_fits_its_band(settings: list[str]) -> None:
 
 
 def test_a_pivot_guide_too_narrow_even_for_a_small_180_is_refused() -> None:
-    with pytest.raises(InputError, match=r"to hold the U-turn and a 2\.5 mm 180: at least 45\.3"):
+    with pytest.raises(InputError, match=r"to hold the U-turn and a 2\.5 mm 180: at least 45\.4"):
         params("pivot.radius_mm=45")
+
+
+def test_the_pivot_guides_least_radius_is_rounded_up_so_it_is_accepted() -> None:
+    """'at least 45.3' was refused again at 45.3 (45.36 rounded to nearest)."""
+    try:
+        params("pivot.radius_mm=40")
+    except InputError as refused:
+        least = str(refused).rsplit("at least ", 1)[1]
+    assert params(f"pivot.radius_mm={least}").pivot.radius_mm == float(least)

@@ -9,6 +9,7 @@ Cross-field rules raise one line naming every key involved.
 from __future__ import annotations
 
 import itertools
+import math
 from typing import Annotated
 
 from pydantic import Field, model_validator
@@ -285,7 +286,7 @@ class SquadronsParams(KitParamsBase):
                 f"(half the diagonal of base.size_mm {self.base.size_mm} and "
                 f"pivot.base_clearance_mm {self.pivot.base_clearance_mm}), to hold the U-turn "
                 f"and a {MIN_ADVANCE_NUMERAL_MM:g} mm 180: at least "
-                f"{float(self.pivot_cup_radius_mm) + band:.1f}"
+                f"{math.ceil((float(self.pivot_cup_radius_mm) + band) * 10 - 1e-9) / 10:.1f}"
             )
         d = self.stat_dial
         if d.min_value != 0 or d.max_value != C.TRACKER_MAX:

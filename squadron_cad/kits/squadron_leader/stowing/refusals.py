@@ -27,6 +27,11 @@ class Shortfall:
 
     def text(self, p: KitParams) -> str:
         tin = p.tin
+        if math.isinf(self.x):  # no growth searched for holds it: no figure to give
+            return (
+                f"more room than a tin up to 300 mm bigger gives (tin.inner_length_mm "
+                f"{tin.inner_length_mm:g}, tin.inner_width_mm {tin.inner_width_mm:g})"
+            )
         wanted = [
             (self.x, "length", "tin.inner_length_mm", tin.inner_length_mm),
             (self.y, "width", "tin.inner_width_mm", tin.inner_width_mm),

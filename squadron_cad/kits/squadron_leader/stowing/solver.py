@@ -556,6 +556,9 @@ def _grown(p: KitParams, x: float = 0.0, y: float = 0.0, z: float = 0.0) -> KitP
     return p.model_copy(update={"tin": bigger})
 
 
+GROWTH_SEARCH_MM = 300.0  # the most a refusal's verified growth looks for
+
+
 def _verified(p: KitParams, estimate: refusals.Shortfall) -> refusals.Shortfall:
     """The estimate grown until a tin that much bigger really holds everything, to 0.1 mm
     (the estimate reads margins, and the dividers, pockets and corners move as the tin
@@ -574,9 +577,9 @@ def _verified(p: KitParams, estimate: refusals.Shortfall) -> refusals.Shortfall:
 
     low, high = 0, math.ceil(step * 10 - 1e-6)
     if not fits(high):
-        far = high * 10
+        far = max(high * 10, round(GROWTH_SEARCH_MM * 10))
         if not fits(far):
-            return estimate
+            return refusals.Shortfall(x=math.inf)  # no figure to give: say a bigger tin
         low, high = high, far
     while high - low > 1:
         middle = (low + high) // 2
