@@ -91,21 +91,31 @@ def _inside(files: dict[Any, Any]) -> dict[str, str]:
 LEGACY_MANIFEST = "manifest.json"
 
 
-def _legacy_kit(folder: Path) -> Ownership | None:
-    """A kit without its ownership record (built before records, or copied without the
-    hidden file): its manifest names the generator and lists the files it wrote, with
-    their SHA-256. Only those count as ours: a file of the maker's among them, in stl/ say,
-    is not the tool's to replace or remove."""
+def _our_manifest(folder: Path) -> dict[str, Any] | None:
+    """The folder's manifest when squadron_cad wrote it (its generator says so)."""
     try:
         data = json.loads((folder / LEGACY_MANIFEST).read_text())
     except (OSError, ValueError):
         return None
     if not isinstance(data, dict) or not str(data.get("generator", "")).startswith("squadron_cad"):
         return None
-    listed = data.get("files")
+    return data
+
+
+def _legacy_kit(folder: Path) -> Ownership | None:
+    """A kit without its ownership record (built before records, or copied without the
+    hidden file): its manifest lists the files it wrote, with their SHA-256. Only those
+    still as written count as ours: a file of the maker's among them, in stl/ say, or one
+    they changed, is not the tool's to replace or remove."""
+    data = _our_manifest(folder)
+    listed = data.get("files") if data else None
     if not isinstance(listed, dict):
         return None
-    files = {rel: sha for rel, sha in _inside(listed).items() if sha}  # a hash to match
+    files = {
+        rel: sha
+        for rel, sha in _inside(listed).items()
+        if sha and (not (folder / rel).is_file() or file_sha256(folder / rel) == sha)
+    }
     return Ownership("legacy", {**files, LEGACY_MANIFEST: ""})
 
 
@@ -114,15 +124,8 @@ def _old_kit_without_a_list(folder: Path) -> bool:
     nothing tells its files from the maker's, so it is neither replaced nor removed."""
     if (folder / RECORD_NAME).exists():
         return False
-    try:
-        data = json.loads((folder / LEGACY_MANIFEST).read_text())
-    except (OSError, ValueError):
-        return False
-    return (
-        isinstance(data, dict)
-        and str(data.get("generator", "")).startswith("squadron_cad")
-        and not isinstance(data.get("files"), dict)
-    )
+    data = _our_manifest(folder)
+    return data is not None and not isinstance(data.get("files"), dict)
 
 
 OLD_KIT = (
@@ -231,9 +234,6 @@ def foreign_files(folder: Path) -> list[str]:
         return []
     owned = read_ownership(folder)
     listed = set(owned.files) if owned else set()
-    if owned is not None and owned.kind == "legacy":  # without its record: changed is theirs
-        listed = {rel for rel, sha in owned.files.items()
-                  if not _changed_without_record(folder / rel, owned, sha)}  # fmt: skip
     foreign: list[str] = []
     for entry in sorted(folder.iterdir()):
         name = entry.name
@@ -504,8 +504,8 @@ def remove_owned(folder: Path, keep: Iterable[str] = ()) -> list[str]:
     kept = set(keep)
     if owned is not None:
         real = folder.resolve()
-        for rel, sha in owned.files.items():
-            if rel.split("/", 1)[0] in kept or _changed_without_record(folder / rel, owned, sha):
+        for rel in owned.files:
+            if rel.split("/", 1)[0] in kept:
                 continue
             if not (folder / rel).parent.resolve().is_relative_to(real):
                 continue  # through a linked folder: not a file of this folder
@@ -529,11 +529,6 @@ def remove_owned(folder: Path, keep: Iterable[str] = ()) -> list[str]:
         with contextlib.suppress(OSError):
             folder.rmdir()  # a staging folder: nothing of anybody's is left in it
     return left
-
-
-def _changed_without_record(path: Path, owned: Ownership, sha: str) -> bool:
-    """A file a kit without its record lists but that differs from it: maybe the maker's."""
-    return owned.kind == "legacy" and bool(sha) and path.is_file() and file_sha256(path) != sha
 
 
 def _symlink_resolved(path: Path) -> Path:

@@ -13,7 +13,6 @@ first): not optimal, but linear. A box too small is refused naming the shortfall
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -21,6 +20,7 @@ from squadron_cad.errors import InputError
 from squadron_cad.fit.layout import BoxShape, Layout, Placement, Pocket, score
 from squadron_cad.fit.notches import Notch, finger_notches
 from squadron_cad.fit.packing import FLOAT_SLACK_MM, Packed, pack
+from squadron_cad.fit.shortfall import tenth_up
 from squadron_cad.fit.units import Piece, Unit, Variant, both_turns, rect_pocket
 from squadron_cad.geometry import frames
 from squadron_cad.kit import Part
@@ -125,7 +125,7 @@ def stow(
     tallest = max(units, key=lambda unit: unit.size[2])
     if tallest.size[2] > box.usable_depth + FLOAT_SLACK_MM:
         raise InputError(
-            f"the box is {_up(tallest.size[2] - box.usable_depth)} mm too shallow for its "
+            f"the box is {tenth_up(tallest.size[2] - box.usable_depth)} mm too shallow for its "
             f"tallest piece, {_words(tallest)} ({tallest.size[2]:.1f} mm; "
             f"{box.usable_depth:.1f} mm under the lid)"
         )
@@ -147,16 +147,11 @@ def stow(
     return _layout(box, best, divider, box_part, lid_part)
 
 
-def _up(amount: float) -> str:
-    """Rounded up to 0.1 mm, so a shortfall never reads as 0.0 nor as less than it is."""
-    return f"{math.ceil(amount * 10 - 1e-6) / 10:.1f}"
-
-
 def _more(length: float, width: float) -> str:
     """'2.1 mm more length and 0.1 mm more width', each rounded up: 0.04 short never
     reads as 0.0 (a tin grown by the figure said must fit)."""
     needs = [
-        f"{_up(amount)} mm more {word}"
+        f"{tenth_up(amount)} mm more {word}"
         for amount, word in ((length, "length"), (width, "width"))
         if amount > 1e-9
     ]

@@ -9,11 +9,11 @@ Cross-field rules raise one line naming every key involved.
 from __future__ import annotations
 
 import itertools
-import math
 from typing import Annotated
 
 from pydantic import Field, model_validator
 
+from squadron_cad.fit.shortfall import tenth_up
 from squadron_cad.geometry.expr import Number, sqrt
 from squadron_cad.geometry.glyphs import layout_text
 from squadron_cad.kits.squadron_leader.params import RulerParams, StatDialParams
@@ -286,7 +286,7 @@ class SquadronsParams(KitParamsBase):
                 f"(half the diagonal of base.size_mm {self.base.size_mm} and "
                 f"pivot.base_clearance_mm {self.pivot.base_clearance_mm}), to hold the U-turn "
                 f"and a {MIN_ADVANCE_NUMERAL_MM:g} mm 180: at least "
-                f"{math.ceil((float(self.pivot_cup_radius_mm) + band) * 10 - 1e-9) / 10:.1f}"
+                f"{tenth_up(float(self.pivot_cup_radius_mm) + band)}"
             )
         d = self.stat_dial
         if d.min_value != 0 or d.max_value != C.TRACKER_MAX:

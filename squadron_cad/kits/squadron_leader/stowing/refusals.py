@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from squadron_cad.fit.shortfall import tenth_up
 from squadron_cad.kits.squadron_leader.params import KitParams
 
 EPS = 1e-6
@@ -38,7 +39,7 @@ class Shortfall:
             (self.z, "depth", "tin.inner_depth_mm", tin.inner_depth_mm),
         ]
         parts = [
-            (f"{_up(amount)} mm more {word}", f"{key} {value:g}")
+            (f"{tenth_up(amount)} mm more {word}", f"{key} {value:g}")
             for amount, word, key, value in wanted
             if amount > EPS
         ]
@@ -53,18 +54,13 @@ class Shortfall:
         if not parts:
             parts = [
                 (
-                    f"{_up(self.corner)} mm more room in the rounded corners",
+                    f"{tenth_up(self.corner)} mm more room in the rounded corners",
                     f"tin.corner_radius_mm {tin.corner_radius_mm:g}",
                 )
             ]
         needs = " and ".join(need for need, _ in parts)
         keys = ", ".join(key for _, key in parts)
         return f"{needs} ({keys})"
-
-
-def _up(amount: float) -> str:
-    """Round a shortfall up to 0.1 mm, so 0.02 short never reads as 0.0."""
-    return f"{math.ceil(amount * 10 - 1e-6) / 10:.1f}"
 
 
 def from_margins(margins: dict[str, float]) -> Shortfall:
@@ -135,8 +131,8 @@ def message(
     tries = hints(p, kind, shortfall, single, players)
     depth = ""
     if deeper is not None:
-        target = f"{p.tin.inner_depth_mm + float(_up(deeper)):g}"
-        depth = f", or everything fits in a tin {_up(deeper)} mm deeper"
+        target = f"{p.tin.inner_depth_mm + float(tenth_up(deeper)):g}"
+        depth = f", or everything fits in a tin {tenth_up(deeper)} mm deeper"
         tries = f"tin.inner_depth_mm: {target}, or {tries}"
     return f"the tin is too small: {subject} {shortfall.text(p)}{depth}; try {tries}"
 

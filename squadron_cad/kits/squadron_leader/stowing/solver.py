@@ -27,7 +27,7 @@ stacks, one group, the template on top), then the bigger margin.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -581,10 +581,7 @@ def _verified(p: KitParams, estimate: refusals.Shortfall) -> refusals.Shortfall:
         if not fits(far):
             return refusals.Shortfall(x=math.inf)  # no figure to give: say a bigger tin
         low, high = high, far
-    while high - low > 1:
-        middle = (low + high) // 2
-        low, high = (low, middle) if fits(middle) else (middle, high)
-    grow = high / 10
+    grow = _least_that_fits(fits, low, high) / 10
     return refusals.Shortfall(x=grow * scale[0], y=grow * scale[1], z=grow * scale[2])
 
 
@@ -595,14 +592,11 @@ def _corners_verified(p: KitParams, estimate: refusals.Shortfall) -> refusals.Sh
         tin = p.tin.model_copy(update={"corner_radius_mm": tenths / 10})
         return _has_layout(p.model_copy(update={"tin": tin}))
 
-    high = math.ceil(p.tin.corner_radius_mm * 10 - 1e-6)  # does not fit (the tin as it is)
-    if high <= 0 or not fits(0):
+    now = math.ceil(p.tin.corner_radius_mm * 10 - 1e-6)  # does not fit (the tin as it is)
+    if now <= 0 or not fits(0):
         return estimate
-    low = 0  # fits
-    while high - low > 1:
-        middle = (low + high) // 2
-        low, high = (middle, high) if fits(middle) else (low, middle)
-    return refusals.Shortfall(corner=estimate.corner, radius_to=low / 10)
+    less = _least_that_fits(lambda tenths: fits(now - tenths), 0, now)  # tenths off today's
+    return refusals.Shortfall(corner=estimate.corner, radius_to=(now - less) / 10)
 
 
 DEEPER_SEARCH_MM = 40.0  # how much deeper a tin the refusal looks for before giving up
@@ -621,11 +615,16 @@ def _least_extra_depth(p: KitParams) -> float | None:
     steps = round(DEEPER_SEARCH_MM * 10)  # tenths of a mm: the least that fits, exactly
     if not fits(steps / 10):
         return None
-    low, high = 0, steps  # low does not fit (the tin as it is), high does
+    return _least_that_fits(lambda tenths: fits(tenths / 10), 0, steps) / 10
+
+
+def _least_that_fits(fits: Callable[[int], bool], low: int, high: int) -> int:
+    """The least step in (low, high] that fits, by bisection: low does not fit, high does,
+    and every step past the least fits too (more room never hurts)."""
     while high - low > 1:
         middle = (low + high) // 2
-        low, high = (low, middle) if fits(middle / 10) else (middle, high)
-    return high / 10
+        low, high = (low, middle) if fits(middle) else (middle, high)
+    return high
 
 
 def _most_players_that_fit(p: KitParams) -> int | None:
