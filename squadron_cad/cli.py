@@ -23,7 +23,7 @@ import yaml
 
 from squadron_cad import __version__, console, interrupts, uptodate
 from squadron_cad.checks.findings import Finding
-from squadron_cad.errors import CheckFailed, InputError, Interrupted, SquadronError
+from squadron_cad.errors import CheckFailed, InputError, Interrupted, SquadronError, ToolError
 from squadron_cad.kit import default_kit, installed_kits, kit_of, load_kit
 from squadron_cad.outfolder import (
     CACHE_ENV,
@@ -691,6 +691,28 @@ def kits(opts: Shared) -> None:
     for game in found.values():
         opts.show(f"  {game.name:<18} {game.title}: {game.notes}", markup=False)
         opts.show(f"  {'':<18} {len(game.parts)} parts; {game.credit}", markup=False)
+
+
+@app.command()
+@shared("quiet")
+def setup(opts: Shared) -> None:
+    """Set up OpenSCAD's fast Manifold build (the pinned npm package, integrity-checked) for
+    this checkout, or for your user when squadron-cad is installed as a tool, and say which
+    tools a build will use. Builds do this by themselves the first time; run it to do it now
+    or to see why a build renders with the slower CGAL."""
+    from squadron_cad.render import manifold_batch, openscad
+
+    opts.show(manifold_batch.install(), markup=False)
+    reason = manifold_batch.unavailable_reason()
+    try:
+        native = openscad.locate()
+        opts.show(f"OpenSCAD {native.version}: {native.executable}", markup=False)
+    except ToolError as error:
+        opts.show(f"OpenSCAD not found: {error}", markup=False)
+    if reason:
+        opts.show(f"Manifold backend unavailable: {reason}", markup=False)
+        raise typer.Exit(1)
+    opts.show(f"Manifold backend: {manifold_batch.locate().identity}", markup=False)
 
 
 @app.command()

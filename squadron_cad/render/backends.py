@@ -140,8 +140,9 @@ def select_backend(
     if choice == "auto" and named:
         note = f"CGAL: the OpenSCAD named ({named}) has no Manifold backend"
         return Backend("cgal", cgal, note=note)
+    installed = manifold_batch.install_on_first_use()
     try:
-        return Backend("manifold", None, manifold_batch.locate(node), fallback=fallback)
+        wasm = manifold_batch.locate(node)
     except ToolError as error:
         if choice == "manifold":
             raise ToolError(
@@ -150,7 +151,11 @@ def select_backend(
                 "use --backend cgal"
             ) from error
         note = f"CGAL, as the Manifold backend is unavailable: {error}"
+        if installed:
+            note += f" ({installed})"
         return Backend("cgal", native, note=note)
+    note = f"Manifold, set up once for this user: {installed}" if installed else ""
+    return Backend("manifold", None, wasm, fallback=fallback, note=note)
 
 
 def _valid_solid(job: RenderJob) -> bool:

