@@ -28,7 +28,6 @@ from squadron_cad.params import KitParamsBase
 from squadron_cad.render import openscad
 
 REFERENCE_DIR = Path(__file__).resolve().parent.parent / "bench" / "reference"
-ONE_CHANGE = "ruler.joint_clearance_mm"  # touches two ruler sections and nothing else
 GOAL_COLD_RATIO = 0.1  # a cold full build against the reference set's render time
 GOAL_WARM_SECONDS = 1.0
 GOAL_CHANGE_RATIO = 0.3  # one parameter changed, against a cold full build
@@ -242,6 +241,18 @@ def _manifest(out: Path) -> dict[str, Any]:
     return json.loads((out / "manifest.json").read_text())
 
 
+def one_change_arg(params: KitParamsBase) -> str:
+    """`--set KEY=VALUE` of the change the kit declares for the benchmark (Kit.bench_change:
+    a key and how much to add to its value)."""
+    from squadron_cad.kit import kit_of
+
+    key, delta = kit_of(params).bench_change
+    value: Any = params
+    for name in key.split("."):
+        value = getattr(value, name)
+    return f"{key}={value + delta:g}"
+
+
 def run_bench(
     params: KitParamsBase,
     param_args: list[str],
@@ -255,7 +266,7 @@ def run_bench(
     if not folder.is_dir():
         raise InputError(f"--reference {folder}: not a folder of .scad files")
     tool = openscad.locate()
-    change_arg = f"{ONE_CHANGE}={params.ruler.joint_clearance_mm + 0.05:g}"
+    change_arg = one_change_arg(params)
     result = BenchResult(machine=machine_facts(), backend="", reference={})
     reference_peak = 0
     for round_index in range(repeats):

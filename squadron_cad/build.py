@@ -248,7 +248,7 @@ def check_context(params: KitParamsBase, spec: Part) -> str:
 
 
 def instead_of(spec: Part) -> str | None:
-    """The files an optional part stands in for (a one-piece ruler: its sections)."""
+    """The files an optional part stands in for (a one-piece part: the sections it joins)."""
     return ", ".join(f"{name}.stl" for name in spec.replaces) or None
 
 

@@ -53,7 +53,7 @@ Examples:
   squadron-cad fit --params mytin.yaml       the box layout, without rendering
   squadron-cad check                         re-check the kit in out/
   squadron-cad kits                          the games' kits installed (use one with --kit)
-  squadron-cad fit --kit squadrons           another game's box layout
+  squadron-cad fit --kit NAME                another game's box layout
 """
 
 app = typer.Typer(
@@ -834,13 +834,13 @@ def paper(
         bool, typer.Option("--no-previews", help="Skip the PNG pictures of the pages.")
     ] = False,
 ) -> None:
-    """Write the paper edition into OUT: a vector PDF of every sheet, one SVG per page,
-    laser and cutter SVGs (cut and engrave layers) and a PNG of each page.
+    """Write the kit's paper edition into OUT, for players without a printer: a vector PDF
+    of every sheet, one SVG per page, laser and cutter SVGs (cut and engrave layers) and a
+    PNG of each page.
 
-    Sheets: per player a plane counter, 4 altitude counters and a stat record; the hex
-    moves card; the move templates and the range ruler at 1:1; the hex battle mat, tiled
-    over pages that overlap and align. Every page carries a 100 mm and a 1 inch scale bar.
-    The written PDF is read back and measured; the last lines give the figures.
+    The kit's sheets hold its pieces at 1:1 to cut out, and large sheets (a battle mat)
+    tiled over pages that overlap and align. Every page carries a 100 mm and a 1 inch
+    scale bar. The written PDF is read back and measured; the last lines give the figures.
 
     Example: squadron-cad paper --set paper.size=letter --out out/paper
     """

@@ -245,6 +245,8 @@ class Kit:
     contents: KitContents | Callable[[], KitContents]
     presets: Path | None = None  # the kit's tin presets (--tin NAME reads NAME.yaml there)
     notes: str = ""  # one line for `squadron-cad kits`
+    # The benchmark's one change: a key, and how much to add to its value.
+    bench_change: tuple[str, float] = ("tin.inner_length_mm", 4.0)
 
     def __repr__(self) -> str:
         return f"Kit({self.name!r})"

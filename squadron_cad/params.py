@@ -241,7 +241,7 @@ class SlicerParams(Section):
         Field(gt=0.5, le=3, description="Filament density", json_schema_extra={"unit": "g/cm3"}),
     ]
     player_budget_mm: Annotated[
-        Mm, mm("Most filament one player's set may need (plane, altitude, dial)", 1, 1e6)
+        Mm, mm("Most filament one player's set (the parts printed per player) may need", 1, 1e6)
     ]
     timeout_s: Annotated[float, Field(gt=0, le=3600, description="Time limit per part (s)")]
 

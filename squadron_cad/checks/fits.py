@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import manifold3d
@@ -27,6 +28,19 @@ if TYPE_CHECKING:  # a layout is read, never made, here
 
 OVERLAP_EPS_MM3 = 1e-3  # booleans of touching faces leave slivers below this
 GAP_SHARES = (0.25, 0.5, 0.75)  # heights, as shares of the items' height, gaps are taken at
+
+
+@dataclass(frozen=True)
+class FitLimits:
+    """What a kit's checks allow of one kind of fit: the range a measured gap must fall in
+    (named by its key under `checks.`) and how closely it must match its parameter."""
+
+    fit: FitRange
+    key: str
+    tolerance_mm: float
+
+    def finding(self, name: str, check: str, gap: float, designed: float) -> Finding:
+        return fit_finding(name, check, gap, designed, self.fit, self.key, self.tolerance_mm)
 
 
 def fit_finding(
@@ -113,7 +127,7 @@ def _matrix(placed: Placement) -> list[list[float]]:
 
 
 def stowed_groups(pieces: list[Placement]) -> list[list[Placement]]:
-    """Pieces that touch (a stack, a dial with its clips) are stowed and checked together."""
+    """Pieces that touch (a stack, a card with its clips) are stowed and checked together."""
     groups: list[list[Placement]] = []
     for piece in pieces:
         touching = [g for g in groups if any(_touch(piece.bounds, o.bounds) for o in g)]

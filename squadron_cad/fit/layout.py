@@ -100,7 +100,7 @@ class Placement:
     part: str
     transform: Matrix  # part frame -> box frame
     bounds: Bounds  # in the box frame
-    unit: str  # what it is stowed with: a column of tokens, a dial and its clips, ...
+    unit: str  # what it is stowed with: a column of tokens, a card and its clips, ...
     unit_bounds: Bounds  # that unit's envelope in the box frame
     on_top: bool = False  # lying flat over the pockets, under the lid
 
@@ -109,7 +109,7 @@ class Placement:
 class Layout:
     strategy: str
     box: BoxShape
-    insert_top: float  # top of the dividers (outside the template's recess)
+    insert_top: float  # top of the dividers (outside a recess for a piece lying on top)
     pockets: tuple[Pocket, ...]
     placements: tuple[Placement, ...]
     notches: tuple[Notch, ...]

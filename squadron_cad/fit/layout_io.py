@@ -226,7 +226,7 @@ def _draw(axes: Any, layout: Layout, p: KitParamsBase) -> None:
 
 
 def _pocket_label(name: str, names: list[str]) -> str:
-    """'stat_dials_1' reads 'stat dials' when it is the only pocket of its kind."""
+    """'cards_1' reads 'cards' when it is the only pocket of its kind."""
     stem, _, number = name.rpartition("_")
     alone = number == "1" and f"{stem}_2" not in names
     return (stem if alone else name).replace("_", " ")

@@ -156,7 +156,8 @@ def _footprint(notch: Notch, radius: float) -> Polygon:
 def _clear_of_other_cuts(notch: Notch, pockets: Sequence[PocketLike]) -> Notch | None:
     """Narrow a notch that would leave a sliver of wall beside a pocket it does not serve.
 
-    (A template recess on top of the dividers, say.) None when too little notch is left."""
+    (A recess on top of the dividers for a piece lying there, say.) None when too little
+    notch is left."""
     radius = notch.radius
     for other in pockets:
         if other.name in notch.pockets:

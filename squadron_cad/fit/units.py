@@ -38,7 +38,7 @@ class Unit:
     """Things stowed together; envelope [0, size] in its own frame."""
 
     name: str
-    kind: str  # stack | dial | ruler | template | die
+    kind: str  # the kit's word for what it is (a stack, a card, a die, ...)
     size: tuple[float, float, float]
     pieces: tuple[Piece, ...] = field(default=())
     label: str = ""
@@ -57,7 +57,7 @@ class LocalPocket:
 
     octagon: centred on the origin, `size` across the flats (flats on the axes);
     rect: centred on the origin, `size` = (x, y);
-    outline: the template's outline in its modelled frame, grown by the clearance.
+    outline: a flat piece's outline in its modelled frame, grown by the clearance.
     """
 
     name: str

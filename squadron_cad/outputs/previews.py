@@ -1,4 +1,4 @@
-"""Preview pictures: every part, one player's stack on a template, and the packed box.
+"""Preview pictures: every part, the kit's scenes (one player's set), and the packed box.
 
 OpenSCAD draws them: its OpenGL preview of the imported STLs has a real depth buffer and
 its own lighting, so engraving and pegs read clearly (a matplotlib renderer sorts polygons
@@ -63,7 +63,7 @@ COLOUR_SCHEME = "Tomorrow"  # light background; the part colours come from color
 BACKGROUND_TOLERANCE = 6  # grey levels: anything further from the corner colour is the part
 PICTURE_TIMEOUT_S = 120.0
 STORE_PREFIX = "picture"  # the cache's records of drawn pictures, pruned as one kind
-NEUTRAL = COLOUR_NAMES["silver"]  # the box and templates in scenes, under coloured parts
+NEUTRAL = COLOUR_NAMES["silver"]  # the box and shared parts in scenes, under coloured parts
 FALLBACK_PLAYER_COLOURS = ("red", "blue", "green", "yellow", "black", "white", "orange", "purple")
 
 Matrix = tuple[tuple[float, ...], ...]
@@ -160,7 +160,7 @@ def part_view(stl_dir: Path, name: str, colour: str, params: KitParamsBase) -> V
 
 
 def box_view(out_dir: Path, params: KitParamsBase) -> View | None:
-    """out/layout.json drawn: every piece in its pocket; the lid and a template on top off."""
+    """out/layout.json drawn: every piece in its pocket; the lid and a piece on top off."""
     layout_path = out_dir / "layout.json"
     if not layout_path.is_file():
         return None
@@ -175,7 +175,7 @@ def box_view(out_dir: Path, params: KitParamsBase) -> View | None:
 
 
 def _content_items(out_dir: Path, contents: list[dict], params: KitParamsBase) -> list[Placed]:
-    """Each piece in its player's or die's colour; a template lying on top is left off."""
+    """Each piece in its player's or die's colour; a piece lying on top is left off."""
     items = []
     for entry in contents:
         if not entry.get("stl") or not (out_dir / entry["stl"]).is_file():

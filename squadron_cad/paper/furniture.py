@@ -1,6 +1,6 @@
 """What every page carries: a title, its number, two scale bars and the game's credit.
 
-The scale bars (100 mm and 1 inch, ticked) let a player check with a ruler that the
+The scale bars (100 mm and 1 inch, ticked) let a player check with a rule that the
 printer did not scale the page ("fit to page" shrinks A4 by about 3 %). Their ends are
 butt-capped lines, so the ink is exactly as long as the drawn path.
 """
@@ -68,7 +68,7 @@ def _fitting(text: str, width_mm: float) -> float:
 
 
 CHECK_TEXT = (
-    "Print at 100 % (no 'fit to page'): with a ruler, the bars above measure 100 mm and 1 inch."
+    "Print at 100 % (no 'fit to page'): with a rule, the bars above measure 100 mm and 1 inch."
 )
 
 

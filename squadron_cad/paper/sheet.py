@@ -3,7 +3,7 @@
 A kit builds a `PaperKit` (its name, title, credit line and sheets), as it declares parts;
 the engine lays the sheets out on pages and writes them. Two kinds of sheet:
 
-- `PieceSheet`: flat pieces to cut out (cards, gauges, counters), each a `Piece` whose
+- `PieceSheet`: flat pieces to cut out (cards, strips, counters), each a `Piece` whose
   drawing's `cut` layer is its outline. The engine packs them onto as many pages as needed,
   each with its caption; laser and cutter SVGs are written per piece.
 - `TiledSheet`: one drawing larger than a page (a battle mat), tiled over pages that

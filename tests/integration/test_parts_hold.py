@@ -13,6 +13,8 @@ import trimesh
 
 from squadron_cad.build import BuildOptions, build
 from squadron_cad.checks.mesh import load_mesh
+from squadron_cad.components.ruler_joint import measure as joint
+from squadron_cad.components.stat_card import measure as card
 from squadron_cad.kits.squadron_leader.checks import clearances as C
 from squadron_cad.kits.squadron_leader.checks import invariants as I
 from squadron_cad.kits.squadron_leader.params import KitParams
@@ -54,14 +56,16 @@ def test_the_ruler_joints_do_not_stretch_or_lift(kit: Kit) -> None:
     """Before: pull 1.51 mm per joint, side 0.15, up and down free (no collision)."""
     params, meshes = kit
     for first, second in (("range_ruler_1", "range_ruler_2"), ("range_ruler_2", "range_ruler_3")):
-        joint = C.measure_joint(meshes[first], meshes[second])
-        assert joint.overlap_mm3 <= 1e-3
-        assert joint.play_mm["pull"] <= 0.1 + 1e-3
-        assert joint.play_mm["push"] == pytest.approx(0, abs=1e-3)
-        assert joint.lateral_mm == pytest.approx(params.ruler.joint_clearance_mm, abs=0.02)
-        assert 0 < joint.play_mm["up"] <= 0.5
-        assert 0 < joint.play_mm["down"] <= 0.5
-        assert not [f for f in C.joint_findings(params, joint, f"{first}+{second}") if f.failed]
+        measured = joint.measure_joint(meshes[first], meshes[second])
+        assert measured.overlap_mm3 <= 1e-3
+        assert measured.play_mm["pull"] <= 0.1 + 1e-3
+        assert measured.play_mm["push"] == pytest.approx(0, abs=1e-3)
+        assert measured.lateral_mm == pytest.approx(params.ruler.joint_clearance_mm, abs=0.02)
+        assert 0 < measured.play_mm["up"] <= 0.5
+        assert 0 < measured.play_mm["down"] <= 0.5
+        limits, name = C.joint_limits(params), f"{first}+{second}"
+        findings = joint.joint_findings(params.ruler, limits, measured, name, C.SECTIONS)
+        assert not [f for f in findings if f.failed]
 
 
 def test_the_pulled_ruler_is_three_templates_long(kit: Kit) -> None:
@@ -69,22 +73,24 @@ def test_the_pulled_ruler_is_three_templates_long(kit: Kit) -> None:
     params, meshes = kit
     sections = [meshes[f"range_ruler_{i}"] for i in (1, 2, 3)]
     length = I.assembled_length(sections)
-    assert length == pytest.approx(float(params.ruler_length_mm), abs=C.RULER_STRETCH_MAX_MM)
+    assert length == pytest.approx(float(params.ruler_length_mm), abs=joint.RULER_STRETCH_MAX_MM)
     assert length >= float(params.ruler_length_mm) - 1e-3
 
 
 def test_the_clip_runs_free_and_clicks(kit: Kit) -> None:
     """Before: top gap 0, bottom 0.20, edge 0.19, interference 0.40 mm, strain 1.6 %."""
     params, meshes = kit
-    dial = C.measure_dial(params, meshes["stat_dial_card"], meshes["stat_dial_clip"])
+    layout = C.dial_layout(params)
+    dial = card.measure_dial(layout, meshes["stat_dial_card"], meshes["stat_dial_clip"])
     for gap in (dial.below_gap_mm, dial.edge_gap_mm, dial.top_gap_mm):
         assert 0.2 <= gap <= 0.3
         assert gap == pytest.approx(params.stat_dial.clip_clearance_mm, abs=0.01)
     assert 0.10 <= dial.interference_mm <= 0.20
     assert not dial.unseated
     assert dial.stray_overlap_mm3 <= 1e-3
-    assert dial.strain <= C.CLIP_STRAIN_MAX
-    assert not [f for f in C.dial_findings(params, dial) if f.failed]
+    assert dial.strain <= card.CLIP_STRAIN_MAX
+    findings = card.dial_findings(params.stat_dial, C.clip_limits(params), dial, C.DIAL_PAIR)
+    assert not [f for f in findings if f.failed]
 
 
 def test_the_forward_guides_show_in_full(kit: Kit) -> None:

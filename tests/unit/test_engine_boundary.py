@@ -1,5 +1,9 @@
-"""The engine knows no game: no kit's part name in an engine module, no import of a kit,
-no import cycle between the engine's packages."""
+"""The engine knows no game and the kits stand side by side: no kit's part name, parameter
+section or vocabulary in an engine module, no import of a kit by the engine or by another
+kit, no import cycle between the engine's packages.
+
+The engine is every module outside kits/; its components/ (what several kits share) may
+speak of rulers and stat cards, as that is what they are, but import no kit either."""
 
 from __future__ import annotations
 
@@ -15,13 +19,50 @@ from squadron_cad.kit import installed_kits
 
 PACKAGE = Path(squadron_cad.__file__).parent
 KITS = PACKAGE / "kits"
+COMPONENTS = PACKAGE / "components"
 # The engine's own vocabulary: every kit's box group and layout say "box". A kit's part
 # may be called that too (Squadron Leader's is); the word alone is not a part's name.
 ENGINE_WORDS = {"box"}
+# Words of the kits' part names and sections that are plain English or the engine's own
+# (a box and its lid, dice, tokens, cards, a cutting plane, os.stat, "fpdf2 ships its
+# metrics"); the rest name the games' things and have no place in the engine.
+PLAIN_WORDS = {
+    "all", "bank", "base", "box", "card", "clip", "cube", "destroy", "dice", "die",
+    "entry", "guide", "holder", "lid", "marker", "marks", "movement", "plane", "range",
+    "recover", "scan", "ship", "stacking", "stat", "straight", "token", "turn",
+}  # fmt: skip
+PARAMS_NAMES = {"params", "kit_params", "resolved"}  # what the engine calls a kit's parameters
 
 
 def engine_modules() -> list[Path]:
     return sorted(p for p in PACKAGE.rglob("*.py") if KITS not in p.parents)
+
+
+def kit_modules() -> dict[str, list[Path]]:
+    return {
+        folder.name: sorted(folder.rglob("*.py"))
+        for folder in sorted(KITS.iterdir())
+        if (folder / "__init__.py").is_file()
+    }
+
+
+def kit_only_sections() -> set[str]:
+    """Parameter sections some kit has and the engine's base model does not."""
+    from squadron_cad.params import KitParamsBase
+
+    sections = {name for kit in installed_kits().values() for name in kit.params_model.model_fields}
+    return sections - set(KitParamsBase.model_fields)
+
+
+def game_words() -> set[str]:
+    """Each kit's own words: its name and title, and the words of its part names and of the
+    parameter sections only kits have, that are not plain English."""
+    words, sections = set(), kit_only_sections()
+    for kit in installed_kits().values():
+        words |= {kit.title.lower(), kit.name.replace("-", " ")}
+        names = [*kit.part_names, *(set(kit.params_model.model_fields) & sections)]
+        words |= {w for name in names for w in name.split("_") if not w.isdigit()}
+    return words - PLAIN_WORDS
 
 
 def module_name(path: Path) -> str:
@@ -109,6 +150,51 @@ def test_no_engine_module_imports_a_kit() -> None:
     assert not found, "\n".join(found)
 
 
+def test_no_kit_imports_another_kit() -> None:
+    found = [
+        f"{module_name(path)} imports {name}"
+        for kit, paths in kit_modules().items()
+        for path in paths
+        for name in imports_of(path)
+        if name.startswith("squadron_cad.kits.") and not name.startswith(f"squadron_cad.kits.{kit}")
+    ]
+    assert not found, "a kit imports another kit:\n" + "\n".join(found)
+
+
+def test_no_engine_module_reads_a_kit_s_parameter_section() -> None:
+    """`params.ruler`, `design.params.stat_dial`: a section only some kit has. (A kit's
+    bench change, fit rules and sheets are the kit's to declare.)"""
+    sections = kit_only_sections()
+    found = []
+    for path in engine_modules():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Attribute) or node.attr not in sections:
+                continue
+            owner = node.value
+            named = isinstance(owner, ast.Name) and owner.id in PARAMS_NAMES
+            if named or (isinstance(owner, ast.Attribute) and owner.attr == "params"):
+                found.append(
+                    f"{path.relative_to(PACKAGE.parent)}:{node.lineno}: {ast.unparse(node)}"
+                )
+    assert not found, "kit sections read by the engine:\n" + "\n".join(found)
+
+
+def test_no_engine_module_speaks_of_a_kit_s_things() -> None:
+    """No game's words (a kit's name and title, the words of its part names and sections:
+    altitude, dial, template, ruler, tracker, gauge, ...) in the engine's code, comments or
+    texts, its components aside."""
+    words = game_words()
+    pattern = re.compile(r"\b(" + "|".join(sorted(map(re.escape, words))) + r")s?\b", re.I)
+    found = [
+        f"{path.relative_to(PACKAGE.parent)}:{number}: {line.strip()[:90]}"
+        for path in engine_modules()
+        if COMPONENTS not in path.parents
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if pattern.search(line)
+    ]
+    assert not found, f"game words {sorted(words)} in the engine:\n" + "\n".join(found)
+
+
 def test_the_engine_packages_import_without_cycles() -> None:
     """Packages of the engine (render, checks, fit, outputs, paper, and the top modules)
     form a graph without cycles; a kit only imports the engine."""
@@ -121,11 +207,6 @@ def test_the_engine_packages_import_without_cycles() -> None:
                 graph.add_edge(source, target)
     cycles = list(nx.simple_cycles(graph))
     assert not cycles, f"import cycles: {cycles}"
-    kit_deps = {t for s, t in graph.edges if s.startswith("squadron_cad.kits")}
-    assert all(
-        not t.startswith("squadron_cad.kits") or t.startswith("squadron_cad.kits.")
-        for t in kit_deps
-    )
 
 
 def _unit(module: str) -> str:

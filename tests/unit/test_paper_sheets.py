@@ -13,7 +13,7 @@ from lxml import etree
 
 from squadron_cad.kits.squadron_leader.geometry import move_paths
 from squadron_cad.kits.squadron_leader.params import KitParams
-from squadron_cad.kits.squadron_leader.parts.stat_dial import DialLayout
+from squadron_cad.kits.squadron_leader.parts.stat_dial import dial_layout
 from squadron_cad.kits.squadron_leader.sheets.figures import across_flats, longest_side, turn_deg
 from squadron_cad.kits.squadron_leader.sheets.registry import write_paper
 from squadron_cad.paper.measure import Path2D, svg_paths, tagged_pdf_paths
@@ -235,7 +235,7 @@ def test_counters_fit_the_hex_and_the_stat_record_is_the_3d_card(edition, kit) -
     assert len(altitudes) == 4 * kit.players
     widest = max(math.dist(a, b) for a in altitudes[0].points for b in altitudes[0].points)
     assert widest == pytest.approx(kit.token.width_mm / 2, abs=0.1)
-    layout = DialLayout(kit)
+    layout = dial_layout(kit)
     for record in tagged(pages, "stat-record-cut"):
         x0, y0, x1, y1 = record.bounds()
         assert sorted([x1 - x0, y1 - y0]) == pytest.approx(

@@ -23,6 +23,7 @@ import trimesh
 from shapely.geometry import LineString, Point, Polygon, box
 
 from squadron_cad.checks import meshgeo
+from squadron_cad.components.invariants import invariant, unmeasured, valid_solids
 from squadron_cad.kits.space_planes.design import GAUGE, HOLDER, MAX_SHIPS, cube_part
 
 MOVE_TOL_MM = 0.1  # the issue: slide distances within 0.1 mm
@@ -33,27 +34,6 @@ CLEARANCE_TOL_MM = 0.05
 AXES = np.eye(3)
 
 Meshes = Mapping[str, trimesh.Trimesh]
-
-
-def invariant(name: str, expected: float, measured: float | None, tolerance: float) -> dict:
-    """One rule measured on the meshes, in the manifest's form (NaN: not measured)."""
-    missing = measured is None or math.isnan(measured)
-    ok = not missing and abs(measured - expected) <= tolerance + 1e-9
-    return {
-        "name": name,
-        "expected": round(float(expected), 4),
-        "measured": None if missing else round(float(measured), 4) + 0.0,
-        "tolerance": round(tolerance, 6),
-        "ok": bool(ok),
-    }
-
-
-def _valid(meshes: Meshes) -> dict[str, trimesh.Trimesh]:
-    return {
-        name: mesh
-        for name, mesh in meshes.items()
-        if meshgeo.is_valid_solid(meshgeo.solid_of(mesh))
-    }
 
 
 def _polygons(shape: Any) -> list[Polygon]:
@@ -279,13 +259,9 @@ def holder_invariants(design: Any, meshes: Meshes) -> list[dict[str, Any]]:
 
 
 def invariants(design: Any, meshes: Meshes) -> list[dict[str, Any]]:
-    valid = _valid(meshes)
-    unmeasured = [
-        invariant(f"{name}: a closed solid to measure", 1, 0, 0)
-        for name in sorted(set(meshes) - set(valid))
-    ]
+    valid = valid_solids(meshes)
     return (
-        unmeasured
+        unmeasured(meshes)
         + gauge_invariants(design, valid)
         + cube_invariants(design, valid)
         + holder_invariants(design, valid)

@@ -32,18 +32,19 @@ from solid2.core.object_base import OpenSCADObject
 
 from squadron_cad.checks import meshgeo
 from squadron_cad.checks.fits import signed_gap
+from squadron_cad.components.ruler_joint.measure import measure_joint
+from squadron_cad.components.ruler_joint.shape import JointShape, joint_shape, joint_slot, joint_tab
+from squadron_cad.components.stat_card.shape import clip_profile, clip_shape
 from squadron_cad.geometry.expr import Number, smin
 from squadron_cad.geometry.shapes import EPSILON_MM, centred_text, rounded_rectangle
 from squadron_cad.kit import Coupon
-from squadron_cad.kits.squadron_leader.checks.clearances import measure_joint
 from squadron_cad.kits.squadron_leader.params import KitParams
 from squadron_cad.kits.squadron_leader.parts import (
     altitude_token,
     box_lid,
     plane_token,
-    range_ruler,
-    stat_dial,
 )
+from squadron_cad.kits.squadron_leader.parts.stat_dial import dial_layout
 
 if TYPE_CHECKING:
     from squadron_cad.kits.squadron_leader.design import SquadronDesign
@@ -129,7 +130,7 @@ def _slot_stub_length(p: KitParams) -> Number:
     )
 
 
-def _joint_slab(shape: range_ruler.JointShape, body: OpenSCADObject) -> OpenSCADObject:
+def _joint_slab(shape: JointShape, body: OpenSCADObject) -> OpenSCADObject:
     """The bottom JOINT_THICKNESS_MM of a joint solid: the outline the side clearance acts on,
     under the snap ridges at mid-height (they hold the real joint down; the coupon tests the
     side fit)."""
@@ -140,11 +141,11 @@ def _joint_slab(shape: range_ruler.JointShape, body: OpenSCADObject) -> OpenSCAD
 def slot_step(design: SquadronDesign, value: float) -> OpenSCADObject:
     """A ruler stub with the real slot at its near end (x = 0), as on sections 2 and 3."""
     p = design.params
-    shape = range_ruler.joint_shape(p)
+    shape = joint_shape(p.ruler)
     width = p.ruler_width_mm
     length = _slot_stub_length(p)
     stub = translate([0, -width / 2, 0])(cube([length, width, JOINT_THICKNESS_MM]))
-    slot = range_ruler.joint_slot(shape, value, p.ruler.joint_axial_clearance_mm)
+    slot = joint_slot(shape, value, p.ruler.joint_axial_clearance_mm)
     at = length - JOINT_MARGIN_MM - LABEL_HEIGHT_MM / 2
     numerals = translate([at, 0, 0])(rotate([0, 0, 90])(label(value, p, JOINT_THICKNESS_MM)))
     return union()(difference()(stub, slot), numerals)
@@ -153,12 +154,12 @@ def slot_step(design: SquadronDesign, value: float) -> OpenSCADObject:
 def tab_mate(design: SquadronDesign) -> OpenSCADObject:
     """A ruler stub ending in the real tab (shoulder at x = 0), as on sections 1 and 2."""
     p = design.params
-    shape = range_ruler.joint_shape(p)
+    shape = joint_shape(p.ruler)
     width = p.ruler_width_mm
     stub = translate([-JOINT_BODY_MM, -width / 2, 0])(
         cube([JOINT_BODY_MM, width, JOINT_THICKNESS_MM])
     )
-    return union()(stub, _joint_slab(shape, range_ruler.joint_tab(shape, 0)))
+    return union()(stub, _joint_slab(shape, joint_tab(shape, 0)))
 
 
 def measure_slot(_design: SquadronDesign, step: trimesh.Trimesh, mate: trimesh.Trimesh) -> float:
@@ -183,7 +184,7 @@ def clip_step(design: SquadronDesign, value: float) -> OpenSCADObject:
         cube([length + EPSILON_MM, width, height])
     )
     numerals = translate([spine_outer - length / 2, middle, 0])(label(value, p, height))
-    profile = stat_dial.clip_profile(stat_dial.clip_shape(p), value)
+    profile = clip_profile(clip_shape(dial_layout(p)), value)
     return union()(linear_extrude(height=CLIP_WIDTH_MM)(profile), tag, numerals)
 
 

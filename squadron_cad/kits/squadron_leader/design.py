@@ -9,10 +9,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
+from squadron_cad.components.stat_card.shape import DialLayout
 from squadron_cad.fit.layout import Layout
 from squadron_cad.kits.squadron_leader.params import KitParams
 from squadron_cad.kits.squadron_leader.parts import box_lid
-from squadron_cad.kits.squadron_leader.parts.stat_dial import DialLayout
+from squadron_cad.kits.squadron_leader.parts.stat_dial import dial_layout
 from squadron_cad.kits.squadron_leader.stowing.solver import solve
 
 
@@ -29,7 +30,7 @@ class SquadronDesign:
 
     @cached_property
     def dial(self) -> DialLayout:
-        return DialLayout(self.params)
+        return dial_layout(self.params)
 
 
 def design(params: KitParams) -> SquadronDesign:

@@ -13,6 +13,8 @@ from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
+from squadron_cad.components.ruler_joint.params import SectionedRulerParams, check_joint
+from squadron_cad.components.stat_card.params import StatCardParams
 from squadron_cad.geometry.expr import Number, cos_deg, sqrt
 from squadron_cad.kits.squadron_leader import constants as C
 from squadron_cad.params import (
@@ -191,118 +193,6 @@ class TemplateParams(Section):
         return self
 
 
-class RulerParams(Section):
-    thickness_mm: Annotated[Mm, mm("Thickness of the range ruler", 1, 20)]
-    mark_width_mm: Annotated[Mm, mm("Width of the range marks", 0.3, 5)]
-    mark_depth_mm: Annotated[Mm, mm("Depth of the range marks", 0.2, 5)]
-    numeral_height_mm: Annotated[Mm, mm("Height of the range numerals", 1, 30)]
-    tab_width_mm: Annotated[Mm, mm("Joint tab width at its root (its neck)", 0.8, 30)]
-    tab_length_mm: Annotated[Mm, mm("Joint tab length: neck, then head, half each", 0.8, 30)]
-    tab_flare_mm: Annotated[
-        Mm,
-        mm(
-            "The tab's head is this much wider than its neck, per side: the shoulders the "
-            "pull bears on",
-            0,
-            5,
-            allow_zero=True,
-        ),
-    ]
-    joint_clearance_mm: Annotated[
-        Mm, mm("Gap between tab and slot, per side", 0, 1, allow_zero=True)
-    ]
-    joint_axial_clearance_mm: Annotated[
-        Mm,
-        mm(
-            "Gap where the tab's head bears when the ruler is pulled: each joint stretches "
-            "this much",
-            0,
-            1,
-            allow_zero=True,
-        ),
-    ]
-    joint_snap_mm: Annotated[
-        Mm,
-        mm(
-            "How far the snap ridges stand out from the tab's neck; past the joint clearance "
-            "they hold the sections together until pushed apart",
-            0,
-            2,
-            allow_zero=True,
-        ),
-    ]
-
-    @property
-    def tab_tip_width_mm(self) -> Number:
-        return self.tab_width_mm + 2 * self.tab_flare_mm
-
-
-class StatDialParams(Section):
-    labels: Annotated[
-        tuple[str, ...],
-        Field(min_length=1, max_length=8, strict=False, description="Stat labels, one row each"),
-    ]
-    min_value: Annotated[
-        int, Field(ge=0, le=9, description="Lowest settable value (0 if a stat can reach zero)")
-    ]
-    max_value: Annotated[int, Field(ge=1, le=9, description="Highest settable value")]
-    card_thickness_mm: Annotated[Mm, mm("Thickness of the stat card", 0.8, 5)]
-    row_width_mm: Annotated[Mm, mm("Height of one stat row (a card finger)", 3, 40)]
-    label_width_mm: Annotated[Mm, mm("Width of the label column", 2, 40)]
-    numeral_height_mm: Annotated[Mm, mm("Height of the numerals on the card", 1, 30)]
-    clip_width_mm: Annotated[Mm, mm("Width of a clip along the row", 2, 30)]
-    clip_spacing_mm: Annotated[Mm, mm("Gap between neighbouring clip positions", 0, 10)]
-    clip_jaw_thickness_mm: Annotated[Mm, mm("Thickness of a clip jaw", 0.4, 5)]
-    clip_spine_thickness_mm: Annotated[Mm, mm("Thickness of the clip's back", 0.4, 5)]
-    clip_clearance_mm: Annotated[
-        Mm, mm("Gap between the clip and the card where they must not rub", 0, 1)
-    ]
-    detent_depth_mm: Annotated[Mm, mm("Depth of the detent grooves under the card", 0.1, 2)]
-    grip_mm: Annotated[
-        Mm,
-        mm(
-            "Detent interference: how far the clip's jaws spread to pass between two values",
-            0,
-            1,
-            allow_zero=True,
-        ),
-    ]
-
-    @property
-    def clip_pitch_mm(self) -> Number:
-        return self.clip_width_mm + self.clip_spacing_mm
-
-    @property
-    def slot_width_mm(self) -> Number:
-        """Gap between rows: room for a clip's back plus clearance on both sides."""
-        return self.clip_spine_thickness_mm + 3 * self.clip_clearance_mm
-
-    @model_validator(mode="after")
-    def _labels_known(self) -> StatDialParams:
-        if self.min_value > self.max_value:
-            raise ValueError(
-                f"stat_dial.min_value ({self.min_value}) must not exceed stat_dial.max_value "
-                f"({self.max_value})"
-            )
-        for label in self.labels:
-            check_font("stat_dial.labels", label)
-            if not 1 <= len(label) <= 2:
-                raise ValueError(
-                    f"stat_dial.labels: {label!r} must be 1 or 2 characters (e.g. H, D, A, M)"
-                )
-        if self.grip_mm > self.detent_depth_mm:
-            raise ValueError(
-                f"stat_dial.grip_mm ({self.grip_mm}) must not exceed stat_dial.detent_depth_mm "
-                f"({self.detent_depth_mm}): the bump would not seat in its groove"
-            )
-        if self.numeral_height_mm > self.row_width_mm - 1:
-            raise ValueError(
-                f"stat_dial.numeral_height_mm ({self.numeral_height_mm}) must be at least "
-                f"1 mm less than stat_dial.row_width_mm ({self.row_width_mm})"
-            )
-        return self
-
-
 class BoxParams(Section):
     tin_clearance_mm: Annotated[
         Mm, mm("Gap between box and tin on every side and at the top", 0, 10, allow_zero=True)
@@ -395,8 +285,8 @@ class KitParams(KitParamsBase):
     altitude: AltitudeParams
     marks: MarkParams
     templates: TemplateParams
-    ruler: RulerParams
-    stat_dial: StatDialParams
+    ruler: SectionedRulerParams
+    stat_dial: StatCardParams
     dice: DiceParams
     tin: TinParams
     box: BoxParams
@@ -557,38 +447,7 @@ def _marks_fit(kit: KitParams) -> None:
 
 def _ruler_joint_fits(kit: KitParams) -> None:
     ruler = kit.ruler
-    side_wall = (kit.ruler_width_mm - ruler.tab_tip_width_mm - 2 * ruler.joint_clearance_mm) / 2
-    if side_wall < 0.8:
-        raise ValueError(
-            f"ruler.tab_width_mm ({ruler.tab_width_mm}) + 2 x ruler.tab_flare_mm "
-            f"({ruler.tab_flare_mm}) + 2 x ruler.joint_clearance_mm "
-            f"({ruler.joint_clearance_mm}) leaves {side_wall:.2f} mm of slot wall in a "
-            f"{float(kit.ruler_width_mm):.2f} mm ruler (token.width_mm / 4); 0.8 mm is needed"
-        )
-    if (
-        not ruler.joint_clearance_mm
-        < ruler.joint_snap_mm
-        < (ruler.tab_flare_mm + ruler.joint_clearance_mm)
-    ):
-        raise ValueError(
-            f"ruler.joint_snap_mm ({ruler.joint_snap_mm}) must exceed ruler.joint_clearance_mm "
-            f"({ruler.joint_clearance_mm}), or the sections lift apart, and stay under "
-            f"ruler.tab_flare_mm + ruler.joint_clearance_mm, or the tab cannot drop in"
-        )
-    if ruler.joint_axial_clearance_mm >= ruler.tab_length_mm / 2:
-        raise ValueError(
-            f"ruler.joint_axial_clearance_mm ({ruler.joint_axial_clearance_mm}) must be under "
-            f"half of ruler.tab_length_mm ({ruler.tab_length_mm})"
-        )
-    if ruler.tab_length_mm >= kit.template_length_mm / 2:
-        raise ValueError(
-            f"ruler.tab_length_mm ({ruler.tab_length_mm}) must be under half a ruler part"
-        )
-    if ruler.mark_depth_mm > ruler.thickness_mm - 1:
-        raise ValueError(
-            f"ruler.mark_depth_mm ({ruler.mark_depth_mm}) must leave 1 mm of "
-            f"ruler.thickness_mm ({ruler.thickness_mm})"
-        )
+    check_joint(ruler, kit.ruler_width_mm, "token.width_mm / 4", kit.template_length_mm)
     if ruler.numeral_height_mm > kit.ruler_width_mm - 1:
         raise ValueError(
             f"ruler.numeral_height_mm ({ruler.numeral_height_mm}) must be at least 1 mm less "

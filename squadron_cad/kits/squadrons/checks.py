@@ -33,8 +33,10 @@ from shapely.ops import unary_union
 
 from squadron_cad.checks import meshgeo
 from squadron_cad.checks.findings import Finding
-from squadron_cad.kits.squadron_leader.checks import clearances as sl
-from squadron_cad.kits.squadron_leader.checks.invariants import invariant
+from squadron_cad.checks.fits import FitLimits
+from squadron_cad.components.invariants import invariant, unmeasured, valid_solids
+from squadron_cad.components.ruler_joint.measure import JointMeasure, joint_findings, measure_joint
+from squadron_cad.components.stat_card.measure import DialMeasure, dial_findings, measure_dial
 from squadron_cad.kits.squadrons import constants as C
 from squadron_cad.kits.squadrons.design import OBJECTIVE_PARTS, ruler_part
 
@@ -47,14 +49,6 @@ CENTRE_TOL_MM = 0.05
 Meshes = Mapping[str, trimesh.Trimesh]
 
 
-def _valid(meshes: Meshes) -> dict[str, trimesh.Trimesh]:
-    return {
-        name: mesh
-        for name, mesh in meshes.items()
-        if meshgeo.is_valid_solid(meshgeo.solid_of(mesh))
-    }
-
-
 def _top_section(mesh: trimesh.Trimesh, depth: float) -> MultiPolygon:
     """The section half an engraving's depth under the top face."""
     return meshgeo.section(mesh, meshgeo.top_face_z(mesh) - depth / 2)
@@ -64,8 +58,8 @@ def _top_section(mesh: trimesh.Trimesh, depth: float) -> MultiPolygon:
 
 
 @lru_cache(maxsize=8)
-def _joints(first: trimesh.Trimesh, second: trimesh.Trimesh) -> sl.JointMeasure:
-    return sl.measure_joint(first, second)
+def _joints(first: trimesh.Trimesh, second: trimesh.Trimesh) -> JointMeasure:
+    return measure_joint(first, second)
 
 
 def ruler_sections(meshes: Meshes) -> list[trimesh.Trimesh] | None:
@@ -399,13 +393,13 @@ def pivot_invariants(design: Any, meshes: Meshes) -> list[dict[str, Any]]:
 
 
 @lru_cache(maxsize=8)
-def _dial(params: Any, card: trimesh.Trimesh, clip: trimesh.Trimesh) -> sl.DialMeasure:
-    return sl.measure_dial(params, card, clip)
+def _dial(layout: Any, card: trimesh.Trimesh, clip: trimesh.Trimesh) -> DialMeasure:
+    return measure_dial(layout, card, clip)
 
 
-def tracker_measure(design: Any, meshes: Meshes) -> sl.DialMeasure | None:
+def tracker_measure(design: Any, meshes: Meshes) -> DialMeasure | None:
     if "tracker_card" in meshes and "tracker_clip" in meshes:
-        return _dial(design.params, meshes["tracker_card"], meshes["tracker_clip"])
+        return _dial(design.dial, meshes["tracker_card"], meshes["tracker_clip"])
     return None
 
 
@@ -425,30 +419,27 @@ def tracker_invariants(design: Any, meshes: Meshes) -> list[dict[str, Any]]:
 def clearance_findings(design: Any, meshes: Meshes) -> list[Finding]:
     """Ruler joints, the tracker's clip on its card, every piece in its box pocket."""
     p = design.params
-    valid = _valid(meshes)
+    valid = valid_solids(meshes)
     found: list[Finding] = []
+    tolerance = p.checks.fit_tolerance_mm
     sections = ruler_sections(valid)
     if sections is not None:
+        joints = FitLimits(p.checks.ruler_joint_fit, "ruler_joint_fit", tolerance)
         for k in range(1, C.RULER_SECTIONS):
             name = f"{ruler_part(k)}+{ruler_part(k + 1)}"
-            found += sl.joint_findings(p, _joints(sections[k - 1], sections[k]), name)
+            joint = _joints(sections[k - 1], sections[k])
+            found += joint_findings(p.ruler, joints, joint, name, C.RULER_SECTIONS)
     dial = tracker_measure(design, valid)
     if dial is not None:
-        found += [
-            dataclasses.replace(f, part="tracker_card+tracker_clip")
-            for f in sl.dial_findings(p, dial)
-        ]
+        clip = FitLimits(p.checks.clip_fit, "clip_fit", tolerance)
+        found += dial_findings(p.stat_dial, clip, dial, "tracker_card+tracker_clip")
     return found  # the pieces in their pockets: the engine's fit proof
 
 
 def invariants(design: Any, meshes: Meshes) -> list[dict[str, Any]]:
-    valid = _valid(meshes)
-    unmeasured = [
-        invariant(f"{name}: a closed solid to measure", 1, 0, 0)
-        for name in sorted(set(meshes) - set(valid))
-    ]
+    valid = valid_solids(meshes)
     return (
-        unmeasured
+        unmeasured(meshes)
         + base_invariants(design, valid)
         + turned_number_invariants(design, valid)
         + ruler_invariants(design, valid)

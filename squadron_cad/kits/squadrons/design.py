@@ -13,6 +13,7 @@ import math
 from dataclasses import dataclass
 from functools import cached_property
 
+from squadron_cad.components.stat_card.shape import DialLayout
 from squadron_cad.errors import InputError
 from squadron_cad.fit import simple
 from squadron_cad.fit.layout import BoxShape, Layout
@@ -20,10 +21,10 @@ from squadron_cad.fit.units import Piece, Unit
 from squadron_cad.geometry import frames
 from squadron_cad.geometry.frames import Bounds
 from squadron_cad.kit import Purchase
-from squadron_cad.kits.squadron_leader.parts.stat_dial import DialLayout
 from squadron_cad.kits.squadrons import constants as C
 from squadron_cad.kits.squadrons.params import SquadronsParams
 from squadron_cad.kits.squadrons.parts import pivot_guide
+from squadron_cad.kits.squadrons.parts.tracker import tracker_layout
 
 MAX_UNITS = 12  # fit.packing's search grows fast with the pockets: 8 take 0.1 s
 OBJECTIVE_PARTS = ("objective_scan", "objective_recover", "objective_destroy", "entry_marker")
@@ -43,7 +44,7 @@ class SquadronsDesign:
 
     @cached_property
     def dial(self) -> DialLayout:
-        return DialLayout(self.params)  # type: ignore[arg-type]  # duck-typed: stat_dial, text
+        return tracker_layout(self.params)
 
     @cached_property
     def box(self) -> BoxShape:
@@ -101,7 +102,7 @@ def part_bounds(design: SquadronsDesign, part: str) -> Bounds:
 
 
 def clip_bounds(design: SquadronsDesign) -> Bounds:
-    """The clip as modelled (stat_dial.clip_profile extruded along z)."""
+    """The clip as modelled (the stat card component's clip_profile extruded along z)."""
     d, dial = design.params.stat_dial, design.dial
     spine_outer = -d.clip_clearance_mm - d.clip_spine_thickness_mm
     bottom = -d.clip_clearance_mm - d.clip_jaw_thickness_mm

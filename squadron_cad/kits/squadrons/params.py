@@ -2,7 +2,7 @@
 
 Values come from this kit's default.yaml, then a tin preset, --params files and --set
 overrides. The rules' fixed facts (the inch, the 45-degree pivot) live in `constants`;
-the ruler joint and the tracker reuse Squadron Leader's sections, so they keep its keys.
+the ruler joint and the tracker are the engine's components (squadron_cad.components).
 Cross-field rules raise one line naming every key involved.
 """
 
@@ -13,10 +13,11 @@ from typing import Annotated
 
 from pydantic import Field, model_validator
 
+from squadron_cad.components.ruler_joint.params import SectionedRulerParams, check_joint
+from squadron_cad.components.stat_card.params import StatCardParams
 from squadron_cad.fit.shortfall import tenth_up
 from squadron_cad.geometry.expr import Number, sqrt
 from squadron_cad.geometry.glyphs import layout_text
-from squadron_cad.kits.squadron_leader.params import RulerParams, StatDialParams
 from squadron_cad.kits.squadrons import constants as C
 from squadron_cad.params import (
     ChecksParams,
@@ -70,8 +71,8 @@ class BaseParams(Section):
         return self
 
 
-class InchRulerParams(RulerParams):
-    """Squadron Leader's ruler section (its joint keys) plus the inch ruler's own."""
+class InchRulerParams(SectionedRulerParams):
+    """The sectioned ruler component's section (its joint keys) plus the inch ruler's own."""
 
     width_mm: Annotated[Mm, mm("Width of the range ruler", 8, 40)]
     tick_length_mm: Annotated[Mm, mm("Length of an inch tick from the edge", 1, 15)]
@@ -147,7 +148,7 @@ class SquadronsParams(KitParamsBase):
     gauge: GaugeParams
     pivot: PivotParams
     objective: ObjectiveParams
-    stat_dial: StatDialParams  # the ship tracker: Squadron Leader's card and clips
+    stat_dial: StatCardParams  # the ship tracker: the stat card component's card and clips
     tin: TinParams
     box: TrayParams
     checks: SquadronsChecksParams
@@ -300,6 +301,7 @@ class SquadronsParams(KitParamsBase):
                 "one row for Command, one for Hit Points"
             )
         r = self.ruler
+        check_joint(r, r.width_mm, "ruler.width_mm", self.ruler_section_mm)
         if r.tick_length_mm > r.label_tick_length_mm:
             raise ValueError(
                 f"ruler.tick_length_mm ({r.tick_length_mm}) must not exceed "

@@ -3,13 +3,8 @@
 - stacking: a token on an altitude token at every 45 degree turn: it seats flat (no
   overlap at the pitch), the pegs clear the socket walls by the fit and the sockets are
   deeper than the pegs stand;
-- ruler joint: sections butted shoulder to shoulder: no overlap; then the second moved
-  along each axis both ways until it collides: it stretches at most its axial clearance
-  under pull, moves sideways by the joint clearance, and a snap stops it lifting off;
-- stat dial: a clip on every row at every value: the only overlap is the detent bump in
-  its groove, and hanging on its top jaw it rests there unsprung; the running gaps on every
-  jaw face match the clearance; between values the jaws spread by the grip, and the jaw's
-  bending strain stays under what PLA takes repeatedly; the window frames the numeral;
+- ruler joint and stat dial: the components' measures (squadron_cad.components), against
+  this kit's fit ranges;
 - box: every piece in its pocket and the lid in its rebate (poses from the tin-fit solver).
 
 A gap is measured in sections (mm per side); overlap is an exact boolean volume (mm3).
@@ -18,7 +13,7 @@ A gap is measured in sections (mm per side); overlap is an exact boolean volume 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 import manifold3d
@@ -26,26 +21,32 @@ import numpy as np
 import shapely
 import trimesh
 from shapely import affinity
-from shapely.geometry import MultiPolygon, Polygon, box
+from shapely.geometry import MultiPolygon, box
 
 from squadron_cad.checks import fits, meshgeo
 from squadron_cad.checks.findings import Finding, verdict
 from squadron_cad.checks.fits import (
     OVERLAP_EPS_MM3,
+    FitLimits,
     fit_finding,
     overlap_finding,
     signed_gap,
 )
+from squadron_cad.components.ruler_joint.measure import joint_findings, measure_joint
+from squadron_cad.components.stat_card.measure import dial_findings, measure_dial
+from squadron_cad.components.stat_card.shape import DialLayout
 from squadron_cad.fit.layout import Layout
 from squadron_cad.geometry import frames
+from squadron_cad.kits.squadron_leader import constants as C
 from squadron_cad.kits.squadron_leader.params import KitParams
-from squadron_cad.kits.squadron_leader.parts.stat_dial import DialLayout
+
+SECTIONS = C.RULER_LENGTH_TEMPLATES  # the ruler's sections, 2 joints
+DIAL_PAIR = "stat_dial_card+stat_dial_clip"
 
 SEAT_PROBE_MM = 0.02  # lowered this much, a seated token must collide
 TURNS_DEG = tuple(range(0, 360, 45))
 GAP_LEVELS = 3  # sections through the pegs
 MIN_TRAY_DEPTH_MM = 6.0  # the issue's least rim for a dice tray
-GRIP_STEPS = 10  # bisection steps when measuring the detent grip (0.001 mm)
 
 
 @dataclass(frozen=True)
@@ -57,9 +58,6 @@ class StackMeasure:
     seats: dict[int, bool]  # per turn: no overlap at the pitch, contact just below
     radial_gap_mm: float  # pegs to socket walls, per side, least over all turns
     tip_gap_mm: float  # socket depth minus peg height
-
-
-# ---- shared measures ------------------------------------------------------------------------
 
 
 # ---- stacking ----------------------------------------------------------------------------
@@ -143,406 +141,20 @@ def stack_findings(params: KitParams, stack: StackMeasure) -> list[Finding]:
     return [seat, tip, radial]
 
 
-# ---- ruler joint -------------------------------------------------------------------------
+# ---- ruler joint and stat dial: the components' measures, with this kit's limits ----------
 
 
-def body_end_x(mesh: trimesh.Trimesh, at_end: Callable[[np.ndarray], float]) -> float:
-    """Where a section's full-width body ends (its shoulder), not its tab."""
-    half = float(np.abs(mesh.vertices[:, 1]).max())
-    edge = mesh.vertices[np.abs(np.abs(mesh.vertices[:, 1]) - half) < 1e-3]
-    return at_end(edge[:, 0])
+def joint_limits(params: KitParams) -> FitLimits:
+    limits = params.checks
+    return FitLimits(limits.ruler_joint_fit, "ruler_joint_fit", limits.fit_tolerance_mm)
 
 
-JOINT_REGION_MM = 12.0  # either side of the shoulder: all of a joint, none of the marks
-PLAY_STEP_MM = 0.05  # coarse steps when moving a section until it collides ...
-PLAY_BISECTIONS = 10  # ... then halved this often (0.05 um)
-PLAY_LIMIT_MM = 2.0  # moved this far without collision, it is free (inf)
-PLAY_CONTACT_MM3 = 1e-4  # overlap that counts as a collision when measuring play
-DIRECTIONS = {
-    "pull": (1, 0, 0),
-    "push": (-1, 0, 0),
-    "left": (0, 1, 0),
-    "right": (0, -1, 0),
-    "up": (0, 0, 1),
-    "down": (0, 0, -1),
-}
-JOINT_LIFT_MAX_MM = 0.5  # a section stopped within this, up and down, is held by a snap
+def clip_limits(params: KitParams) -> FitLimits:
+    return FitLimits(params.checks.clip_fit, "clip_fit", params.checks.fit_tolerance_mm)
 
 
-def _around(solid: manifold3d.Manifold, x: float) -> manifold3d.Manifold:
-    low, high = meshgeo.bounds_of(solid)
-    size = [2 * JOINT_REGION_MM, high[1] - low[1] + 2, high[2] - low[2] + 2]
-    cutter = manifold3d.Manifold.cube(size).translate([x - JOINT_REGION_MM, low[1] - 1, low[2] - 1])
-    return solid ^ cutter
-
-
-def travel(
-    fixed: manifold3d.Manifold, moving: manifold3d.Manifold, direction: tuple[float, ...]
-) -> float:
-    """How far `moving` goes along `direction` before it collides with `fixed` (inf: free
-    for PLAY_LIMIT_MM). Coarse steps find the first collision, bisection refines it."""
-    step = np.asarray(direction, dtype=float)
-
-    def hits(distance: float) -> bool:
-        moved = meshgeo.placed(moving, frames.translate(*(step * distance)))
-        return meshgeo.overlap_volume(fixed, moved) > PLAY_CONTACT_MM3
-
-    free = 0.0
-    for k in range(1, round(PLAY_LIMIT_MM / PLAY_STEP_MM) + 1):
-        if hits(k * PLAY_STEP_MM):
-            low, high = free, k * PLAY_STEP_MM
-            for _ in range(PLAY_BISECTIONS):
-                mid = (low + high) / 2
-                low, high = (low, mid) if hits(mid) else (mid, high)
-            return low
-        free = k * PLAY_STEP_MM
-    return math.inf
-
-
-@dataclass(frozen=True)
-class JointMeasure:
-    offset_mm: float  # where the second section sits when its shoulder meets the first's
-    overlap_mm3: float
-    play_mm: dict[str, float]  # how far the second section moves each way before it collides
-
-    @property
-    def lateral_mm(self) -> float:
-        return max(self.play_mm["left"], self.play_mm["right"])
-
-    @property
-    def lift_mm(self) -> float:
-        return max(self.play_mm["up"], self.play_mm["down"])
-
-
-def measure_joint(
-    first: trimesh.Trimesh, second: trimesh.Trimesh, directions: Iterable[str] = DIRECTIONS
-) -> JointMeasure:
-    """Sections butted shoulder to shoulder, then the second moved along each axis, both
-    ways, until it collides with the first: the joint's play, measured on the meshes."""
-    shoulder = body_end_x(first, np.max)
-    offset = shoulder - body_end_x(second, np.min)
-    fixed = _around(meshgeo.solid_of(first), shoulder)
-    moving = _around(meshgeo.placed(meshgeo.solid_of(second), frames.translate(x=offset)), shoulder)
-    overlap = meshgeo.overlap_volume(fixed, moving)
-    play = {name: travel(fixed, moving, DIRECTIONS[name]) for name in directions}
-    return JointMeasure(offset, overlap, play)
-
-
-def joint_pull_max_mm(sections: int) -> float:
-    """The most one joint may stretch: the issue's 0.2 mm over the whole ruler."""
-    return RULER_STRETCH_MAX_MM / max(sections - 1, 1)
-
-
-RULER_STRETCH_MAX_MM = 0.2  # assembled ruler, pulled: within this of 3 template lengths
-
-
-def joint_findings(params: KitParams, joint: JointMeasure, name: str) -> list[Finding]:
-    limits, ruler = params.checks, params.ruler
-    pull, push = joint.play_mm["pull"], joint.play_mm["push"]
-    pull_max = joint_pull_max_mm(3)
-    pull_ok = pull <= pull_max + 1e-3 and abs(pull - ruler.joint_axial_clearance_mm) <= (
-        limits.fit_tolerance_mm
-    )
-    up, down = joint.play_mm["up"], joint.play_mm["down"]
-    lift_ok = max(up, down) <= JOINT_LIFT_MAX_MM
-    return [
-        overlap_finding(name, "joint_overlap", joint.overlap_mm3, "tab and slot"),
-        Finding(
-            name,
-            "joint_pull_play",
-            round(pull, 4) if math.isfinite(pull) else "free",
-            f"{float(ruler.joint_axial_clearance_mm):.3f} mm "
-            f"(ruler.joint_axial_clearance_mm), at most {pull_max:g} mm "
-            f"(the assembled ruler within {RULER_STRETCH_MAX_MM:g} mm under pull); "
-            f"push {round(push, 4)} mm",
-            verdict(pull_ok),
-            "" if pull_ok else f"the joint stretches {pull:.3f} mm before it bites",
-        ),
-        fit_finding(
-            name,
-            "joint_side_play",
-            joint.lateral_mm,
-            ruler.joint_clearance_mm,
-            limits.ruler_joint_fit,
-            "ruler_joint_fit",
-            limits.fit_tolerance_mm,
-        ),
-        Finding(
-            name,
-            "joint_lift_play",
-            f"up {_mm(up)}, down {_mm(down)}",
-            f"stopped within {JOINT_LIFT_MAX_MM:g} mm both ways (a snap holds the sections)",
-            verdict(lift_ok),
-            "" if lift_ok else "the sections lift apart with nothing to stop them",
-        ),
-    ]
-
-
-def _mm(value: float) -> str:
-    return f"{value:.3f} mm" if math.isfinite(value) else "free"
-
-
-# ---- stat dial ---------------------------------------------------------------------------
-
-
-def clip_on_card(layout: DialLayout, row: int, value: int) -> np.ndarray:
-    """Clip frame (u across the finger, w through the card, along the row) -> card frame."""
-    d = layout.p.stat_dial
-    matrix = np.zeros((4, 4))
-    matrix[0, 2] = matrix[1, 0] = matrix[2, 1] = matrix[3, 3] = 1.0
-    matrix[0, 3] = float(layout.value_x(value)) - d.clip_width_mm / 2
-    matrix[1, 3] = float(layout.row_bottom(row))
-    return matrix
-
-
-def bump_box(layout: DialLayout, row: int, value: int) -> manifold3d.Manifold:
-    """Where the detent may overlap the card: around the bump, through the card's bottom."""
-    d = layout.p.stat_dial
-    u0, u1 = (float(u) for u in layout.bump_u)
-    x = float(layout.value_x(value))
-    y = float(layout.row_bottom(row))
-    reach = float(layout.bump_height) + 0.5
-    size = [reach * 2 + 1.0, u1 - u0 + 1.0, reach + 0.5]
-    corner = [x - size[0] / 2, y + u0 - 0.5, -float(d.clip_clearance_mm) - 0.25]
-    return manifold3d.Manifold.cube(size).translate(corner)
-
-
-@dataclass(frozen=True)
-class DialMeasure:
-    placements: int
-    stray_overlap_mm3: float  # overlap outside the detent bumps, worst placement
-    unseated: list[tuple[int, int]]  # (row, value) where the resting clip's bump binds
-    interference_mm: float  # how far the jaws spread to pass between two values (least)
-    below_gap_mm: float
-    edge_gap_mm: float
-    top_gap_mm: float
-    window_margin_mm: float  # least margin of a numeral inside the clip's window
-    jaw_thickness_mm: float  # the lower jaw, where it bends
-    jaw_span_mm: float  # from the spine's inner face to the middle of the bump
-
-    @property
-    def strain(self) -> float:
-        """Bending strain at the lower jaw's root when the bump passes between values.
-        The jaw is a cantilever from the spine loaded at the bump: a tip deflection d
-        over a length L strains a rectangular section of thickness t by 1.5 t d / L^2
-        (Bayer MaterialScience, "Snap-Fit Joints for Plastics", straight cantilever).
-        Conservative: all of the spread is put on the lower jaw, none on the spine or the
-        top jaw."""
-        return 1.5 * self.jaw_thickness_mm * self.interference_mm / self.jaw_span_mm**2
-
-
-# Allowable strain for a snap flexed many times. Bayer MaterialScience's "Snap-Fit Joints
-# for Plastics" gives permissible short-term strains for one brief deflection and says to
-# use about 60 % of them when the joint is worked often. No resin maker lists PLA there;
-# PLA yields at about 2.5 % (datasheets give 2-3 %; PETG's give 4-6 %, so PLA governs):
-# 60 % of it is 1.5 %, and we keep a third of that back for FDM's layers and voids.
-CLIP_STRAIN_MAX = 0.010
-
-
-def _grip(card: manifold3d.Manifold, clip: manifold3d.Manifold, thickness: float) -> float:
-    """How far the clip's lower jaw must drop before its bump leaves the card."""
-    lower_jaw = meshgeo.slab(clip, -10.0, thickness / 2)  # the top jaw rests on the card
-    low, high = 0.0, 2.0
-    for _ in range(GRIP_STEPS + 2):
-        mid = (low + high) / 2
-        dropped = meshgeo.placed(lower_jaw, frames.translate(z=-mid))
-        if meshgeo.overlap_volume(card, dropped) > OVERLAP_EPS_MM3 * 1e-2:
-            low = mid
-        else:
-            high = mid
-    return high
-
-
-def _jaw_dimensions(clip: trimesh.Trimesh, layout: DialLayout) -> tuple[float, float]:
-    """(thickness, span) of the lower jaw, in the clip's own frame (u, w, along the row):
-    thickness where it bends, beside the spine; span from the spine's inner face to the
-    middle of the bump, both read off the clip's section through the bump."""
-    d = layout.p.stat_dial
-    profile = meshgeo.section(clip, float(d.clip_width_mm) / 2)
-    low_w = float(clip.bounds[0][1])
-    mid_card = float(d.card_thickness_mm) / 2
-    spine = profile.intersection(shapely.LineString([(-1e3, mid_card), (1e3, mid_card)]))
-    spine_inner = float(spine.bounds[2])
-    root = profile.intersection(
-        shapely.LineString([(spine_inner + 0.3, low_w - 1), (spine_inner + 0.3, mid_card)])
-    )
-    thickness = float(root.bounds[3] - root.bounds[1])
-    above_jaw = low_w + thickness + 0.05
-    rise = profile.intersection(box(spine_inner + 0.01, above_jaw, 1e3, mid_card))
-    bump_middle = (rise.bounds[0] + rise.bounds[2]) / 2
-    return thickness, float(bump_middle - spine_inner)
-
-
-def _cross_section(solid: manifold3d.Manifold, x: float) -> MultiPolygon:
-    """The section at x, as polygons in (y, z)."""
-    turn = np.array([[0.0, 1, 0, 0], [0, 0, 1, 0], [1, 0, 0, 0], [0, 0, 0, 1]])  # x -> z
-    return meshgeo.section(meshgeo.placed(solid, turn), x)
-
-
-def _sliding_gaps(
-    card: manifold3d.Manifold, clip: manifold3d.Manifold, layout: DialLayout, row: int, x: float
-) -> tuple[float, float, float]:
-    """Gaps below the card, beside the finger's edge, and above (the top jaw's contact)."""
-    finger = _cross_section(card, x)
-    c_shape = _cross_section(clip, x)
-    edge_y = float(layout.row_bottom(row))
-    thickness = float(layout.p.stat_dial.card_thickness_mm)
-    # Each face alone, across from the card's face it runs along: the jaws inside the
-    # finger's edge, the spine beside the card's thickness (not the corners between, whose
-    # distance to the card's edge is a diagonal, shorter than neither gap).
-    below = c_shape.intersection(box(edge_y + 0.01, -1e3, 1e3, thickness / 2))
-    beside = c_shape.intersection(box(-1e3, 0.01, edge_y, thickness - 0.01))
-    above = c_shape.intersection(box(edge_y + 0.01, thickness / 2, 1e3, 1e3))
-    return finger.distance(below), finger.distance(beside), finger.distance(above)
-
-
-def _window_margin(
-    engraved: MultiPolygon, clip: manifold3d.Manifold, layout: DialLayout, row: int, value: int
-) -> float:
-    """How far inside the clip's window the numeral's ink stays (negative: covered)."""
-    d = layout.p.stat_dial
-    top_face = float(d.card_thickness_mm) + float(d.clip_clearance_mm)
-    jaw = meshgeo.section(clip, top_face + float(d.clip_jaw_thickness_mm) / 2)
-    windows = [Polygon(ring) for p in meshgeo.polygons(jaw) for ring in p.interiors]
-    ink = _numeral(engraved, layout, row, value)
-    if not windows or ink.is_empty:
-        return -math.inf
-    window = max(windows, key=lambda w: w.intersection(ink).area)
-    if not ink.within(window):
-        return -float(ink.difference(window).area)
-    return float(window.exterior.distance(ink))
-
-
-def _numeral(engraved: MultiPolygon, layout: DialLayout, row: int, value: int) -> MultiPolygon:
-    """The numeral's ink: what the engraving removed around the value's position."""
-    d = layout.p.stat_dial
-    x = float(layout.value_x(value))
-    y = float(layout.row_bottom(row))
-    cell = box(x - float(d.clip_width_mm) / 2, y, x + float(d.clip_width_mm) / 2,
-               y + float(d.row_width_mm))  # fmt: skip
-    ink = cell.buffer(-0.01).difference(engraved)
-    return MultiPolygon([g for g in meshgeo.polygons(ink) if g.area > 1e-3])  # drop slivers
-
-
-def measure_dial(params: KitParams, card: trimesh.Trimesh, clip: trimesh.Trimesh) -> DialMeasure:
-    layout = DialLayout(params)
-    card_solid, clip_solid = meshgeo.solid_of(card), meshgeo.solid_of(clip)
-    thickness = float(params.stat_dial.card_thickness_mm)
-    engraved = meshgeo.section(card, thickness - float(params.text.depth_mm) / 2)
-    # The running gaps, beside the bump, on the clip as modelled (centred on the finger).
-    row, value = 0, layout.values[0]
-    placed = meshgeo.placed(clip_solid, clip_on_card(layout, row, value))
-    side_x = float(layout.value_x(value)) + float(params.stat_dial.clip_width_mm) / 2 - 0.3
-    below, edge, top = _sliding_gaps(card_solid, placed, layout, row, side_x)
-    # At rest in a detent the clip hangs on its top jaw: dropped by the top gap.
-    rest = frames.translate(z=-top)
-    stray, unseated, margins = 0.0, [], []
-    for row in range(layout.rows):
-        for value in layout.values:
-            placed = meshgeo.placed(clip_solid, clip_on_card(layout, row, value))
-            both = meshgeo.overlap(card_solid, placed)
-            stray = max(stray, float((both - bump_box(layout, row, value)).volume()))
-            resting = meshgeo.placed(placed, rest)
-            if meshgeo.overlap_volume(card_solid, resting) > OVERLAP_EPS_MM3:
-                unseated.append((row, value))
-            margins.append(_window_margin(engraved, placed, layout, row, value))
-    # Between two values the bump rides on the card: the jaws spread past the top gap.
-    spreads = []
-    for value in list(layout.values)[:-1]:
-        between = clip_on_card(layout, 0, value + 0.5)  # type: ignore[arg-type]
-        spreads.append(_grip(card_solid, meshgeo.placed(clip_solid, between), thickness) - top)
-    jaw_thickness, jaw_span = _jaw_dimensions(clip, layout)
-    return DialMeasure(
-        layout.rows * len(layout.values),
-        stray,
-        unseated,
-        min(spreads) if spreads else math.nan,
-        below,
-        edge,
-        top,
-        min(margins),
-        jaw_thickness,
-        jaw_span,
-    )
-
-
-def dial_findings(params: KitParams, dial: DialMeasure) -> list[Finding]:
-    d, limits = params.stat_dial, params.checks
-    name = "stat_dial_card+stat_dial_clip"
-    tol = limits.fit_tolerance_mm
-    stray = "clip and card (besides the detent)"
-    gaps = [
-        fit_finding(name, f"clip_gap_{where}", gap, d.clip_clearance_mm, limits.clip_fit,
-                    "clip_fit", tol)
-        for where, gap in (("below", dial.below_gap_mm), ("edge", dial.edge_gap_mm),
-                           ("top", dial.top_gap_mm))
-    ]  # fmt: skip
-    return [
-        overlap_finding(name, "clip_rubs", dial.stray_overlap_mm3, stray),
-        *gaps,
-        _seat_finding(dial, name),
-        _interference_finding(params, dial, name),
-        _strain_finding(dial, name),
-        _window_finding(dial, name),
-    ]
-
-
-DETENT_INTERFERENCE_MM = (0.10, 0.20)  # a click that holds without binding (issue 19)
-
-
-def _seat_finding(dial: DialMeasure, name: str) -> Finding:
-    ok = not dial.unseated
-    return Finding(
-        name,
-        "detent_seats",
-        f"{dial.placements - len(dial.unseated)} of {dial.placements} positions",
-        "the clip rests in every detent unsprung (its bump fits its groove)",
-        verdict(ok),
-        "" if ok else f"the bump binds in its groove at (row, value) {dial.unseated}",
-    )
-
-
-def _interference_finding(params: KitParams, dial: DialMeasure, name: str) -> Finding:
-    low, high = DETENT_INTERFERENCE_MM
-    grip = params.stat_dial.grip_mm
-    tol = params.checks.fit_tolerance_mm
-    measured = dial.interference_mm
-    ok = low - 1e-3 <= measured <= high + 1e-3 and abs(measured - grip) <= tol
-    return Finding(
-        name,
-        "detent_interference",
-        round(measured, 3),
-        f"{grip:g} mm (stat_dial.grip_mm), within {low:g}-{high:g} mm",
-        verdict(ok),
-        "" if ok else f"the jaws spread {measured:.3f} mm between values",
-    )
-
-
-def _strain_finding(dial: DialMeasure, name: str) -> Finding:
-    strain = dial.strain
-    ok = strain <= CLIP_STRAIN_MAX
-    return Finding(
-        name,
-        "clip_jaw_strain",
-        f"{strain * 100:.2f} % (1.5 t d / L^2: t {dial.jaw_thickness_mm:.2f}, "
-        f"d {dial.interference_mm:.3f}, L {dial.jaw_span_mm:.2f} mm)",
-        f"at most {CLIP_STRAIN_MAX * 100:g} % (PLA flexed often: 60 % of its ~2.5 % yield "
-        f"strain, per Bayer's snap-fit guide, less an FDM margin; PETG takes more)",
-        verdict(ok),
-        "" if ok else "the jaw bends past what PLA takes repeatedly: it will crack or creep",
-    )
-
-
-def _window_finding(dial: DialMeasure, name: str) -> Finding:
-    ok = dial.window_margin_mm >= 0
-    return Finding(
-        name,
-        "window_frames_numeral",
-        round(dial.window_margin_mm, 3),
-        ">= 0 mm: every numeral inside the clip's window",
-        verdict(ok),
-        "" if ok else "the clip's window hides part of a numeral",
-    )
+def dial_layout(params: KitParams) -> DialLayout:
+    return DialLayout(params.stat_dial, params.text)
 
 
 # ---- box -------------------------------------------------------------------------------------
@@ -713,10 +325,12 @@ def all_findings(
     for first, second in (("range_ruler_1", "range_ruler_2"), ("range_ruler_2", "range_ruler_3")):
         if first in meshes and second in meshes:
             joint = measure_joint(meshes[first], meshes[second])
-            findings += joint_findings(params, joint, f"{first}+{second}")
+            name = f"{first}+{second}"
+            findings += joint_findings(params.ruler, joint_limits(params), joint, name, SECTIONS)
     if "stat_dial_card" in meshes and "stat_dial_clip" in meshes:
-        dial = measure_dial(params, meshes["stat_dial_card"], meshes["stat_dial_clip"])
-        findings += dial_findings(params, dial)
+        card, clip = meshes["stat_dial_card"], meshes["stat_dial_clip"]
+        dial = measure_dial(dial_layout(params), card, clip)
+        findings += dial_findings(params.stat_dial, clip_limits(params), dial, DIAL_PAIR)
     if "box" in meshes:
         findings += dice_findings(params, meshes["box"], layout)
     return findings + lid_findings(params, meshes, layout)

@@ -21,13 +21,14 @@ from shapely.geometry import LineString, MultiPolygon, Polygon
 from shapely.geometry.polygon import orient
 
 from squadron_cad.checks import meshgeo
-from squadron_cad.kits.squadron_leader import constants as C
-from squadron_cad.kits.squadron_leader.checks.clearances import (
+from squadron_cad.components.invariants import Invariant, invariant
+from squadron_cad.components.ruler_joint.measure import (
     RULER_STRETCH_MAX_MM,
-    StackMeasure,
     body_end_x,
     measure_joint,
 )
+from squadron_cad.kits.squadron_leader import constants as C
+from squadron_cad.kits.squadron_leader.checks.clearances import StackMeasure
 from squadron_cad.kits.squadron_leader.geometry import move_paths
 from squadron_cad.kits.squadron_leader.params import KitParams
 
@@ -39,21 +40,6 @@ WINDOW_MM = 1.5  # how far a notch flat may lie from where the rules put it and 
 GROOVE_EDGE_MIN_MM = 1.0  # groove walls are long; silhouette chips are short
 GROOVE_MAX_MM = 3.0  # walls farther apart than this are not one groove
 KINDS = ("straight", "bank", "turn")
-
-Invariant = dict[str, object]
-
-
-def invariant(name: str, expected: float, measured: float | None, tolerance: float) -> Invariant:
-    ok = measured is not None and not math.isnan(measured)
-    ok = ok and abs(measured - expected) <= tolerance + 1e-9
-    return {
-        "name": name,
-        "expected": round(float(expected), 4),
-        "measured": None if measured is None or math.isnan(measured) else round(measured, 4) + 0.0,
-        "tolerance": round(tolerance, 6),
-        "ok": bool(ok),
-    }
-
 
 # ---- octagon fitting -------------------------------------------------------------------------
 

@@ -15,8 +15,9 @@ from typing import TYPE_CHECKING
 
 import trimesh
 
-from squadron_cad.checks import memo, meshgeo
+from squadron_cad.checks import memo
 from squadron_cad.checks.findings import Finding
+from squadron_cad.components.invariants import is_valid_solid, unmeasured, valid_solids
 from squadron_cad.errors import SquadronError
 from squadron_cad.fit import layout_io
 from squadron_cad.kits.squadron_leader.checks import clearances, rattle
@@ -35,21 +36,15 @@ _STACKS: weakref.WeakKeyDictionary[trimesh.Trimesh, dict[tuple[str, int], StackM
 )
 
 
-def _solid(meshes: Mapping[str, trimesh.Trimesh], name: str) -> bool:
-    """Present and a valid closed solid (mesh.py reports the others)."""
-    mesh = meshes.get(name)
-    return mesh is not None and meshgeo.is_valid_solid(meshgeo.solid_of(mesh))
-
-
 def stacks(meshes: Mapping[str, trimesh.Trimesh]) -> list[StackMeasure]:
     """Each upper token seated on an altitude token, measured once per pair of meshes."""
-    if not _solid(meshes, "altitude_token"):
+    if not is_valid_solid(meshes.get("altitude_token")):
         return []
     lower = meshes["altitude_token"]
     known = _STACKS.setdefault(lower, {})
     measured = []
     for upper in UPPERS:
-        if not _solid(meshes, upper):
+        if not is_valid_solid(meshes.get(upper)):
             continue
         # Trimesh hashes by content, so _STACKS is shared by equal meshes of other builds;
         # an id() could be reused by another mesh there, the content hash cannot.
@@ -70,15 +65,11 @@ def _measured_stack(lower: trimesh.Trimesh, upper: trimesh.Trimesh, name: str) -
     return StackMeasure(**{**value, "seats": seats})
 
 
-def _valid_meshes(meshes: Mapping[str, trimesh.Trimesh]) -> dict[str, trimesh.Trimesh]:
-    return {name: mesh for name, mesh in meshes.items() if _solid(meshes, name)}
-
-
 def clearance_findings(
     design: SquadronDesign, meshes: Mapping[str, trimesh.Trimesh]
 ) -> list[Finding]:
     """The clearances between parts that meet: stacks, ruler joints, clips, the box."""
-    valid = _valid_meshes(meshes)
+    valid = valid_solids(meshes)
     try:
         layout = design.layout if "box" in valid else None
     except SquadronError:  # the solver refuses a tin too small; the build reported it
@@ -106,31 +97,9 @@ def _rattle(p: KitParams, layout: Layout) -> list[Finding]:
 def invariants(design: SquadronDesign, meshes: Mapping[str, trimesh.Trimesh]) -> list[dict]:
     """The rules' invariants measured on the meshes: {name, expected, measured, tolerance,
     ok} each."""
-    valid = _valid_meshes(meshes)
+    valid = valid_solids(meshes)
     # A broken mesh cannot be measured: say so rather than leave its invariants out.
-    unmeasured = [
-        rules.invariant(f"{name}: a closed solid to measure", 1, 0, 0)
-        for name in sorted(set(meshes) - set(valid))
-    ]
-    return unmeasured + rules.all_invariants(design.params, valid, stacks(valid))
-
-
-def kit_findings(params: KitParams, meshes: Mapping[str, trimesh.Trimesh]) -> list[Finding]:
-    """Printability of every part given, the clearances, and the engine's fit proof of the
-    box (as `squadron-cad check` runs them)."""
-    from squadron_cad.build import fit_proof
-    from squadron_cad.checks.printability import part_printability
-    from squadron_cad.kits.squadron_leader.design import SquadronDesign
-    from squadron_cad.kits.squadron_leader.parts.registry import PARTS
-
-    design = SquadronDesign(params)
-    found = [
-        f
-        for spec in PARTS
-        if spec.name in meshes
-        for f in part_printability(params, spec, meshes[spec.name])
-    ]
-    return found + clearance_findings(design, meshes) + fit_proof(design, meshes)
+    return unmeasured(meshes) + rules.all_invariants(design.params, valid, stacks(valid))
 
 
 def rule_invariants(params: KitParams, meshes: Mapping[str, trimesh.Trimesh]) -> list[dict]:

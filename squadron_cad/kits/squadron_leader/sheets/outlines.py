@@ -18,13 +18,14 @@ from shapely.geometry import LineString, Polygon, box
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import unary_union
 
+from squadron_cad.components.ruler_joint.shape import tab_points
 from squadron_cad.kits.squadron_leader import constants as C
 from squadron_cad.kits.squadron_leader.geometry import move_paths
 from squadron_cad.kits.squadron_leader.geometry.icons import silhouette_union
 from squadron_cad.kits.squadron_leader.geometry.move_paths import MovePath, Pose
 from squadron_cad.kits.squadron_leader.params import KitParams
 from squadron_cad.kits.squadron_leader.parts import range_ruler, template_all
-from squadron_cad.kits.squadron_leader.parts.stat_dial import DialLayout
+from squadron_cad.kits.squadron_leader.parts.stat_dial import dial_layout
 from squadron_cad.paper.drawing import arc_points
 from squadron_cad.paper.fonts import stroke_text_lines
 
@@ -144,10 +145,10 @@ def ruler_section(p: KitParams, index: int) -> tuple[BaseGeometry, BaseGeometry]
     has_tab, has_slot = range_ruler.section_joints(index)
     marks = []
     if has_tab:
-        outline = outline.union(Polygon(range_ruler.tab_points(p, length)))
+        outline = outline.union(Polygon(tab_points(p.ruler, length)))
         marks.append(_ruler_mark(p, length))
     if has_slot:
-        slot = Polygon(range_ruler.tab_points(p, 0)).buffer(
+        slot = Polygon(tab_points(p.ruler, 0)).buffer(
             p.ruler.joint_clearance_mm, join_style=MITRE
         )
         outline = outline.difference(slot)
@@ -170,7 +171,7 @@ def ruler_numeral(p: KitParams, index: int) -> list[list[tuple[float, float]]]:
 
 def stat_card(p: KitParams) -> BaseGeometry:
     """stat_dial.card_outline in 2D: the label spine and one finger per row."""
-    layout = DialLayout(p)
+    layout = dial_layout(p)
     d = p.stat_dial
     fingers = [
         box(
@@ -186,7 +187,7 @@ def stat_card(p: KitParams) -> BaseGeometry:
 
 def stat_card_text(p: KitParams) -> list[tuple[str, float, float]]:
     """(text, centre x, centre y) of every label and numeral, where the 3D card engraves it."""
-    layout = DialLayout(p)
+    layout = dial_layout(p)
     d = p.stat_dial
     marks = []
     for row, label in enumerate(d.labels):

@@ -28,13 +28,14 @@ import numpy as np
 from shapely.geometry import Polygon, box
 from shapely.ops import unary_union
 
+from squadron_cad.components.stat_card.shape import DialLayout
 from squadron_cad.fit.units import Piece, Unit
 from squadron_cad.geometry import frames
 from squadron_cad.geometry.frames import Bounds, Matrix
 from squadron_cad.kits.squadron_leader import constants as C
 from squadron_cad.kits.squadron_leader.geometry import move_paths
 from squadron_cad.kits.squadron_leader.params import KitParams
-from squadron_cad.kits.squadron_leader.parts.stat_dial import DialLayout
+from squadron_cad.kits.squadron_leader.parts.stat_dial import dial_layout
 
 DIE_PART = "die"  # bought, not printed: layout_io writes a cube mesh for it
 ARC_STEP_DEG = 1.0  # sampling of the template's arcs; the chord error is under 0.02 mm
@@ -73,7 +74,7 @@ def _altitude_bounds(p: KitParams) -> Bounds:
 
 
 def _card_bounds(p: KitParams) -> Bounds:
-    layout = DialLayout(p)
+    layout = dial_layout(p)
     return (0.0, 0.0, 0.0), (
         float(layout.length),
         float(layout.height),
@@ -85,7 +86,7 @@ def _clip_bounds(p: KitParams) -> Bounds:
     # Clip frame (stat_dial.py): x across the finger from its edge, y through the card
     # (card bottom at 0), z along the row.
     d = p.stat_dial
-    layout = DialLayout(p)
+    layout = dial_layout(p)
     low = (
         -d.clip_clearance_mm - d.clip_spine_thickness_mm,
         -d.clip_clearance_mm - d.clip_jaw_thickness_mm,
@@ -239,7 +240,7 @@ def dial_stowed_height(p: KitParams) -> float:
 def dial(p: KitParams, player: int) -> Unit:
     """The card with every clip seated at the highest value (a full-health pilot)."""
     d = p.stat_dial
-    layout = DialLayout(p)
+    layout = dial_layout(p)
     below = d.clip_clearance_mm + d.clip_jaw_thickness_mm
     spine = d.clip_clearance_mm + d.clip_spine_thickness_mm
     card = frames.translate(0, spine, below)

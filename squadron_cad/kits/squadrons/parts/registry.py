@@ -11,11 +11,17 @@ from __future__ import annotations
 from typing import Any
 
 from squadron_cad.kit import Part, PrintNotes
-from squadron_cad.kits.squadron_leader.parts import stat_dial
 from squadron_cad.kits.squadrons import constants as C
 from squadron_cad.kits.squadrons.design import base_part, ruler_part
 from squadron_cad.kits.squadrons.params import SquadronsParams
-from squadron_cad.kits.squadrons.parts import box, objectives, pivot_guide, rulers, ship_base
+from squadron_cad.kits.squadrons.parts import (
+    box,
+    objectives,
+    pivot_guide,
+    rulers,
+    ship_base,
+    tracker,
+)
 
 MAX_SHIPS = 15  # the rules: 5 to 15 ships a squadron (base.per_player's upper bound)
 
@@ -127,7 +133,7 @@ PARTS: tuple[Part, ...] = (
     Part(
         "tracker_card",
         "Ship tracker card: Command and Hit Points rows, 0..6",
-        stat_dial.build_unmarked_card,
+        tracker.build_card,
         "player",
         count_rule=_trackers,
         orientation="numerals up",
@@ -139,7 +145,7 @@ PARTS: tuple[Part, ...] = (
     Part(
         "tracker_clip",
         "Ship tracker clip: slides along a row, clicks at each value",
-        stat_dial.build_clip,
+        tracker.build_clip,
         "player",
         count_rule=_clips,
         orientation="on its side, C profile on the bed",

@@ -1,8 +1,8 @@
-"""The inch range ruler (16 inches in four sections, Squadron Leader's snap joint) and
-the rigid 8-inch movement gauge.
+"""The inch range ruler (16 inches in four sections, the ruler joint component's snap
+joint) and the rigid 8-inch movement gauge.
 
-Frames: x along the ruler from its zero end, y across (centred: the joint checks of
-Squadron Leader measure sections centred on y = 0), bed at z = 0. Ticks are cut from the
+Frames: x along the ruler from its zero end, y across (centred: the joint component
+measures sections centred on y = 0), bed at z = 0. Ticks are cut from the
 +y edge at every inch; a tick on a section seam is cut half on each section, so the seam
 is the mark. Each label sits just before its tick, clear of the seams.
 """
@@ -14,8 +14,8 @@ from typing import Any
 from solid2 import difference, linear_extrude, translate, union
 from solid2.core.object_base import OpenSCADObject
 
+from squadron_cad.components.ruler_joint.shape import joint_shape, joint_slot, joint_tab
 from squadron_cad.geometry.shapes import centred_text, text
-from squadron_cad.kits.squadron_leader.parts.range_ruler import joint_shape, joint_slot, joint_tab
 from squadron_cad.kits.squadrons import constants as C
 from squadron_cad.kits.squadrons.parts.common import bar, engrave
 
@@ -50,7 +50,7 @@ def build_section(design: Any, index: int) -> OpenSCADObject:
     length, half = p.ruler_section_mm, r.width_mm / 2
     outline = bar(0, -half, length, half)
     has_tab, has_slot = section_joints(index)
-    shape = joint_shape(p)  # Squadron Leader's joint: bears on its shoulders, snaps shut
+    shape = joint_shape(r)  # the sectioned ruler's joint: bears on its shoulders, snaps shut
     body = linear_extrude(height=r.thickness_mm)(outline)
     if has_tab:
         body = union()(body, joint_tab(shape, length))
