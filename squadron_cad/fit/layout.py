@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -141,6 +142,16 @@ class Layout:
     def describe(self) -> str:
         margins = ", ".join(f"{axis} {value:.1f}" for axis, value in self.margins.items())
         return f"{self.strategy}; margins mm: {margins}; limited by {self.limited_by}"
+
+    def summary(self) -> dict[str, Any]:
+        """What the manifest and `fit --json` say of the layout."""
+        return {
+            "strategy": self.strategy,
+            "arrangement": list(self.arrangement),
+            "margins_mm": {axis: round(value, 2) for axis, value in self.margins.items()},
+            "limited_by": self.limited_by,
+            "box_mm": [self.box.length, self.box.width, self.box.height],
+        }
 
 
 def score(margins: dict[str, float]) -> float:

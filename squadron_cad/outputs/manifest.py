@@ -26,7 +26,7 @@ from squadron_cad.render.atomic import write_json
 from squadron_cad.render.cache import file_sha256
 
 if TYPE_CHECKING:
-    from squadron_cad.build import BuildReport, PartResult
+    from squadron_cad.pipeline.report import BuildReport, PartResult
 
 MANIFEST_NAME = "manifest.json"
 

@@ -13,12 +13,15 @@ import numpy as np
 import pytest
 import trimesh
 
-from squadron_cad.build import BuildOptions, BuildReport, build, emit_sources
 from squadron_cad.checks.mesh import load_mesh
 from squadron_cad.kit import design_of
 from squadron_cad.kits.squadron_leader.parts.registry import PARTS
 from squadron_cad.locks import folder_lock
 from squadron_cad.params import KitParamsBase
+from squadron_cad.pipeline.options import BuildOptions
+from squadron_cad.pipeline.rendering import emit_sources
+from squadron_cad.pipeline.report import BuildReport
+from squadron_cad.pipeline.transaction import build
 from squadron_cad.render.backends import RenderJob, select_backend
 from squadron_cad.resolve import resolve
 

@@ -15,12 +15,12 @@ import numpy as np
 import pytest
 import trimesh
 
-from squadron_cad.build import emit_sources
 from squadron_cad.checks.mesh import BedSize, judge_solid, load_mesh, mesh_findings
 from squadron_cad.kit import design_of
 from squadron_cad.kits.squadron_leader.checks.kit import rule_invariants as invariants
 from squadron_cad.kits.squadron_leader.params import KitParams
 from squadron_cad.kits.squadron_leader.parts.registry import PARTS
+from squadron_cad.pipeline.rendering import emit_sources
 from squadron_cad.render import manifold_batch
 from squadron_cad.render.backends import Backend, RenderJob, select_backend
 from squadron_cad.resolve import resolve

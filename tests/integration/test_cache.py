@@ -8,9 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from squadron_cad.build import BuildOptions, build, progress_total
 from squadron_cad.console import FINAL_STATUSES as FINAL
 from squadron_cad.outfolder import CACHE_NAME, remove_owned
+from squadron_cad.pipeline.options import BuildOptions
+from squadron_cad.pipeline.parts import progress_total
+from squadron_cad.pipeline.transaction import build
 from squadron_cad.render import openscad
 from squadron_cad.resolve import resolve
 

@@ -18,8 +18,10 @@ from pathlib import Path
 
 import pytest
 
-from squadron_cad.build import BuildOptions, build, refresh_previews
 from squadron_cad.errors import InputError, ToolError
+from squadron_cad.pipeline.options import BuildOptions
+from squadron_cad.pipeline.pictures import refresh_previews
+from squadron_cad.pipeline.transaction import build
 from squadron_cad.render import atomic, openscad
 from squadron_cad.resolve import resolve
 

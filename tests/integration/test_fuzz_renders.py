@@ -16,10 +16,11 @@ import pytest
 from hypothesis import HealthCheck, Phase, assume, example, given, settings
 from hypothesis import strategies as st
 
-from squadron_cad.build import BuildOptions, build
 from squadron_cad.errors import InputError
 from squadron_cad.kits.squadron_leader.params import KitParams
 from squadron_cad.kits.squadron_leader.parts.registry import PARTS
+from squadron_cad.pipeline.options import BuildOptions
+from squadron_cad.pipeline.transaction import build
 from squadron_cad.resolve import resolve
 
 pytestmark = pytest.mark.integration

@@ -7,10 +7,12 @@ from pathlib import Path
 import pytest
 import trimesh
 
-from squadron_cad.build import BuildOptions, BuildReport, build
 from squadron_cad.checks.mesh import load_mesh
 from squadron_cad.kits.squadron_leader.checks.kit import rule_invariants as invariants
 from squadron_cad.kits.squadron_leader.params import KitParams
+from squadron_cad.pipeline.options import BuildOptions
+from squadron_cad.pipeline.report import BuildReport
+from squadron_cad.pipeline.transaction import build
 from squadron_cad.resolve import resolve
 
 pytestmark = pytest.mark.integration

@@ -217,7 +217,8 @@ def test_the_probe_verdict_is_kept_until_the_batch_script_changes(
 def test_a_build_that_falls_back_to_cgal_says_why(tmp_path: Path, monkeypatch) -> None:
     """`auto` without a usable Manifold backend renders with CGAL (several times slower):
     the build's notes say so and how to mend it, rather than leaving the maker to wonder."""
-    from squadron_cad.build import BuildOptions, build
+    from squadron_cad.pipeline.options import BuildOptions
+    from squadron_cad.pipeline.transaction import build
     from squadron_cad.resolve import resolve
 
     monkeypatch.setenv(manifold_batch.NODE_ENV, "no-such-node-here")

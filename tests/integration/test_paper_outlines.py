@@ -19,12 +19,12 @@ from shapely import affinity
 from shapely.geometry import Polygon
 from shapely.geometry.base import BaseGeometry
 
-from squadron_cad.build import emit_sources
 from squadron_cad.checks.mesh import load_mesh
 from squadron_cad.kit import design_of
 from squadron_cad.kits.squadron_leader.parts.registry import part
 from squadron_cad.kits.squadron_leader.sheets.registry import write_paper
 from squadron_cad.paper.measure import parse_path_data
+from squadron_cad.pipeline.rendering import emit_sources
 from squadron_cad.render import openscad
 from squadron_cad.resolve import resolve
 

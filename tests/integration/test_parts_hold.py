@@ -11,13 +11,14 @@ from pathlib import Path
 import pytest
 import trimesh
 
-from squadron_cad.build import BuildOptions, build
 from squadron_cad.checks.mesh import load_mesh
 from squadron_cad.components.ruler_joint import measure as joint
 from squadron_cad.components.stat_card import measure as card
 from squadron_cad.kits.squadron_leader.checks import clearances as C
 from squadron_cad.kits.squadron_leader.checks import invariants as I
 from squadron_cad.kits.squadron_leader.params import KitParams
+from squadron_cad.pipeline.options import BuildOptions
+from squadron_cad.pipeline.transaction import build
 from squadron_cad.resolve import resolve
 
 pytestmark = pytest.mark.integration

@@ -18,11 +18,13 @@ import numpy as np
 import pytest
 import trimesh
 
-from squadron_cad.build import BuildOptions, BuildReport, build
 from squadron_cad.checks import slicer
 from squadron_cad.outputs.bom import write_bom
 from squadron_cad.outputs.plates import write_plates
 from squadron_cad.outputs.threemf import read_objects, read_strict
+from squadron_cad.pipeline.options import BuildOptions
+from squadron_cad.pipeline.report import BuildReport
+from squadron_cad.pipeline.transaction import build
 from squadron_cad.resolve import resolve
 
 pytestmark = pytest.mark.integration

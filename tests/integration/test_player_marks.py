@@ -11,12 +11,14 @@ import pytest
 import trimesh
 from shapely.geometry import MultiPolygon, Polygon
 
-from squadron_cad.build import BuildOptions, BuildReport, build
 from squadron_cad.checks import meshgeo
 from squadron_cad.geometry.marks import mark_shape, player_mark
 from squadron_cad.kit import variant_name
 from squadron_cad.kits.squadron_leader.params import KitParams, plane_mark_mm, token_mark_mm
 from squadron_cad.kits.squadron_leader.parts import altitude_token, plane_token, stat_dial
+from squadron_cad.pipeline.options import BuildOptions
+from squadron_cad.pipeline.report import BuildReport
+from squadron_cad.pipeline.transaction import build
 from squadron_cad.resolve import resolve
 
 pytestmark = pytest.mark.integration

@@ -10,9 +10,11 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from squadron_cad.build import BuildOptions, BuildReport, build
 from squadron_cad.kits.squadron_leader import scenes
 from squadron_cad.outputs import previews
+from squadron_cad.pipeline.options import BuildOptions
+from squadron_cad.pipeline.report import BuildReport
+from squadron_cad.pipeline.transaction import build
 from squadron_cad.render.cache import file_sha256
 from squadron_cad.resolve import resolve
 

@@ -9,8 +9,10 @@ from pathlib import Path
 import pytest
 import trimesh
 
-from squadron_cad.build import BuildOptions, BuildReport, build
 from squadron_cad.kit import design_of
+from squadron_cad.pipeline.options import BuildOptions
+from squadron_cad.pipeline.report import BuildReport
+from squadron_cad.pipeline.transaction import build
 from squadron_cad.resolve import resolve
 
 pytestmark = pytest.mark.integration

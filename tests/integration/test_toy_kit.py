@@ -16,9 +16,12 @@ import pytest
 import trimesh
 from PIL import Image
 
-from squadron_cad.build import BuildOptions, BuildReport, build, check_outputs
 from squadron_cad.kit import register
 from squadron_cad.outputs.previews import content_box
+from squadron_cad.pipeline.options import BuildOptions
+from squadron_cad.pipeline.report import BuildReport
+from squadron_cad.pipeline.transaction import build
+from squadron_cad.pipeline.verify import check_outputs
 from squadron_cad.resolve import resolve
 
 TESTS = Path(__file__).resolve().parents[1]
@@ -126,7 +129,7 @@ def test_cached_kit_checks_follow_the_kits_own_source() -> None:
     """The cache key of a kit's checks is its own package's source, not the engine's."""
     import toykit
 
-    from squadron_cad.build import kit_version
+    from squadron_cad.pipeline.kit_checks import kit_version
     from squadron_cad.uptodate import code_version
 
     assert kit_version(TOY_KIT) == code_version(toykit)

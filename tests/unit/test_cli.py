@@ -17,6 +17,7 @@ from typer.testing import CliRunner
 
 from squadron_cad import cli
 from squadron_cad.cli import main
+from squadron_cad.cli.session import what_an_interrupt_left
 from squadron_cad.errors import InputError
 from squadron_cad.outfolder import Staging, read_ownership
 
@@ -183,10 +184,10 @@ def test_too_small_tin_is_refused_naming_the_piece_and_mm(
     assert not (tmp_path / "out").exists()
 
 
-# One option set (issue #13): every shared option is declared once in cli.py and taken
-# after the command name by every command that uses it.
+# One option set (issue #13): every shared option is declared once (cli/options.py, as an
+# Annotated alias) and taken after the command name by every command that uses it.
 
-SOURCE = Path(cli.__file__).read_text()
+SOURCE = "\n".join(path.read_text() for path in Path(cli.__file__).parent.glob("*.py"))
 PARAMETERS = ("--params", "--set", "--tin", "--kit")
 EVERYWHERE = ("--quiet", "--debug")
 SHARED_BY_COMMAND = {
@@ -221,7 +222,7 @@ def test_every_command_is_listed_here() -> None:
 @pytest.mark.parametrize("option", [*SHARED_NAMES, *EVERYWHERE])
 def test_each_shared_option_is_declared_once(option: str) -> None:
     declared = re.findall(r'typer\.Option\(\s*"' + re.escape(option) + r'"', SOURCE)
-    assert len(declared) == 1, f"{option} declared {len(declared)} times in cli.py"
+    assert len(declared) == 1, f"{option} declared {len(declared)} times in squadron_cad/cli"
     if option in SHORT_FLAGS:
         assert len(re.findall(rf'"{SHORT_FLAGS[option]}"', SOURCE)) == 1
     # and so every command shows the same option: same names, same help
@@ -490,9 +491,9 @@ def test_the_backend_is_part_of_the_up_to_date_key() -> None:
 
     keys = {
         uptodate.build_key("{}", uptodate.options_key(True, True, True, backend))
-        for backend in cli.BACKENDS
+        for backend in cli.options.BACKENDS
     }
-    assert len(keys) == len(cli.BACKENDS)
+    assert len(keys) == len(cli.options.BACKENDS)
 
 
 def test_an_in_process_run_gives_the_caller_its_signal_handlers_back(capsys) -> None:
@@ -517,9 +518,9 @@ def test_an_interrupt_is_reported_by_what_the_folder_holds(tmp_path: Path) -> No
             if before is None
             else f"interrupted; {out} still holds the previous kit, untouched"
         )
-        assert cli._what_an_interrupt_left(out, before) == unswapped
+        assert what_an_interrupt_left(out, before) == unswapped
         staging.commit()
-        said = cli._what_an_interrupt_left(out, before)
+        said = what_an_interrupt_left(out, before)
         assert said == f"interrupted after the swap; {out} holds the new kit, whole"
 
 
@@ -532,7 +533,7 @@ def test_an_interrupt_before_any_folder_is_watched_says_nothing_was_written(
     def interrupted(*_args: object, **_kwargs: object) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(cli, "resolve", interrupted)
+    monkeypatch.setattr(cli.options, "resolve", interrupted)
     code, _, stderr = run(["paper", "--out", "nowhere"], capsys)
     assert code == 130
     assert stderr == "squadron-cad: error: interrupted before anything was written\n"

@@ -7,9 +7,9 @@ import re
 
 import pytest
 
-from squadron_cad.build import emit_sources
 from squadron_cad.kit import design_of
 from squadron_cad.kits.squadron_leader.parts.registry import PARTS, part
+from squadron_cad.pipeline.rendering import emit_sources
 from squadron_cad.resolve import resolve
 
 

@@ -15,7 +15,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from shapely.geometry import Polygon
 
-from squadron_cad.build import emit_sources
 from squadron_cad.errors import InputError
 from squadron_cad.fit import notches
 from squadron_cad.fit.layout_io import layout_json, rounded_rect_points
@@ -25,6 +24,7 @@ from squadron_cad.kits.squadron_leader.params import KitParams
 from squadron_cad.kits.squadron_leader.parts import box_lid, registry
 from squadron_cad.kits.squadron_leader.stowing import items, solver
 from squadron_cad.kits.squadron_leader.stowing.solver import Layout, Placement, box_shape, solve
+from squadron_cad.pipeline.rendering import emit_sources
 from squadron_cad.resolve import available_tins, resolve
 
 EPS = 1e-6

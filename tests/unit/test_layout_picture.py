@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from squadron_cad import build
 from squadron_cad.fit import layout_io
 from squadron_cad.fit.layout import Layout
 from squadron_cad.kit import kit_of
 from squadron_cad.params import KitParamsBase
+from squadron_cad.pipeline import layout_files
 from squadron_cad.render.cache import RenderCache
 from squadron_cad.resolve import resolve
 
@@ -38,12 +38,12 @@ def test_a_changed_layout_or_tin_changes_the_digest(change: str) -> None:
 def test_an_unchanged_layout_is_not_drawn_again(tmp_path: Path, monkeypatch) -> None:
     layout, params = _layout([])
     cache = RenderCache(tmp_path / "cache")
-    first = build.layout_picture(layout, params, tmp_path / "first.png", cache)
+    first = layout_files.layout_picture(layout, params, tmp_path / "first.png", cache)
 
     def draw_again(*_args: object) -> None:
         raise AssertionError("drawn although the cache holds this picture")
 
     monkeypatch.setattr(layout_io, "write_layout_png", draw_again)
-    second = build.layout_picture(layout, params, tmp_path / "second.png", cache)
+    second = layout_files.layout_picture(layout, params, tmp_path / "second.png", cache)
     assert second.read_bytes() == first.read_bytes()
     assert first.read_bytes().startswith(b"\x89PNG")

@@ -11,13 +11,6 @@ from typing import Any
 import pytest
 
 from squadron_cad import __version__
-from squadron_cad.build import (
-    BuildReport,
-    PartResult,
-    RenderedBy,
-    invariant_finding,
-    layout_summary,
-)
 from squadron_cad.checks import slicer
 from squadron_cad.checks.findings import Finding
 from squadron_cad.errors import InputError
@@ -34,6 +27,8 @@ from squadron_cad.outputs.models import (
     write_schema,
 )
 from squadron_cad.params import KitParamsBase
+from squadron_cad.pipeline.kit_checks import invariant_finding
+from squadron_cad.pipeline.report import BuildReport, PartResult, RenderedBy
 from squadron_cad.resolve import resolve
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -47,7 +42,7 @@ def params() -> KitParamsBase:
 
 @pytest.fixture(scope="module")
 def layout(params: KitParamsBase) -> dict[str, Any]:
-    summary = layout_summary(kit_of(params).design(params).layout)
+    summary = kit_of(params).design(params).layout.summary()
     return {**summary, "files": ["layout.json", "layout_assembly.stl"]}
 
 

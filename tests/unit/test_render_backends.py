@@ -165,10 +165,10 @@ def test_auto_renders_with_the_openscad_named(monkeypatch) -> None:
 
 
 def test_the_backend_choices_are_the_clis() -> None:
-    from squadron_cad import cli
+    from squadron_cad.cli.options import BACKENDS
     from squadron_cad.render.backends import BACKEND_CHOICES
 
-    assert cli.BACKENDS == BACKEND_CHOICES
+    assert BACKENDS == BACKEND_CHOICES
 
 
 def test_a_render_started_just_after_the_stop_is_killed_too() -> None:
@@ -238,7 +238,7 @@ def test_a_ctrl_c_while_submitting_leaves_every_started_worker_known() -> None:
 def test_work_beside_the_build_is_stopped_even_when_it_starts_late() -> None:
     """Cancelling the slicer's or the pictures' thread: a process it starts just after the
     first stop is killed by the next one, not waited for (30 s here)."""
-    from squadron_cad.build import Beside
+    from squadron_cad.pipeline.clock import BackgroundWork
 
     live: list[subprocess.Popen[bytes]] = []
 
@@ -251,7 +251,7 @@ def test_work_beside_the_build_is_stopped_even_when_it_starts_late() -> None:
         for process in live:
             process.kill()
 
-    beside = Beside("late", work, stop)
+    beside = BackgroundWork("late", work, stop)
     beside.start()
     time.sleep(0.05)
     begun = time.monotonic()
@@ -265,7 +265,7 @@ def test_a_ctrl_c_while_waiting_for_work_beside_still_waits_for_its_end() -> Non
     must still wait until the work has ended. Python 3.11 marks a thread ended when a
     Ctrl-C interrupts its join, and a cancel that trusted it returned at once, the work
     still running beside a staging folder being removed."""
-    from squadron_cad.build import Beside
+    from squadron_cad.pipeline.clock import BackgroundWork
 
     live: list[subprocess.Popen[bytes]] = []
     ended = threading.Event()
@@ -284,7 +284,7 @@ def test_a_ctrl_c_while_waiting_for_work_beside_still_waits_for_its_end() -> Non
     main_thread = threading.main_thread().ident
     assert main_thread is not None
     timer = threading.Timer(0.3, signal.pthread_kill, (main_thread, signal.SIGINT))
-    beside = Beside("late", work, stop)
+    beside = BackgroundWork("late", work, stop)
     try:
         beside.start()
         timer.start()
