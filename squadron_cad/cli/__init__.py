@@ -9,4 +9,12 @@ from squadron_cad.cli.app import app, main
 
 # isort: on
 
-__all__ = ["app", "edition_commands", "info_commands", "kit_commands", "main", "options", "tool_commands"]
+__all__ = [
+    "app",
+    "edition_commands",
+    "info_commands",
+    "kit_commands",
+    "main",
+    "options",
+    "tool_commands",
+]

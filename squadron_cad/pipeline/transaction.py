@@ -116,9 +116,7 @@ def _transaction(
     return report
 
 
-def _copy_in_kept(
-    staging: Staging, options: BuildOptions, existing: dict[str, Any] | None
-) -> None:
+def _copy_in_kept(staging: Staging, options: BuildOptions, existing: dict[str, Any] | None) -> None:
     """Copy in what the new kit keeps: everything for --only, the pictures' cache else."""
     if existing is None:
         return

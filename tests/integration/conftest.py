@@ -101,6 +101,28 @@ def draft_kit(tmp_path_factory, shared_cache: Path) -> BuildReport:
 
 
 @pytest.fixture(scope="session")
+def built_kit(
+    tmp_path_factory: pytest.TempPathFactory, shared_cache: Path, default_kit: BuildReport
+) -> Callable[[str], BuildReport]:
+    """Each installed kit built once for the session with its defaults (no pictures or
+    slicer; the default kit is `default_kit`, which slices)."""
+    from squadron_cad.kit import default_kit as the_default
+
+    built: dict[str, BuildReport] = {the_default().name: default_kit}
+
+    def kit(name: str) -> BuildReport:
+        if name not in built:
+            out = tmp_path_factory.mktemp(name.replace("-", "_")) / "kit"
+            options = BuildOptions(
+                out_dir=out, jobs=2, previews=False, slice=False, cache_dir=shared_cache
+            )
+            built[name] = build(resolve(kit=name), options)
+        return built[name]
+
+    return kit
+
+
+@pytest.fixture(scope="session")
 def default_meshes(default_kit) -> dict[str, trimesh.Trimesh]:
     return {r.spec.name: load_mesh(r.stl) for r in default_kit.parts}
 

@@ -18,7 +18,7 @@ import trimesh
 from squadron_cad.checks.mesh import BedSize, judge_solid, load_mesh, mesh_findings
 from squadron_cad.kit import design_of
 from squadron_cad.kits.squadron_leader.checks.kit import rule_invariants as invariants
-from squadron_cad.kits.squadron_leader.params import KitParams
+from squadron_cad.kits.squadron_leader.params import SquadronLeaderParams
 from squadron_cad.kits.squadron_leader.parts.registry import PARTS
 from squadron_cad.pipeline.rendering import emit_sources
 from squadron_cad.render import manifold_batch
@@ -44,7 +44,7 @@ WORKERS = 2
 
 @dataclass(frozen=True)
 class Rendered:
-    params: KitParams
+    params: SquadronLeaderParams
     meshes: dict[str, trimesh.Trimesh]
 
 
@@ -88,7 +88,7 @@ def both(
     return cgal, _render(manifold_backend, overrides, folder / "manifold")
 
 
-def _bed(params: KitParams) -> BedSize:
+def _bed(params: SquadronLeaderParams) -> BedSize:
     printer = params.printer
     return BedSize(printer.bed_length_mm, printer.bed_width_mm, printer.bed_height_mm)
 

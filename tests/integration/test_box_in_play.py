@@ -12,7 +12,7 @@ import trimesh
 from squadron_cad.checks import meshgeo
 from squadron_cad.kit import design_of
 from squadron_cad.kits.squadron_leader.checks import clearances
-from squadron_cad.kits.squadron_leader.params import KitParams
+from squadron_cad.kits.squadron_leader.params import SquadronLeaderParams
 from squadron_cad.resolve import resolve
 
 pytestmark = [
@@ -32,7 +32,7 @@ KITS = {
 @pytest.fixture(scope="module", params=list(KITS))
 def built(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, render_parts
-) -> tuple[str, KitParams, trimesh.Trimesh, trimesh.Trimesh]:
+) -> tuple[str, SquadronLeaderParams, trimesh.Trimesh, trimesh.Trimesh]:
     tin, overrides = KITS[request.param]
     params = resolve(tin=tin, overrides=["quality=draft", *overrides])
     stl = render_parts(params, ("box", "box_lid"), tmp_path_factory.mktemp(request.param) / "kit")

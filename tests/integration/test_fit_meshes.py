@@ -21,7 +21,7 @@ from squadron_cad.fit.layout_io import (
     write_layout,
     write_layout_png,
 )
-from squadron_cad.kits.squadron_leader.params import KitParams
+from squadron_cad.kits.squadron_leader.params import SquadronLeaderParams
 from squadron_cad.kits.squadron_leader.stowing import items
 from squadron_cad.kits.squadron_leader.stowing.solver import Layout, solve
 from squadron_cad.resolve import resolve
@@ -70,7 +70,7 @@ APART_MM3 = 0.01  # two pieces (or a piece and the box) may share this much: flo
 SAME_UNIT_MM3 = 0.5  # a seated clip grips its card: stat_dial.grip_mm of interference
 
 
-def _draft(tin: str | None, overrides: list[str]) -> KitParams:
+def _draft(tin: str | None, overrides: list[str]) -> SquadronLeaderParams:
     return resolve(overrides=["quality=draft", *overrides], tin=tin)
 
 
@@ -83,7 +83,7 @@ def contents(tmp_path_factory: pytest.TempPathFactory, render_parts) -> Path:
 @pytest.fixture(scope="module", params=list(TINS))
 def packed(
     request: pytest.FixtureRequest, contents: Path, render_parts, tmp_path_factory
-) -> tuple[KitParams, Layout, Path]:
+) -> tuple[SquadronLeaderParams, Layout, Path]:
     """One output folder per tin: the pieces, its box and lid, and layout.json."""
     tin, overrides = TINS[request.param]
     params = _draft(tin, overrides)
@@ -146,7 +146,9 @@ def test_the_solver_knows_each_pieces_size(contents: Path, name: str) -> None:
     assert np.all(high - mesh.bounds[1] <= 0.6), name
 
 
-def test_box_and_lid_print_as_one_flat_body(packed: tuple[KitParams, Layout, Path]) -> None:
+def test_box_and_lid_print_as_one_flat_body(
+    packed: tuple[SquadronLeaderParams, Layout, Path],
+) -> None:
     _, _, out = packed
     for name in ("box", "box_lid"):
         mesh = trimesh.load_mesh(out / "stl" / f"{name}.stl")
@@ -159,7 +161,7 @@ def test_box_and_lid_print_as_one_flat_body(packed: tuple[KitParams, Layout, Pat
         assert mesh.area_faces[down & on_bed].sum() > 0.5 * mesh.extents[0] * mesh.extents[1]
 
 
-def test_pieces_do_not_overlap(packed: tuple[KitParams, Layout, Path]) -> None:
+def test_pieces_do_not_overlap(packed: tuple[SquadronLeaderParams, Layout, Path]) -> None:
     _, layout, out = packed
     unit_of = {placed.name: placed.unit for placed in layout.placements}
     pieces = _placed(out)
@@ -171,7 +173,7 @@ def test_pieces_do_not_overlap(packed: tuple[KitParams, Layout, Path]) -> None:
 
 
 def test_pieces_stay_inside_the_box_and_under_the_lid(
-    packed: tuple[KitParams, Layout, Path],
+    packed: tuple[SquadronLeaderParams, Layout, Path],
 ) -> None:
     _, layout, out = packed
     box = _solid(trimesh.load_mesh(out / "stl" / "box.stl"))
@@ -191,7 +193,7 @@ def _lid_pose(out: Path) -> np.ndarray:
     return np.array(json.loads((out / "layout.json").read_text())["lid"]["transform"])
 
 
-def test_the_box_sits_in_its_tin(packed: tuple[KitParams, Layout, Path]) -> None:
+def test_the_box_sits_in_its_tin(packed: tuple[SquadronLeaderParams, Layout, Path]) -> None:
     params, _, out = packed
     mesh = trimesh.load_mesh(out / "stl" / "box.stl")
     tin, clearance = params.tin, params.box.tin_clearance_mm
@@ -210,7 +212,7 @@ def _inside_rounded_rect(points: np.ndarray, length: float, width: float, r: flo
     return r - corner - np.minimum(np.maximum(qx, qy), 0)
 
 
-def test_layout_outputs_load(packed: tuple[KitParams, Layout, Path]) -> None:
+def test_layout_outputs_load(packed: tuple[SquadronLeaderParams, Layout, Path]) -> None:
     params, layout, out = packed
     assert json.loads((out / "layout.json").read_text()) == json.loads(
         json.dumps(layout_json(layout, params))

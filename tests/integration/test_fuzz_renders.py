@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, Phase, assume, example, given, settings
 from hypothesis import strategies as st
 
 from squadron_cad.errors import InputError
-from squadron_cad.kits.squadron_leader.params import KitParams
+from squadron_cad.kits.squadron_leader.params import SquadronLeaderParams
 from squadron_cad.kits.squadron_leader.parts.registry import PARTS
 from squadron_cad.pipeline.options import BuildOptions
 from squadron_cad.pipeline.transaction import build
@@ -60,7 +60,7 @@ def overrides(draw: st.DrawFn) -> list[str]:
     return [f"{key}={draw(KNOBS[key])}" for key in chosen]
 
 
-def _accepted(sets: list[str]) -> KitParams | None:
+def _accepted(sets: list[str]) -> SquadronLeaderParams | None:
     try:
         return resolve(overrides=("quality=draft", *ROOMY_TIN, *sets))
     except InputError:

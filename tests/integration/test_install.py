@@ -117,9 +117,7 @@ def test_pip_install_dot_works_outside_the_checkout(tmp_path: Path, tools_dir: P
     check_the_installed_tool(env, work, tools_dir)
 
 
-def test_a_wheel_from_python_m_build_carries_the_defaults(
-    tmp_path: Path, tools_dir: Path
-) -> None:
+def test_a_wheel_from_python_m_build_carries_the_defaults(tmp_path: Path, tools_dir: Path) -> None:
     source = source_copy(tmp_path)
     wheel_dir = tmp_path / "dist"
     made = run(

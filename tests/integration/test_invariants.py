@@ -9,7 +9,7 @@ import trimesh
 
 from squadron_cad.checks.mesh import load_mesh
 from squadron_cad.kits.squadron_leader.checks.kit import rule_invariants as invariants
-from squadron_cad.kits.squadron_leader.params import KitParams
+from squadron_cad.kits.squadron_leader.params import SquadronLeaderParams
 from squadron_cad.pipeline.options import BuildOptions
 from squadron_cad.pipeline.report import BuildReport
 from squadron_cad.pipeline.transaction import build
@@ -33,7 +33,7 @@ WIDTHS: dict[int, list[str]] = {
     30: ["token.width_mm=30", "box.leave_out=[dice]", "quality=draft"],
 }
 
-Kit = tuple[KitParams, dict[str, trimesh.Trimesh]]
+Kit = tuple[SquadronLeaderParams, dict[str, trimesh.Trimesh]]
 # A check from each family kit_findings runs: stacks, ruler joint, clip, box and lid, rattle.
 KIT_CHECKS = {"stack_seats", "joint_pull_play", "clip_gap_top", "detent_interference"}
 KIT_CHECKS |= {"lid_gap", "closed_in_tin", "pocket_gap", "rattle"}

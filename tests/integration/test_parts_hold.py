@@ -16,7 +16,7 @@ from squadron_cad.components.ruler_joint import measure as joint
 from squadron_cad.components.stat_card import measure as card
 from squadron_cad.kits.squadron_leader.checks import clearances as C
 from squadron_cad.kits.squadron_leader.checks import invariants as I
-from squadron_cad.kits.squadron_leader.params import KitParams
+from squadron_cad.kits.squadron_leader.params import SquadronLeaderParams
 from squadron_cad.pipeline.options import BuildOptions
 from squadron_cad.pipeline.transaction import build
 from squadron_cad.resolve import resolve
@@ -33,7 +33,7 @@ PARTS = (
 )
 WIDTHS = (26, 30)
 
-Kit = tuple[KitParams, dict[str, trimesh.Trimesh]]
+Kit = tuple[SquadronLeaderParams, dict[str, trimesh.Trimesh]]
 
 
 @pytest.fixture(scope="module", params=WIDTHS, ids=lambda w: f"width{w}")

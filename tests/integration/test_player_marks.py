@@ -14,7 +14,11 @@ from shapely.geometry import MultiPolygon, Polygon
 from squadron_cad.checks import meshgeo
 from squadron_cad.geometry.marks import mark_shape, player_mark
 from squadron_cad.kit import variant_name
-from squadron_cad.kits.squadron_leader.params import KitParams, plane_mark_mm, token_mark_mm
+from squadron_cad.kits.squadron_leader.params import (
+    SquadronLeaderParams,
+    plane_mark_mm,
+    token_mark_mm,
+)
 from squadron_cad.kits.squadron_leader.parts import altitude_token, plane_token, stat_dial
 from squadron_cad.pipeline.options import BuildOptions
 from squadron_cad.pipeline.report import BuildReport
@@ -48,7 +52,7 @@ def mesh_of(kit: BuildReport, part: str, player: int) -> trimesh.Trimesh:
     return trimesh.load(kit.out_dir / "stl" / f"{variant_name(part, player)}.stl", force="mesh")
 
 
-def where(part: str, p: KitParams) -> tuple[tuple[float, float], float, float, float]:
+def where(part: str, p: SquadronLeaderParams) -> tuple[tuple[float, float], float, float, float]:
     """The mark's centre, its size, the z of a section through it, and how far round its
     outline to look (the gap to anything else at that height)."""
     if part == "plane_token":

@@ -10,19 +10,15 @@ import pytest
 import trimesh
 
 from squadron_cad.kit import design_of
-from squadron_cad.pipeline.options import BuildOptions
 from squadron_cad.pipeline.report import BuildReport
-from squadron_cad.pipeline.transaction import build
 from squadron_cad.resolve import resolve
 
 pytestmark = pytest.mark.integration
 
 
 @pytest.fixture(scope="module")
-def kit(tmp_path_factory: pytest.TempPathFactory, shared_cache: Path) -> BuildReport:
-    out = tmp_path_factory.mktemp("space_planes") / "kit"
-    options = BuildOptions(out_dir=out, jobs=2, previews=False, slice=False, cache_dir=shared_cache)
-    return build(resolve(kit="space-planes"), options)
+def kit(built_kit) -> BuildReport:
+    return built_kit("space-planes")
 
 
 @pytest.fixture(scope="module")

@@ -16,19 +16,14 @@ from squadron_cad.checks import meshgeo
 from squadron_cad.geometry.marks import mark_shape, player_mark
 from squadron_cad.kits.squadrons import constants as C
 from squadron_cad.kits.squadrons.checks import base_number, gauge_words, turned_iou
-from squadron_cad.pipeline.options import BuildOptions
 from squadron_cad.pipeline.report import BuildReport
-from squadron_cad.pipeline.transaction import build
-from squadron_cad.resolve import resolve
 
 pytestmark = pytest.mark.integration
 
 
 @pytest.fixture(scope="module")
-def kit(tmp_path_factory: pytest.TempPathFactory, shared_cache: Path) -> BuildReport:
-    out = tmp_path_factory.mktemp("squadrons") / "kit"
-    options = BuildOptions(out_dir=out, jobs=2, previews=False, slice=False, cache_dir=shared_cache)
-    return build(resolve(kit="squadrons"), options)
+def kit(built_kit) -> BuildReport:
+    return built_kit("squadrons")
 
 
 @pytest.fixture(scope="module")

@@ -10,7 +10,7 @@ import trimesh
 
 from squadron_cad.checks.meshgeo import to_trimesh
 from squadron_cad.kits.squadron_leader.checks import clearances as C
-from squadron_cad.kits.squadron_leader.params import KitParams
+from squadron_cad.kits.squadron_leader.params import SquadronLeaderParams
 from squadron_cad.params import FitRange
 from squadron_cad.resolve import resolve
 
@@ -20,7 +20,7 @@ PEG_RADIUS = 6.0
 
 
 @pytest.fixture(scope="module")
-def params() -> KitParams:
+def params() -> SquadronLeaderParams:
     return resolve()
 
 
@@ -54,7 +54,7 @@ def by_check(findings: list, check: str):
     return next(f for f in findings if f.check == check)
 
 
-def test_designed_clearance_seats_at_every_turn(params: KitParams) -> None:
+def test_designed_clearance_seats_at_every_turn(params: SquadronLeaderParams) -> None:
     measured = stack(0.25)
     assert all(measured.seats.values())
     assert measured.pitch_mm == pytest.approx(4.0)
@@ -63,14 +63,14 @@ def test_designed_clearance_seats_at_every_turn(params: KitParams) -> None:
     assert not [f for f in C.stack_findings(params, measured) if f.failed]
 
 
-def test_a_zero_clearance_fit_is_caught(params: KitParams) -> None:
+def test_a_zero_clearance_fit_is_caught(params: SquadronLeaderParams) -> None:
     findings = C.stack_findings(params, stack(0.0))
     gap = by_check(findings, "stack_peg_gap")
     assert gap.failed
     assert "no clearance" in gap.message
 
 
-def test_pegs_that_bottom_out_are_caught(params: KitParams) -> None:
+def test_pegs_that_bottom_out_are_caught(params: SquadronLeaderParams) -> None:
     findings = C.stack_findings(params, stack(0.25, socket_depth=1.4))
     assert by_check(findings, "stack_seats").failed
     assert by_check(findings, "stack_tip_gap").failed

@@ -14,12 +14,12 @@ from shapely.ops import unary_union
 from squadron_cad.checks import meshgeo
 from squadron_cad.kits.squadron_leader.checks import invariants as I
 from squadron_cad.kits.squadron_leader.geometry import move_paths
-from squadron_cad.kits.squadron_leader.params import KitParams
+from squadron_cad.kits.squadron_leader.params import SquadronLeaderParams
 from squadron_cad.resolve import resolve
 
 
 @pytest.fixture(scope="module")
-def params() -> KitParams:
+def params() -> SquadronLeaderParams:
     return resolve()
 
 
@@ -46,7 +46,7 @@ def by_name(found: list[dict], start: str) -> dict:
     return next(item for item in found if item["name"].startswith(start))
 
 
-def test_an_exact_straight_template_passes(params: KitParams) -> None:
+def test_an_exact_straight_template_passes(params: SquadronLeaderParams) -> None:
     fit = I.measure_template(straight_template(), params, ("straight",))
     found = I.move_invariants(params, {"straight": fit})
     assert all(item["ok"] for item in found), found
@@ -55,7 +55,7 @@ def test_an_exact_straight_template_passes(params: KitParams) -> None:
     assert fit.start.across_flats_mm == pytest.approx(26 * math.cos(math.radians(22.5)), abs=1e-3)
 
 
-def test_a_misplaced_end_notch_is_caught(params: KitParams) -> None:
+def test_a_misplaced_end_notch_is_caught(params: SquadronLeaderParams) -> None:
     # The original's bank notch was about 0.38 mm off: the same error on a straight one.
     fit = I.measure_template(straight_template(end_shift=0.38), params, ("straight",))
     found = I.move_invariants(params, {"straight": fit})
@@ -63,7 +63,7 @@ def test_a_misplaced_end_notch_is_caught(params: KitParams) -> None:
     assert by_name(found, "straight: end notch off")["measured"] == pytest.approx(0.38, abs=1e-3)
 
 
-def test_a_bank_measures_its_turn(params: KitParams) -> None:
+def test_a_bank_measures_its_turn(params: SquadronLeaderParams) -> None:
     path = move_paths.paths(params)["bank"]
     offset = float(params.notch_offset_mm)
     centre = (0.0, float(path.centre_radius))
@@ -127,19 +127,19 @@ def grooved_token(
     return meshgeo.to_trimesh(solid)
 
 
-def test_the_firing_arc_and_guides_are_measured(params: KitParams) -> None:
+def test_the_firing_arc_and_guides_are_measured(params: SquadronLeaderParams) -> None:
     found = I.groove_invariants(params, grooved_token(), None)
     assert all(item["ok"] for item in found), found
     assert by_name(found, "forward guides apart")["measured"] == pytest.approx(6.5, abs=1e-3)
 
 
-def test_a_narrow_firing_arc_is_caught(params: KitParams) -> None:
+def test_a_narrow_firing_arc_is_caught(params: SquadronLeaderParams) -> None:
     found = I.groove_invariants(params, grooved_token(arc_half_angle=40), None)
     assert by_name(found, "firing arc lines apart")["measured"] == pytest.approx(80, abs=0.05)
     assert not by_name(found, "firing arc lines apart")["ok"]
 
 
-def test_guides_under_the_wing_and_propeller_are_caught(params: KitParams) -> None:
+def test_guides_under_the_wing_and_propeller_are_caught(params: SquadronLeaderParams) -> None:
     """Issue 19: the guides showed from 4.7 mm, with the propeller over 1.3 mm of them."""
     found = I.groove_invariants(params, grooved_token(guide_start=4.7, covered=(7.4, 8.7)), None)
     start = by_name(found, "forward guides start")
@@ -150,7 +150,7 @@ def test_guides_under_the_wing_and_propeller_are_caught(params: KitParams) -> No
     assert not visible["ok"]
 
 
-def test_guides_too_far_apart_are_caught(params: KitParams) -> None:
+def test_guides_too_far_apart_are_caught(params: SquadronLeaderParams) -> None:
     found = I.groove_invariants(params, grooved_token(guide_y=4.0), None)
     assert not by_name(found, "forward guides apart")["ok"]
 

@@ -13,7 +13,7 @@ import trimesh
 from squadron_cad.checks import slicer as S
 from squadron_cad.constants import PLA_DENSITY_G_CM3
 from squadron_cad.kits.squadron_leader import constants as C
-from squadron_cad.kits.squadron_leader.params import KitParams
+from squadron_cad.kits.squadron_leader.params import SquadronLeaderParams
 from squadron_cad.resolve import resolve
 
 GCODE_TAIL = """\
@@ -26,16 +26,16 @@ GCODE_TAIL = """\
 
 
 @pytest.fixture(scope="module")
-def params() -> KitParams:
+def params() -> SquadronLeaderParams:
     return resolve()
 
 
 @pytest.fixture
-def settings(params: KitParams) -> S.SliceSettings:
+def settings(params: SquadronLeaderParams) -> S.SliceSettings:
     return S.SliceSettings.from_params(params)
 
 
-def test_defaults_come_from_the_norms(params: KitParams) -> None:
+def test_defaults_come_from_the_norms(params: SquadronLeaderParams) -> None:
     assert params.slicer.layer_height_mm == C.NORMS["layer_height"].value
     assert params.checks.min_wall_mm == C.NORMS["min_wall"].value
     assert params.checks.overhang_limit_deg == C.NORMS["max_overhang"].value
@@ -70,7 +70,7 @@ def test_gcode_without_figures_is_an_error() -> None:
         S.parse_gcode("G1 X1\n")
 
 
-def test_a_missing_slicer_skips_with_a_reason(params: KitParams, tmp_path: Path) -> None:
+def test_a_missing_slicer_skips_with_a_reason(params: SquadronLeaderParams, tmp_path: Path) -> None:
     outcome = S.slice_kit(params, tmp_path, executable="no-such-slicer-here")
     assert outcome.skipped
     hint = "(sudo apt-get install prusa-slicer)"
@@ -137,14 +137,14 @@ def test_a_damaged_stored_figure_does_not_win(tmp_path: Path) -> None:
     assert S.SliceCache(tmp_path).get("a" * 64) == fresh
 
 
-def kit_slice(params: KitParams, each_mm: float) -> S.KitSlice:
+def kit_slice(params: SquadronLeaderParams, each_mm: float) -> S.KitSlice:
     outcome = S.KitSlice(S.SliceSettings.from_params(params), version="PrusaSlicer-test")
     for name in S.player_set(params):
         outcome.results[name] = S.SliceResult(600.0, each_mm, each_mm * 0.003)
     return outcome
 
 
-def test_the_summary_counts_one_players_set(params: KitParams) -> None:
+def test_the_summary_counts_one_players_set(params: SquadronLeaderParams) -> None:
     assert S.player_set(params) == {
         "plane_token": 1, "altitude_token": 4, "stat_dial_card": 1, "stat_dial_clip": 4,
     }  # fmt: skip
@@ -157,7 +157,7 @@ def test_the_summary_counts_one_players_set(params: KitParams) -> None:
                                          "range_ruler_3", "template_all"]  # fmt: skip
 
 
-def test_a_set_over_the_budget_warns(params: KitParams) -> None:
+def test_a_set_over_the_budget_warns(params: SquadronLeaderParams) -> None:
     findings = S.slicer_findings(params, kit_slice(params, 400.0))
     budget = next(f for f in findings if f.check == "filament_budget")
     assert budget.severity == "warning"
@@ -165,7 +165,7 @@ def test_a_set_over_the_budget_warns(params: KitParams) -> None:
 
 
 def test_an_optional_part_off_the_bed_warns_and_a_required_one_fails(
-    params: KitParams, tmp_path: Path
+    params: SquadronLeaderParams, tmp_path: Path
 ) -> None:
     for name in ("range_ruler", "range_ruler_1"):  # one-piece (optional), a section (required)
         trimesh.creation.box([340, 10, 4]).export(tmp_path / f"{name}.stl")  # beyond the diagonal
@@ -196,7 +196,9 @@ def test_a_part_square_on_the_bed_is_sliced_unturned_and_a_long_one_turned(
     assert 35 < angle < 45  # the bed's diagonal is at 40 deg
 
 
-def test_parts_named_are_sliced_in_the_order_named(params: KitParams, tmp_path: Path) -> None:
+def test_parts_named_are_sliced_in_the_order_named(
+    params: SquadronLeaderParams, tmp_path: Path
+) -> None:
     """The build names the biggest first: its slicing is the longest."""
     for name in ("plane_token", "box", "range_ruler_1"):
         (tmp_path / f"{name}.stl").write_bytes(b"")

@@ -20,7 +20,7 @@ from squadron_cad.fit import notches
 from squadron_cad.fit.layout_io import layout_json, rounded_rect_points
 from squadron_cad.kit import design_of
 from squadron_cad.kits.squadron_leader import constants as C
-from squadron_cad.kits.squadron_leader.params import KitParams
+from squadron_cad.kits.squadron_leader.params import SquadronLeaderParams
 from squadron_cad.kits.squadron_leader.parts import box_lid, registry
 from squadron_cad.kits.squadron_leader.stowing import items, solver
 from squadron_cad.kits.squadron_leader.stowing.solver import Layout, Placement, box_shape, solve
@@ -35,11 +35,13 @@ REFUSAL = re.compile(
 
 
 @pytest.fixture(scope="module")
-def default_kit() -> KitParams:
+def default_kit() -> SquadronLeaderParams:
     return resolve()
 
 
-def _tin(length: float, width: float, depth: float, radius: float, players: int = 2) -> KitParams:
+def _tin(
+    length: float, width: float, depth: float, radius: float, players: int = 2
+) -> SquadronLeaderParams:
     return resolve(
         overrides=[
             f"tin.inner_length_mm={length}",
@@ -84,7 +86,7 @@ def _overlap(a: tuple, b: tuple) -> float:
     return math.prod(max(side, 0.0) for side in sides)
 
 
-def assert_sound(layout: Layout, p: KitParams) -> None:
+def assert_sound(layout: Layout, p: SquadronLeaderParams) -> None:
     """Everything the layout promises, checked from its own outputs."""
     b = layout.box
     inner = _inner_outline(layout)
@@ -138,13 +140,13 @@ def assert_sound(layout: Layout, p: KitParams) -> None:
     assert layout.smallest_margin >= -EPS
 
 
-def _piece_footprint(p: KitParams, placed: Placement) -> Polygon:
+def _piece_footprint(p: SquadronLeaderParams, placed: Placement) -> Polygon:
     if placed.part == "template_all":
         return _moved_outline(p, placed)
     return _footprint(placed.part, placed.bounds)
 
 
-def _moved_outline(p: KitParams, placed: Placement) -> Polygon:
+def _moved_outline(p: SquadronLeaderParams, placed: Placement) -> Polygon:
     outline = np.array(items.template_outline(p).exterior.coords)
     matrix = np.asarray(placed.transform)
     return Polygon(outline @ matrix[:2, :2].T + matrix[:2, 3])
@@ -157,7 +159,7 @@ def _count(layout: Layout, part: str) -> int:
 # ---- the default tin and the presets ----
 
 
-def test_default_tin_holds_the_whole_kit(default_kit: KitParams) -> None:
+def test_default_tin_holds_the_whole_kit(default_kit: SquadronLeaderParams) -> None:
     layout = solve(default_kit)
     assert_sound(layout, default_kit)
     players = default_kit.players
@@ -170,7 +172,7 @@ def test_default_tin_holds_the_whole_kit(default_kit: KitParams) -> None:
     assert {q.part for q in layout.placements} >= {f"range_ruler_{i}" for i in (1, 2, 3)}
 
 
-def test_default_box_is_sized_from_the_tin(default_kit: KitParams) -> None:
+def test_default_box_is_sized_from_the_tin(default_kit: SquadronLeaderParams) -> None:
     b = solve(default_kit).box
     assert (b.length, b.width) == pytest.approx((107.0, 82.0))
     assert b.height == pytest.approx(24.9)
@@ -196,7 +198,9 @@ def test_presets_say_where_their_numbers_come_from() -> None:
         assert p.tin.source.strip()
 
 
-def test_the_solver_is_deterministic_and_the_design_solves_once(default_kit: KitParams) -> None:
+def test_the_solver_is_deterministic_and_the_design_solves_once(
+    default_kit: SquadronLeaderParams,
+) -> None:
     first = solver.solve(default_kit)
     second = solver.solve(default_kit.model_copy())
     assert layout_json(first, default_kit) == layout_json(second, default_kit)
@@ -213,7 +217,7 @@ def test_several_strategies_are_tried() -> None:
     assert "stacks whole" in deep.strategy
 
 
-def test_margins_and_limit_are_reported(default_kit: KitParams) -> None:
+def test_margins_and_limit_are_reported(default_kit: SquadronLeaderParams) -> None:
     layout = solve(default_kit)
     assert set(layout.margins) == {"x", "y", "z", "corner"}
     assert layout.limited_by in layout.margins
@@ -261,7 +265,7 @@ def test_a_long_title_takes_two_lines_on_a_small_lid() -> None:
 # ---- the contents ----
 
 
-def test_a_whole_stack_is_as_tall_as_the_rules_say(default_kit: KitParams) -> None:
+def test_a_whole_stack_is_as_tall_as_the_rules_say(default_kit: SquadronLeaderParams) -> None:
     tokens = C.ALTITUDE_TOKENS_PER_STACK + 1
     assert items.column_height(default_kit, tokens, True) == pytest.approx(
         float(default_kit.stack_height_mm)
@@ -280,7 +284,7 @@ def test_split_stacks_keep_the_plane_on_top() -> None:
     assert sum(len(c.pieces) for c in columns) == 5
 
 
-def test_a_dial_carries_its_clips(default_kit: KitParams) -> None:
+def test_a_dial_carries_its_clips(default_kit: SquadronLeaderParams) -> None:
     dial = items.dial(default_kit, 1)
     assert len(dial.pieces) == 1 + len(default_kit.stat_dial.labels)
     d = default_kit.stat_dial
@@ -294,7 +298,7 @@ def test_a_dial_carries_its_clips(default_kit: KitParams) -> None:
         assert all(h <= s + EPS for h, s in zip(high, dial.size, strict=True))
 
 
-def test_the_template_is_52_by_78(default_kit: KitParams) -> None:
+def test_the_template_is_52_by_78(default_kit: SquadronLeaderParams) -> None:
     (x0, y0, _), (x1, y1, _) = items.part_bounds(default_kit, "template_all")
     assert (x1 - x0, y1 - y0) == pytest.approx((78, 52), abs=0.05)
 
@@ -302,7 +306,7 @@ def test_the_template_is_52_by_78(default_kit: KitParams) -> None:
 # ---- layout.json ----
 
 
-def test_layout_json_has_the_agreed_shape(default_kit: KitParams) -> None:
+def test_layout_json_has_the_agreed_shape(default_kit: SquadronLeaderParams) -> None:
     data = layout_json(solve(default_kit), default_kit)
     assert list(data) == [
         "tin",

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from squadron_cad.errors import InputError
 from squadron_cad.kits.squadron_leader import KIT
-from squadron_cad.kits.squadron_leader.params import KitParams
+from squadron_cad.kits.squadron_leader.params import SquadronLeaderParams
 from squadron_cad.resolve import parse_yaml_mapping, resolve
 
 DEFAULTS_FILE = KIT.defaults
@@ -39,7 +39,7 @@ values = st.one_of(
 )
 
 
-def _outcome(call) -> KitParams | None:
+def _outcome(call) -> SquadronLeaderParams | None:
     try:
         return call()
     except InputError as error:
@@ -57,7 +57,7 @@ def test_any_single_override_is_accepted_or_refused_in_one_line(key: str, value)
     text = text.removesuffix("...").strip()
     kit = _outcome(lambda: resolve(overrides=[text]))
     if kit is not None:
-        assert isinstance(kit, KitParams)
+        assert isinstance(kit, SquadronLeaderParams)
 
 
 @settings(max_examples=200, deadline=None)

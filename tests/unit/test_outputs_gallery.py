@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from pydantic import BaseModel
 
-from squadron_cad.kits.squadron_leader.params import KitParams
+from squadron_cad.kits.squadron_leader.params import SquadronLeaderParams
 from squadron_cad.outputs import gallery
 from squadron_cad.resolve import resolve
 
@@ -28,7 +28,7 @@ def leaf_keys(model: type[BaseModel], prefix: str = "") -> list[str]:
 
 def test_parameter_table_lists_every_field_with_unit_and_range() -> None:
     text = gallery.parameters_markdown(resolve())
-    for key in leaf_keys(KitParams):
+    for key in leaf_keys(SquadronLeaderParams):
         assert f"| `{key}` |" in text, key
     assert "| `token.width_mm` | 26 | mm | >= 12, <= 120 | Octagon width across the corners |" in (
         text
@@ -45,11 +45,11 @@ def write_index(folder: Path, sources: dict[str, str], settings: str) -> None:
 
 
 @pytest.fixture(scope="module")
-def defaults() -> KitParams:
+def defaults() -> SquadronLeaderParams:
     return resolve()
 
 
-def test_fresh_gallery_is_not_stale(tmp_path: Path, defaults: KitParams) -> None:
+def test_fresh_gallery_is_not_stale(tmp_path: Path, defaults: SquadronLeaderParams) -> None:
     folder = tmp_path / "gallery"
     write_index(folder, gallery.source_hashes(defaults), gallery.settings_hash(defaults))
     assert gallery.gallery_stale(tmp_path, defaults) == []

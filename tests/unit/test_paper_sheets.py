@@ -12,7 +12,7 @@ import pytest
 from lxml import etree
 
 from squadron_cad.kits.squadron_leader.geometry import move_paths
-from squadron_cad.kits.squadron_leader.params import KitParams
+from squadron_cad.kits.squadron_leader.params import SquadronLeaderParams
 from squadron_cad.kits.squadron_leader.parts.stat_dial import dial_layout
 from squadron_cad.kits.squadron_leader.sheets.figures import across_flats, longest_side, turn_deg
 from squadron_cad.kits.squadron_leader.sheets.registry import write_paper
@@ -24,7 +24,7 @@ SVG = "{http://www.w3.org/2000/svg}"
 
 
 @pytest.fixture(scope="module")
-def kit() -> KitParams:
+def kit() -> SquadronLeaderParams:
     return resolve()
 
 

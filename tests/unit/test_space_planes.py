@@ -8,8 +8,9 @@ import pytest
 from squadron_cad.emit import emit
 from squadron_cad.errors import InputError
 from squadron_cad.kit import load_kit
-from squadron_cad.kits.space_planes.design import SpacePlanesDesign, part_bounds, units
+from squadron_cad.kits.space_planes.design import SpacePlanesDesign
 from squadron_cad.kits.space_planes.parts.gauge import end_points
+from squadron_cad.kits.space_planes.stowing import part_bounds, units
 from squadron_cad.resolve import resolve
 
 KIT = load_kit("space-planes")

@@ -14,9 +14,10 @@ from squadron_cad.geometry.marks import player_mark
 from squadron_cad.kit import load_kit
 from squadron_cad.kits.squadrons import constants as C
 from squadron_cad.kits.squadrons.checks import base_square, pivot_corner_gaps, pivot_overlap
-from squadron_cad.kits.squadrons.design import SquadronsDesign, part_bounds, units
+from squadron_cad.kits.squadrons.design import SquadronsDesign
 from squadron_cad.kits.squadrons.parts import pivot_guide
 from squadron_cad.kits.squadrons.parts.rulers import gauge_word_spans
+from squadron_cad.kits.squadrons.stowing import part_bounds, units
 from squadron_cad.outputs.plates import _luminance, plate_material, player_plate_name
 from squadron_cad.resolve import resolve
 

@@ -11,16 +11,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from squadron_cad.kit import Kit, KitContents, Later
+from squadron_cad.kits.space_planes.constants import GAME_CREDIT
 from squadron_cad.kits.space_planes.params import SpacePlanesParams
 
 if TYPE_CHECKING:
     from squadron_cad.paper.edition import PaperReport
 
 HERE = Path(__file__).resolve().parent
-GAME_CREDIT = (
-    "Space Planes, Tabletop Gaming's Microgame of the Month (tabletopgaming.co.uk); "
-    "unofficial, no rules text or art"
-)
 
 
 def _paper(params: SpacePlanesParams, out: Path, previews: bool) -> PaperReport:
@@ -31,18 +28,20 @@ def _paper(params: SpacePlanesParams, out: Path, previews: bool) -> PaperReport:
 
 
 def contents() -> KitContents:
-    from squadron_cad.kits.space_planes import design
+    from squadron_cad.kits.space_planes import design, stowing
     from squadron_cad.kits.space_planes.parts.registry import PARTS
 
     return KitContents(
         parts=PARTS,
         design=design.SpacePlanesDesign,
         invariants=Later(f"{__name__}.checks", "invariants"),  # loads trimesh
-        fit_lines=design.fit_lines,
+        fit_lines=stowing.fit_lines,
         purchases=design.purchases,
         paper=_paper,
     )
 
+
+__all__ = ["KIT"]
 
 KIT = Kit(
     name="space-planes",

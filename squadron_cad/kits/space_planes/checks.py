@@ -24,7 +24,7 @@ from shapely.geometry import LineString, Point, Polygon, box
 
 from squadron_cad.checks import meshgeo
 from squadron_cad.components.invariants import invariant, unmeasured, valid_solids
-from squadron_cad.kits.space_planes.design import GAUGE, HOLDER, MAX_SHIPS, cube_part
+from squadron_cad.kits.space_planes.constants import GAUGE, HOLDER, MAX_SHIPS, cube_part
 
 MOVE_TOL_MM = 0.1  # the issue: slide distances within 0.1 mm
 SIDE_TOL_MM = 0.1  # cube side and flatness

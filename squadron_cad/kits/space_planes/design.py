@@ -1,36 +1,20 @@
 """The Space Planes kit's derived design: computed once from the resolved parameters.
 
 The box holds the deck of cards with the joker gauge lying on it, the cubeships and the
-plane dice seated in their holders. It is stowed by the engine's generic stower
-(`fit.simple`): each unit (the deck and gauge, the cubes side by side, the holders side by side) in
-a pocket of its own; a container too small is refused naming
-the shortfall. The deck and the dice are bought, not printed: layout.json shows them as
-blocks.
+plane dice seated in their holders, stowed as `stowing` lays them out; a container too
+small is refused naming the shortfall.
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from functools import cached_property
 
 from squadron_cad.fit import simple
 from squadron_cad.fit.layout import BoxShape, Layout
-from squadron_cad.fit.units import Piece, Unit
-from squadron_cad.geometry import frames
-from squadron_cad.geometry.frames import Bounds
 from squadron_cad.kit import Purchase
+from squadron_cad.kits.space_planes import stowing
 from squadron_cad.kits.space_planes.params import SpacePlanesParams
-
-DECK = "card_deck"  # bought pieces: not parts, shown as blocks in the layout
-DIE = "plane_die"
-GAUGE = "joker_gauge"
-HOLDER = "die_holder"
-MAX_SHIPS = 6
-
-
-def cube_part(number: int) -> str:
-    return f"cubeship_{number}"
 
 
 @dataclass(frozen=True, eq=False)
@@ -46,95 +30,12 @@ class SpacePlanesDesign:
         b = self.params.box
         return simple.stow(
             self.box,
-            units(self.params),
+            stowing.units(self.params),
             clearance=b.pocket_clearance_mm,
             divider=b.divider_mm,
             box_part="box",
             lid_part=None,
         )
-
-
-def holder_outer_mm(p: SpacePlanesParams) -> float:
-    h = p.holder
-    return h.die_size_mm + 2 * (h.clearance_mm + h.wall_mm)
-
-
-def part_bounds(p: SpacePlanesParams, part: str) -> Bounds:
-    """What a part (or a bought piece) occupies in its modelled frame."""
-    if part == GAUGE:
-        return (0.0, 0.0, 0.0), (p.card.long_mm, p.card.short_mm, p.gauge.fence_height_mm)
-    if part == DECK:
-        return (0.0, 0.0, 0.0), (p.card.long_mm, p.card.short_mm, p.card.deck_thickness_mm)
-    if part.startswith("cubeship_"):
-        s = p.cube.side_mm
-        return (0.0, 0.0, 0.0), (s, s, s)
-    if part == HOLDER:
-        o = holder_outer_mm(p)
-        return (0.0, 0.0, 0.0), (o, o, p.holder.floor_mm + p.holder.rim_height_mm)
-    if part == DIE:
-        d = p.holder.die_size_mm
-        return (0.0, 0.0, 0.0), (d, d, d)
-    raise KeyError(part)
-
-
-def _size(bounds: Bounds) -> tuple[float, float, float]:
-    low, high = bounds
-    return (high[0] - low[0], high[1] - low[1], high[2] - low[2])
-
-
-def units(p: SpacePlanesParams) -> list[Unit]:
-    """The deck with the gauge on top; the cubeships in a grid; the dice seated in their
-    holders, in a grid."""
-    deck, gauge = part_bounds(p, DECK), part_bounds(p, GAUGE)
-    t = p.card.deck_thickness_mm
-    out = [
-        Unit(
-            "deck_and_gauge",
-            "stack",
-            (p.card.long_mm, p.card.short_mm, t + p.gauge.fence_height_mm),
-            (
-                Piece("card_deck", DECK, frames.identity(), deck),
-                Piece(GAUGE, GAUGE, frames.translate(0, 0, t), gauge),
-            ),
-        )
-    ]
-    ships = p.cube.ships
-    columns = max(1, math.ceil(ships / 2))
-    s = p.cube.side_mm
-    cubes = []
-    for k in range(ships):
-        at = frames.translate((k % columns) * s, (k // columns) * s, 0)
-        cubes.append(
-            Piece(cube_part(k + 1), cube_part(k + 1), at, part_bounds(p, cube_part(k + 1)))
-        )
-    rows = math.ceil(ships / columns)
-    out.append(Unit("cubeships", "grid", (columns * s, rows * s, s), tuple(cubes)))
-    h = p.holder
-    seat = h.wall_mm + h.clearance_mm
-    holder, die = part_bounds(p, HOLDER), part_bounds(p, DIE)
-    o = holder_outer_mm(p)
-    height = max(h.floor_mm + h.die_size_mm, _size(holder)[2])
-    dice = []
-    for k in range(ships):
-        x, y = (k % columns) * o, (k // columns) * o
-        dice.append(Piece(f"die_holder_{k + 1}", HOLDER, frames.translate(x, y, 0), holder))
-        at = frames.translate(x + seat, y + seat, h.floor_mm)
-        dice.append(Piece(f"plane_die_{k + 1}", DIE, at, die))
-    out.append(Unit("plane_dice", "grid", (columns * o, rows * o, height), tuple(dice)))
-    return out
-
-
-def fit_lines(design: SpacePlanesDesign) -> list[str]:
-    layout, p = design.layout, design.params
-    box, tin = layout.box, p.tin
-    return [
-        f"container {tin.name}: {tin.inner_length_mm:g} x {tin.inner_width_mm:g} x "
-        f"{tin.inner_depth_mm:g} mm inside; box {box.length:.1f} x {box.width:.1f} x "
-        f"{box.height:.1f} mm",
-        f"{len(layout.pockets)} pockets hold {len(layout.placements)} pieces: the deck with "
-        f"the joker gauge on it, {p.cube.ships} cubeships, {p.cube.ships} dice in holders",
-        layout.describe(),
-    ]
 
 
 def purchases(p: SpacePlanesParams) -> list[Purchase]:

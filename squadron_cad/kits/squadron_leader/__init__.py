@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from squadron_cad.kit import Kit, KitContents, Later
 from squadron_cad.kits.squadron_leader.constants import GAME_CREDIT
-from squadron_cad.kits.squadron_leader.params import KitParams
+from squadron_cad.kits.squadron_leader.params import SquadronLeaderParams
 
 if TYPE_CHECKING:
     from squadron_cad.paper.edition import PaperReport
@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 HERE = Path(__file__).resolve().parent
 
 
-def _paper(params: KitParams, out: Path, previews: bool) -> PaperReport:
+def _paper(params: SquadronLeaderParams, out: Path, previews: bool) -> PaperReport:
     """The paper edition (fpdf2 and pypdf load only when it is asked for)."""
     from squadron_cad.kits.squadron_leader.sheets.registry import write_paper
 
@@ -30,28 +30,29 @@ def _paper(params: KitParams, out: Path, previews: bool) -> PaperReport:
 def contents() -> KitContents:
     from squadron_cad.kits.squadron_leader import design
     from squadron_cad.kits.squadron_leader.parts.registry import PARTS
-    from squadron_cad.kits.squadron_leader.shopping import purchases
     from squadron_cad.kits.squadron_leader.stowing.summary import fit_lines
 
     checks = f"{__name__}.checks.kit"  # these load trimesh: only a build or check needs them
     return KitContents(
         parts=PARTS,
-        design=design.design,
+        design=design.SquadronLeaderDesign,
         checks=Later(checks, "clearance_findings"),
         invariants=Later(checks, "invariants"),
         fit_lines=fit_lines,
         scenes=Later(f"{__name__}.scenes", "scenes"),
         paper=_paper,
-        purchases=purchases,
+        purchases=design.purchases,
         coupons=Later(f"{__name__}.coupons", "COUPONS"),
     )
 
+
+__all__ = ["KIT"]
 
 KIT = Kit(
     name="squadron-leader",
     title="Squadron Leader",
     credit=GAME_CREDIT,
-    params_model=KitParams,
+    params_model=SquadronLeaderParams,
     defaults=HERE / "default.yaml",
     presets=HERE / "tins",
     contents=contents,

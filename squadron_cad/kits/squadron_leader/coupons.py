@@ -38,7 +38,7 @@ from squadron_cad.components.stat_card.shape import clip_profile, clip_shape
 from squadron_cad.geometry.expr import Number, smin
 from squadron_cad.geometry.shapes import EPSILON_MM, centred_text, rounded_rectangle
 from squadron_cad.kit import Coupon
-from squadron_cad.kits.squadron_leader.params import KitParams
+from squadron_cad.kits.squadron_leader.params import SquadronLeaderParams
 from squadron_cad.kits.squadron_leader.parts import (
     altitude_token,
     box_lid,
@@ -47,7 +47,7 @@ from squadron_cad.kits.squadron_leader.parts import (
 from squadron_cad.kits.squadron_leader.parts.stat_dial import dial_layout
 
 if TYPE_CHECKING:
-    from squadron_cad.kits.squadron_leader.design import SquadronDesign
+    from squadron_cad.kits.squadron_leader.design import SquadronLeaderDesign
 
 LABEL_HEIGHT_MM = 2.5  # numerals: the norm's least letter is 2 mm
 LABEL_RAISE_MM = 0.2  # one layer: a colour change at it or a glance shows the numerals
@@ -77,7 +77,7 @@ def label_text(value: float) -> str:
     return text[1:] if text.startswith("0.") else text
 
 
-def label(value: float, p: KitParams, z: Number) -> OpenSCADObject:
+def label(value: float, p: SquadronLeaderParams, z: Number) -> OpenSCADObject:
     """The step's value in raised numerals on the face at height z, centred on x = y = 0."""
     text = centred_text(label_text(value), LABEL_HEIGHT_MM, p.text.stroke_mm)
     return translate([0, 0, z - EPSILON_MM])(
@@ -96,7 +96,7 @@ def _section(mesh: trimesh.Trimesh, z: float) -> shapely.MultiPolygon:
 # ---- peg in socket ---------------------------------------------------------------------------
 
 
-def socket_step(design: SquadronDesign, value: float) -> OpenSCADObject:
+def socket_step(design: SquadronLeaderDesign, value: float) -> OpenSCADObject:
     """A round tile with one token socket cut up from its underside, as under every
     token; the label sits on the roof over the socket."""
     p = design.params
@@ -105,7 +105,7 @@ def socket_step(design: SquadronDesign, value: float) -> OpenSCADObject:
     return union()(difference()(tile, plane_token.one_socket(p)), label(value, p, height))
 
 
-def peg_mate(design: SquadronDesign) -> OpenSCADObject:
+def peg_mate(design: SquadronLeaderDesign) -> OpenSCADObject:
     """One altitude-token peg standing on a small tile."""
     p = design.params
     length, width, height = PEG_BASE_MM
@@ -114,7 +114,9 @@ def peg_mate(design: SquadronDesign) -> OpenSCADObject:
     )
 
 
-def measure_peg(_design: SquadronDesign, step: trimesh.Trimesh, mate: trimesh.Trimesh) -> float:
+def measure_peg(
+    _design: SquadronLeaderDesign, step: trimesh.Trimesh, mate: trimesh.Trimesh
+) -> float:
     """Socket minus peg on the diameter: twice the gap between them at equal heights."""
     socket_side = _section(step, PROBE_MM)
     peg = _section(mate, PEG_BASE_MM[2] + PROBE_MM)
@@ -124,7 +126,7 @@ def measure_peg(_design: SquadronDesign, step: trimesh.Trimesh, mate: trimesh.Tr
 # ---- ruler joint -----------------------------------------------------------------------------
 
 
-def _slot_stub_length(p: KitParams) -> Number:
+def _slot_stub_length(p: SquadronLeaderParams) -> Number:
     return (
         p.ruler.tab_length_mm + p.ruler.joint_clearance_mm + 2 * JOINT_MARGIN_MM + LABEL_HEIGHT_MM
     )
@@ -138,7 +140,7 @@ def _joint_slab(shape: JointShape, body: OpenSCADObject) -> OpenSCADObject:
     return intersection()(body, slab) if shape.thickness > JOINT_THICKNESS_MM else body
 
 
-def slot_step(design: SquadronDesign, value: float) -> OpenSCADObject:
+def slot_step(design: SquadronLeaderDesign, value: float) -> OpenSCADObject:
     """A ruler stub with the real slot at its near end (x = 0), as on sections 2 and 3."""
     p = design.params
     shape = joint_shape(p.ruler)
@@ -151,7 +153,7 @@ def slot_step(design: SquadronDesign, value: float) -> OpenSCADObject:
     return union()(difference()(stub, slot), numerals)
 
 
-def tab_mate(design: SquadronDesign) -> OpenSCADObject:
+def tab_mate(design: SquadronLeaderDesign) -> OpenSCADObject:
     """A ruler stub ending in the real tab (shoulder at x = 0), as on sections 1 and 2."""
     p = design.params
     shape = joint_shape(p.ruler)
@@ -162,7 +164,9 @@ def tab_mate(design: SquadronDesign) -> OpenSCADObject:
     return union()(stub, _joint_slab(shape, joint_tab(shape, 0)))
 
 
-def measure_slot(_design: SquadronDesign, step: trimesh.Trimesh, mate: trimesh.Trimesh) -> float:
+def measure_slot(
+    _design: SquadronLeaderDesign, step: trimesh.Trimesh, mate: trimesh.Trimesh
+) -> float:
     """Tab to slot wall, per side, with the shoulders butted: how far the slot moves
     sideways before it meets the tab (the ruler's own measure)."""
     return measure_joint(mate, step, ("left", "right")).lateral_mm
@@ -171,7 +175,7 @@ def measure_slot(_design: SquadronDesign, step: trimesh.Trimesh, mate: trimesh.T
 # ---- stat clip on its card -------------------------------------------------------------------
 
 
-def clip_step(design: SquadronDesign, value: float) -> OpenSCADObject:
+def clip_step(design: SquadronLeaderDesign, value: float) -> OpenSCADObject:
     """A short slice of the stat clip's own profile, with a flat label tag on its back
     (away from the card). The window and the detent bump are left off: the coupon tests
     the gap the clip slides with."""
@@ -188,13 +192,15 @@ def clip_step(design: SquadronDesign, value: float) -> OpenSCADObject:
     return union()(linear_extrude(height=CLIP_WIDTH_MM)(profile), tag, numerals)
 
 
-def card_mate(design: SquadronDesign) -> OpenSCADObject:
+def card_mate(design: SquadronLeaderDesign) -> OpenSCADObject:
     """A stub of one card finger, as thick and as wide as the card's rows."""
     d = design.params.stat_dial
     return cube([CARD_STUB_MM, d.row_width_mm, d.card_thickness_mm])
 
 
-def measure_clip(design: SquadronDesign, step: trimesh.Trimesh, mate: trimesh.Trimesh) -> float:
+def measure_clip(
+    design: SquadronLeaderDesign, step: trimesh.Trimesh, mate: trimesh.Trimesh
+) -> float:
     """The clip's opening between its jaws (away from the window and the bump) less the
     card's thickness, halved: the running gap on each face the clip slides with."""
     layout = design.dial
@@ -210,13 +216,13 @@ def measure_clip(design: SquadronDesign, step: trimesh.Trimesh, mate: trimesh.Tr
 # ---- lid in box ------------------------------------------------------------------------------
 
 
-def _lid_box(p: KitParams) -> tuple[Number, Number, Number]:
+def _lid_box(p: SquadronLeaderParams) -> tuple[Number, Number, Number]:
     """The small box whose top the lid coupons drop into: the real box's corner radius."""
     _length, _width, radius = box_lid.box_outer(p)
     return LID_BOX_MM[0], LID_BOX_MM[1], smin(radius, LID_COUPON_RADIUS_MM)
 
 
-def lid_step(design: SquadronDesign, value: float) -> OpenSCADObject:
+def lid_step(design: SquadronLeaderDesign, value: float) -> OpenSCADObject:
     """The box's tongue on a small box (the real rule: box_lid.tongue_outline), a thin
     plate that the lid's lip (the mate) drops over."""
     p = design.params
@@ -226,7 +232,7 @@ def lid_step(design: SquadronDesign, value: float) -> OpenSCADObject:
     return union()(plate, label(value, p, LID_COUPON_THICKNESS_MM))
 
 
-def lid_mate(design: SquadronDesign) -> OpenSCADObject:
+def lid_mate(design: SquadronLeaderDesign) -> OpenSCADObject:
     """The lid's lip on a small box: the outline less the lip's width (box.rim_mm, as the
     real lid's lip) over a ledge."""
     p = design.params
@@ -247,7 +253,9 @@ def lid_mate(design: SquadronDesign) -> OpenSCADObject:
     return difference()(body, opening, rebate)
 
 
-def measure_lid(_design: SquadronDesign, step: trimesh.Trimesh, mate: trimesh.Trimesh) -> float:
+def measure_lid(
+    _design: SquadronLeaderDesign, step: trimesh.Trimesh, mate: trimesh.Trimesh
+) -> float:
     """Lid edge to rebate wall, per side, the lid resting on the ledge."""
     lid = _section(step, LID_COUPON_THICKNESS_MM / 2)
     frame = _section(mate, LEDGE_MM + LID_COUPON_THICKNESS_MM / 2)

@@ -11,15 +11,16 @@ from functools import cached_property
 
 from squadron_cad.components.stat_card.shape import DialLayout
 from squadron_cad.fit.layout import Layout
-from squadron_cad.kits.squadron_leader.params import KitParams
+from squadron_cad.kit import Purchase
+from squadron_cad.kits.squadron_leader.params import SquadronLeaderParams
 from squadron_cad.kits.squadron_leader.parts import box_lid
 from squadron_cad.kits.squadron_leader.parts.stat_dial import dial_layout
 from squadron_cad.kits.squadron_leader.stowing.solver import solve
 
 
 @dataclass(frozen=True, eq=False)
-class SquadronDesign:
-    params: KitParams
+class SquadronLeaderDesign:
+    params: SquadronLeaderParams
 
     @cached_property
     def layout(self) -> Layout:
@@ -33,5 +34,15 @@ class SquadronDesign:
         return dial_layout(self.params)
 
 
-def design(params: KitParams) -> SquadronDesign:
-    return SquadronDesign(params)
+def purchases(p: SquadronLeaderParams) -> list[Purchase]:
+    """What a player buys rather than prints, for the BOM: the dice (params.dice), and the
+    optional playmat."""
+    dice = p.dice
+    wanted = []
+    colours = {colour: n for colour, n in dice.colours.items() if n > 0}
+    if colours:
+        mix = ", ".join(f"{n} {colour}" for colour, n in colours.items())
+        detail = f"{dice.size_mm:g} mm d{dice.sides}: {mix}; the box has a pocket for them"
+        wanted.append(Purchase("dice", sum(colours.values()), detail))
+    playmat = "any mat or cloth to fly over; not needed to play"
+    return [*wanted, Purchase("playmat (optional)", None, playmat)]

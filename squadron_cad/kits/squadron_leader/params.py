@@ -276,7 +276,7 @@ class SquadronChecksParams(ChecksParams):
 PICK_ROOM_MM = 1.0  # least room left on each side of a counter in its hex, to pick it up
 
 
-class KitParams(KitParamsBase):
+class SquadronLeaderParams(KitParamsBase):
     """Everything a Squadron Leader build needs. Sections mirror the kit's default.yaml."""
 
     token: TokenParams
@@ -336,13 +336,13 @@ class KitParams(KitParamsBase):
         return tokens * self.token.height_mm + self.plane.silhouette_height_mm
 
     @model_validator(mode="after")
-    def _cross_section_rules(self) -> KitParams:
+    def _cross_section_rules(self) -> SquadronLeaderParams:
         for rule in _CROSS_RULES:
             rule(self)
         return self
 
 
-def _sockets_fit_token(kit: KitParams) -> None:
+def _sockets_fit_token(kit: SquadronLeaderParams) -> None:
     socket_r = kit.stacking.socket_diameter_mm / 2 + kit.stacking.socket_chamfer_mm
     outer_wall = kit.token.across_flats_mm / 2 - (kit.peg_circle_radius_mm + socket_r)
     if outer_wall < 0.8:
@@ -359,7 +359,7 @@ def _sockets_fit_token(kit: KitParams) -> None:
         )
 
 
-def _hole_clears_sockets(kit: KitParams) -> None:
+def _hole_clears_sockets(kit: SquadronLeaderParams) -> None:
     hole_half = kit.token.across_flats_mm * kit.altitude.hole_scale / 2
     socket_r = kit.stacking.socket_diameter_mm / 2
     wall = kit.peg_circle_radius_mm - socket_r - hole_half
@@ -373,7 +373,7 @@ def _hole_clears_sockets(kit: KitParams) -> None:
         )
 
 
-def _silhouette_fits(kit: KitParams) -> None:
+def _silhouette_fits(kit: SquadronLeaderParams) -> None:
     flats = kit.token.across_flats_mm
     for key, value in (
         ("plane.silhouette_length_mm", kit.plane.silhouette_length_mm),
@@ -410,7 +410,7 @@ MARK_WALL_MM = 0.4  # least wall left beside a player's mark
 MARK_MIN_MM = 2.0  # a smaller mark is not told apart by shape
 
 
-def plane_mark_mm(kit: KitParams) -> float:
+def plane_mark_mm(kit: SquadronLeaderParams) -> float:
     """The plane token's mark, across: marks.plane_size_mm, or what the top leaves
     beside the silhouette (MARK_WALL_MM inside its edge)."""
     x, y = (float(kit.token.width_mm) * f for f in C.PLANE_MARK_AT_WIDTHS)
@@ -418,7 +418,7 @@ def plane_mark_mm(kit: KitParams) -> float:
     return min(float(kit.marks.plane_size_mm), room)
 
 
-def token_mark_mm(kit: KitParams) -> float:
+def token_mark_mm(kit: SquadronLeaderParams) -> float:
     """The flush mark of the altitude tokens and the stat card, across: marks.token_size_mm,
     or what the altitude token's ring and the card's label column leave around its recess."""
     ring = float(kit.token.across_flats_mm) * (1 - kit.altitude.hole_scale) / 2
@@ -427,7 +427,7 @@ def token_mark_mm(kit: KitParams) -> float:
     return min(float(kit.marks.token_size_mm), room)
 
 
-def _marks_fit(kit: KitParams) -> None:
+def _marks_fit(kit: SquadronLeaderParams) -> None:
     """Each player's mark lies on its face, at least MARK_MIN_MM across: the plane token's
     inside the top, a flush mark's recess inside the altitude token's ring and the stat
     card's label column (a mark shrinks to the room there, down to that least size)."""
@@ -445,7 +445,7 @@ def _marks_fit(kit: KitParams) -> None:
         )
 
 
-def _ruler_joint_fits(kit: KitParams) -> None:
+def _ruler_joint_fits(kit: SquadronLeaderParams) -> None:
     ruler = kit.ruler
     check_joint(ruler, kit.ruler_width_mm, "token.width_mm / 4", kit.template_length_mm)
     if ruler.numeral_height_mm > kit.ruler_width_mm - 1:
@@ -455,7 +455,7 @@ def _ruler_joint_fits(kit: KitParams) -> None:
         )
 
 
-def _text_depths_fit(kit: KitParams) -> None:
+def _text_depths_fit(kit: SquadronLeaderParams) -> None:
     thinnest = min(
         ("ruler.thickness_mm", kit.ruler.thickness_mm),
         ("stat_dial.card_thickness_mm", kit.stat_dial.card_thickness_mm),
@@ -476,7 +476,7 @@ def _text_depths_fit(kit: KitParams) -> None:
         )
 
 
-def _template_features_fit(kit: KitParams) -> None:
+def _template_features_fit(kit: SquadronLeaderParams) -> None:
     templates = kit.templates
     if templates.chevron_width_mm > kit.token.width_mm - 2:
         raise ValueError(
@@ -493,7 +493,7 @@ def _template_features_fit(kit: KitParams) -> None:
         )
 
 
-def _box_fits_tin(kit: KitParams) -> None:
+def _box_fits_tin(kit: SquadronLeaderParams) -> None:
     box, tin = kit.box, kit.tin
     smallest = min(tin.inner_length_mm, tin.inner_width_mm) - 2 * box.tin_clearance_mm
     if smallest < kit.token.width_mm + 2 * box.wall_mm:
@@ -549,7 +549,7 @@ def _least(name: str) -> float:
     return 0.0
 
 
-def _shallow_hints(kit: KitParams, short: float) -> str:
+def _shallow_hints(kit: SquadronLeaderParams, short: float) -> str:
     """Besides a deeper tin: one box length lowered enough, above its least value, each
     tried on the whole model so only a change that is then accepted is offered (a lid
     tray at its least of 6 is not)."""
@@ -575,7 +575,7 @@ def _shallow_hints(kit: KitParams, short: float) -> str:
     return "".join(f", or give {hint}" for hint in offered)
 
 
-def _clearances_reach_their_fits(kit: KitParams) -> None:
+def _clearances_reach_their_fits(kit: SquadronLeaderParams) -> None:
     """A clearance under its fit's least value prints tight or fused: refused, not warned."""
     clearances = (  # key, value, sides it is shared between, fit
         ("stacking.peg_socket_clearance_mm", kit.stacking.peg_socket_clearance_mm, 2, "stack_fit"),
@@ -595,7 +595,7 @@ def _clearances_reach_their_fits(kit: KitParams) -> None:
             )
 
 
-def _text_meets_the_norms(kit: KitParams) -> None:
+def _text_meets_the_norms(kit: SquadronLeaderParams) -> None:
     """Engraving below the checks' limits would fail every build: refused up front."""
     checks = kit.checks
     texts = (
@@ -614,7 +614,7 @@ def _text_meets_the_norms(kit: KitParams) -> None:
             )
 
 
-def _hex_holds_the_counter(kit: KitParams) -> None:
+def _hex_holds_the_counter(kit: SquadronLeaderParams) -> None:
     """A plane counter, or the printed token at any turn, must fit its hex with room."""
     least = kit.token.width_mm + 2 * PICK_ROOM_MM
     if kit.paper.hex_across_flats_mm < least - LENGTH_EPSILON_MM:

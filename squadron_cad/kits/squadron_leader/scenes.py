@@ -10,7 +10,7 @@ from pathlib import Path
 
 from squadron_cad.kits.squadron_leader import constants as C
 from squadron_cad.kits.squadron_leader.geometry import move_paths
-from squadron_cad.kits.squadron_leader.params import KitParams
+from squadron_cad.kits.squadron_leader.params import SquadronLeaderParams
 from squadron_cad.outputs.previews import (
     NEUTRAL,
     Placed,
@@ -24,12 +24,14 @@ STACK_VIEW = "assembled_stack"
 KIT_VIEW = "kit"
 
 
-def scenes(params: KitParams, stl_dir: Path) -> list[View | None]:
+def scenes(params: SquadronLeaderParams, stl_dir: Path) -> list[View | None]:
     """The table and one player's stack (None where a part they show is not built)."""
     return [kit_view(stl_dir, params), stack_view(stl_dir, params)]
 
 
-def stack_items(stl_dir: Path, params: KitParams, x: float, y: float, colour: str) -> list[Placed]:
+def stack_items(
+    stl_dir: Path, params: SquadronLeaderParams, x: float, y: float, colour: str
+) -> list[Placed]:
     """A plane on its altitude tokens, centred on (x, y): pegs seat, faces touch."""
     height = params.token.height_mm
     tokens = C.ALTITUDE_TOKENS_PER_STACK
@@ -49,7 +51,7 @@ def seating_template(stl_dir: Path) -> Path | None:
     return None
 
 
-def stack_view(stl_dir: Path, params: KitParams) -> View | None:
+def stack_view(stl_dir: Path, params: SquadronLeaderParams) -> View | None:
     """Player 1's stack seated in the template's start notch (tokens stand on the table)."""
     template = seating_template(stl_dir)
     needed = [stl_dir / "plane_token.stl", stl_dir / "altitude_token.stl"]
@@ -62,7 +64,7 @@ def stack_view(stl_dir: Path, params: KitParams) -> View | None:
     return View(STACK_VIEW, tuple(items), caption)
 
 
-def kit_view(stl_dir: Path, params: KitParams, name: str = KIT_VIEW) -> View | None:
+def kit_view(stl_dir: Path, params: SquadronLeaderParams, name: str = KIT_VIEW) -> View | None:
     """The table: stacks in the start notch and at the move ends, dials, the joined ruler."""
     template = stl_dir / "template_all.stl"
     if stack_view(stl_dir, params) is None or not template.is_file():
@@ -84,7 +86,7 @@ def kit_view(stl_dir: Path, params: KitParams, name: str = KIT_VIEW) -> View | N
     return View(name, tuple(items + _joined_ruler(stl_dir, params)), caption)
 
 
-def _joined_ruler(stl_dir: Path, params: KitParams) -> list[Placed]:
+def _joined_ruler(stl_dir: Path, params: SquadronLeaderParams) -> list[Placed]:
     """The ruler sections end to end in front: each tab sits in the next one's slot."""
     sections = [stl_dir / f"range_ruler_{i}.stl" for i in (1, 2, 3)]
     if not all(path.is_file() for path in sections):

@@ -17,7 +17,7 @@ HERE = Path(__file__).resolve().parent
 
 
 def contents() -> KitContents:
-    from squadron_cad.kits.squadrons import design
+    from squadron_cad.kits.squadrons import design, stowing
     from squadron_cad.kits.squadrons.parts.registry import PARTS
 
     checks = f"{__name__}.checks"  # loads trimesh: only a build or check needs it
@@ -26,10 +26,12 @@ def contents() -> KitContents:
         design=design.SquadronsDesign,
         checks=Later(checks, "clearance_findings"),
         invariants=Later(checks, "invariants"),
-        fit_lines=design.fit_lines,
+        fit_lines=stowing.fit_lines,
         purchases=design.purchases,
     )
 
+
+__all__ = ["KIT"]
 
 KIT = Kit(
     name="squadrons",

@@ -38,7 +38,7 @@ from squadron_cad.components.invariants import invariant, unmeasured, valid_soli
 from squadron_cad.components.ruler_joint.measure import JointMeasure, joint_findings, measure_joint
 from squadron_cad.components.stat_card.measure import DialMeasure, dial_findings, measure_dial
 from squadron_cad.kits.squadrons import constants as C
-from squadron_cad.kits.squadrons.design import OBJECTIVE_PARTS, ruler_part
+from squadron_cad.kits.squadrons.constants import OBJECTIVE_PARTS, ruler_part
 
 TICK_TOL_MM = 0.1  # the tolerance for inch ticks
 LENGTH_TOL_MM = 0.1

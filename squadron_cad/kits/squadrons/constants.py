@@ -39,3 +39,15 @@ TRACKER_LABELS = ("C", "H")  # Command Points and Hit Points, each 0..6
 TRACKER_MAX = 6
 
 RULER_SECTIONS = 4  # 4-inch sections: each seam on an inch tick, each under 110 mm long
+
+
+# The part names the registry, the stowing and the checks share.
+OBJECTIVE_PARTS = ("objective_scan", "objective_recover", "objective_destroy", "entry_marker")
+
+
+def base_part(number: int) -> str:
+    return f"ship_base_{number}"
+
+
+def ruler_part(index: int) -> str:
+    return f"range_ruler_{index}"

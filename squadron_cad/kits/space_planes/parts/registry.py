@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from squadron_cad.kit import Part, PrintNotes
-from squadron_cad.kits.space_planes.design import GAUGE, HOLDER, MAX_SHIPS, cube_part
+from squadron_cad.kits.space_planes.constants import GAUGE, HOLDER, MAX_SHIPS, cube_part
 from squadron_cad.kits.space_planes.params import SpacePlanesParams
 from squadron_cad.kits.space_planes.parts import box, cubeship, die_holder, gauge
 

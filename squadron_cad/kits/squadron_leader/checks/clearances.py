@@ -38,7 +38,7 @@ from squadron_cad.components.stat_card.shape import DialLayout
 from squadron_cad.fit.layout import Layout
 from squadron_cad.geometry import frames
 from squadron_cad.kits.squadron_leader import constants as C
-from squadron_cad.kits.squadron_leader.params import KitParams
+from squadron_cad.kits.squadron_leader.params import SquadronLeaderParams
 
 SECTIONS = C.RULER_LENGTH_TEMPLATES  # the ruler's sections, 2 joints
 DIAL_PAIR = "stat_dial_card+stat_dial_clip"
@@ -108,7 +108,7 @@ def measure_stack(lower: trimesh.Trimesh, upper: trimesh.Trimesh, name: str) -> 
     return StackMeasure(name, pitch, seats, min(gaps), _socket_depth(upper, pegs) - peg_height)
 
 
-def stack_findings(params: KitParams, stack: StackMeasure) -> list[Finding]:
+def stack_findings(params: SquadronLeaderParams, stack: StackMeasure) -> list[Finding]:
     s, limits = params.stacking, params.checks
     name = f"altitude_token+{stack.upper}"
     unseated = [turn for turn, ok in stack.seats.items() if not ok]
@@ -144,16 +144,16 @@ def stack_findings(params: KitParams, stack: StackMeasure) -> list[Finding]:
 # ---- ruler joint and stat dial: the components' measures, with this kit's limits ----------
 
 
-def joint_limits(params: KitParams) -> FitLimits:
+def joint_limits(params: SquadronLeaderParams) -> FitLimits:
     limits = params.checks
     return FitLimits(limits.ruler_joint_fit, "ruler_joint_fit", limits.fit_tolerance_mm)
 
 
-def clip_limits(params: KitParams) -> FitLimits:
+def clip_limits(params: SquadronLeaderParams) -> FitLimits:
     return FitLimits(params.checks.clip_fit, "clip_fit", params.checks.fit_tolerance_mm)
 
 
-def dial_layout(params: KitParams) -> DialLayout:
+def dial_layout(params: SquadronLeaderParams) -> DialLayout:
     return DialLayout(params.stat_dial, params.text)
 
 
@@ -161,7 +161,7 @@ def dial_layout(params: KitParams) -> DialLayout:
 
 
 def lid_findings(
-    params: KitParams, meshes: Mapping[str, trimesh.Trimesh], layout: Layout | None
+    params: SquadronLeaderParams, meshes: Mapping[str, trimesh.Trimesh], layout: Layout | None
 ) -> list[Finding]:
     """The lid closed on the box, and turned over as a dice tray (the pieces in their
     pockets are the engine's fit proof: squadron_cad.checks.fits.stowed_findings)."""
@@ -206,7 +206,7 @@ def tray_depth(lid: trimesh.Trimesh) -> float:
     return float(lid.bounds[1][2]) - meshgeo.top_face_z(lid)
 
 
-def tray_findings(params: KitParams, lid: trimesh.Trimesh) -> list[Finding]:
+def tray_findings(params: SquadronLeaderParams, lid: trimesh.Trimesh) -> list[Finding]:
     depth = tray_depth(lid)
     wanted = params.box.lid_tray_depth_mm
     least = max(MIN_TRAY_DEPTH_MM, wanted - params.checks.fit_tolerance_mm)
@@ -225,7 +225,7 @@ def tray_findings(params: KitParams, lid: trimesh.Trimesh) -> list[Finding]:
 
 
 def closed_finding(
-    params: KitParams, box_solid: manifold3d.Manifold, lid: manifold3d.Manifold
+    params: SquadronLeaderParams, box_solid: manifold3d.Manifold, lid: manifold3d.Manifold
 ) -> Finding:
     """Box and closed lid inside the tin, with the tin clearance all round and on top."""
     (bx0, by0, _), (bx1, by1, _) = meshgeo.bounds_of(box_solid)
@@ -252,7 +252,7 @@ def closed_finding(
     )
 
 
-def die_mesh(params: KitParams) -> trimesh.Trimesh:
+def die_mesh(params: SquadronLeaderParams) -> trimesh.Trimesh:
     """A die as it rests, in the frame items.part_bounds gives it: a d6 is a cube; a d8 is
     an octahedron dice.size_mm point to point, on a face, a corner towards +x."""
     size = float(params.dice.size_mm)
@@ -278,7 +278,7 @@ def die_mesh(params: KitParams) -> trimesh.Trimesh:
 
 
 def dice_findings(
-    params: KitParams, box_mesh: trimesh.Trimesh, layout: Layout | None
+    params: SquadronLeaderParams, box_mesh: trimesh.Trimesh, layout: Layout | None
 ) -> list[Finding]:
     """Every die (its real shape: a d8 is no cube) clear of the box and of the other dice,
     with the pocket clearance beside it (the engine's fit proof skips bought pieces)."""
@@ -313,7 +313,7 @@ def dice_findings(
 
 
 def all_findings(
-    params: KitParams,
+    params: SquadronLeaderParams,
     meshes: dict[str, trimesh.Trimesh],
     stacks: Iterable[StackMeasure],
     layout: Layout | None,

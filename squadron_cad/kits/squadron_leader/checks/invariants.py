@@ -30,7 +30,7 @@ from squadron_cad.components.ruler_joint.measure import (
 from squadron_cad.kits.squadron_leader import constants as C
 from squadron_cad.kits.squadron_leader.checks.clearances import StackMeasure
 from squadron_cad.kits.squadron_leader.geometry import move_paths
-from squadron_cad.kits.squadron_leader.params import KitParams
+from squadron_cad.kits.squadron_leader.params import SquadronLeaderParams
 
 POSITION_TOL_MM = 0.05  # notch centres, lengths: STL float precision is far below this
 ANGLE_TOL_DEG = 0.1
@@ -169,7 +169,9 @@ def _mid_section(mesh: trimesh.Trimesh) -> MultiPolygon:
     return meshgeo.section(mesh, float(mesh.bounds[0][2] + mesh.extents[2] / 2))
 
 
-def measure_template(mesh: trimesh.Trimesh, params: KitParams, kinds: Iterable[str]) -> TemplateFit:
+def measure_template(
+    mesh: trimesh.Trimesh, params: SquadronLeaderParams, kinds: Iterable[str]
+) -> TemplateFit:
     section = _mid_section(mesh)
     across = float(params.token.across_flats_mm) + 2 * params.templates.notch_clearance_mm
     offset = float(params.notch_offset_mm)
@@ -191,7 +193,7 @@ def _travel(start: OctagonFit, end: OctagonFit) -> tuple[float, float]:
     return distance, turn
 
 
-def move_invariants(params: KitParams, fits: dict[str, TemplateFit]) -> list[Invariant]:
+def move_invariants(params: SquadronLeaderParams, fits: dict[str, TemplateFit]) -> list[Invariant]:
     """Start notch to end notch: the distance, the heading change, the exact end pose."""
     offset = float(params.notch_offset_mm)
     paths = move_paths.paths(params)
@@ -235,7 +237,7 @@ def all_in_one_invariants(fits: dict[str, TemplateFit], fused: TemplateFit) -> l
 
 
 def footprint_invariants(
-    params: KitParams, plane: trimesh.Trimesh, straight: TemplateFit | None
+    params: SquadronLeaderParams, plane: trimesh.Trimesh, straight: TemplateFit | None
 ) -> list[Invariant]:
     """The plane token's octagon is the notch: same size (less the clearance), same turn."""
     body_z = meshgeo.top_face_z(plane) - params.plane.groove_depth_mm - 0.2
@@ -315,7 +317,7 @@ def _paired(walls: list[Segment]) -> list[Groove]:
 
 
 def groove_invariants(
-    params: KitParams, plane: trimesh.Trimesh, ruler: trimesh.Trimesh | None
+    params: SquadronLeaderParams, plane: trimesh.Trimesh, ruler: trimesh.Trimesh | None
 ) -> list[Invariant]:
     grooves = groove_lines(plane, params.plane.groove_depth_mm)
     open_cut = groove_cut(plane, params.plane.groove_depth_mm)
@@ -347,7 +349,7 @@ def groove_invariants(
 
 
 def guide_length_invariants(
-    params: KitParams, cut: MultiPolygon, guides: list[Groove]
+    params: SquadronLeaderParams, cut: MultiPolygon, guides: list[Groove]
 ) -> list[Invariant]:
     """Where each forward guide starts and how much of it shows: the length of its centre
     line inside the open groove, from its start to the front flat."""
@@ -390,7 +392,9 @@ def mark_positions(ruler: trimesh.Trimesh, depth: float) -> list[float]:
 
 
 def ruler_invariants(
-    params: KitParams, meshes: dict[str, trimesh.Trimesh], straight: trimesh.Trimesh | None
+    params: SquadronLeaderParams,
+    meshes: dict[str, trimesh.Trimesh],
+    straight: trimesh.Trimesh | None,
 ) -> list[Invariant]:
     found: list[Invariant] = []
     template_length = float(straight.extents[0]) if straight is not None else math.nan
@@ -429,7 +433,7 @@ def assembled_length(sections: list[trimesh.Trimesh]) -> float:
 
 
 def stack_invariants(
-    params: KitParams, plane: trimesh.Trimesh, stacks: list[StackMeasure]
+    params: SquadronLeaderParams, plane: trimesh.Trimesh, stacks: list[StackMeasure]
 ) -> list[Invariant]:
     by_upper = {s.upper: s for s in stacks}
     altitude, top = by_upper.get("altitude_token"), by_upper.get("plane_token")
@@ -449,7 +453,7 @@ def stack_invariants(
 
 
 def measure_templates(
-    params: KitParams, meshes: dict[str, trimesh.Trimesh]
+    params: SquadronLeaderParams, meshes: dict[str, trimesh.Trimesh]
 ) -> tuple[dict[str, TemplateFit], TemplateFit | None]:
     singles = {
         kind: measure_template(meshes[f"template_{kind}"], params, (kind,))
@@ -461,7 +465,7 @@ def measure_templates(
 
 
 def all_invariants(
-    params: KitParams, meshes: dict[str, trimesh.Trimesh], stacks: list[StackMeasure]
+    params: SquadronLeaderParams, meshes: dict[str, trimesh.Trimesh], stacks: list[StackMeasure]
 ) -> list[Invariant]:
     singles, fused = measure_templates(params, meshes)
     found = move_invariants(params, singles)

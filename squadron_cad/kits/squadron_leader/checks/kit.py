@@ -26,8 +26,8 @@ from squadron_cad.kits.squadron_leader.checks.clearances import StackMeasure
 
 if TYPE_CHECKING:
     from squadron_cad.fit.layout import Layout
-    from squadron_cad.kits.squadron_leader.design import SquadronDesign
-    from squadron_cad.kits.squadron_leader.params import KitParams
+    from squadron_cad.kits.squadron_leader.design import SquadronLeaderDesign
+    from squadron_cad.kits.squadron_leader.params import SquadronLeaderParams
 
 UPPERS = ("altitude_token", "plane_token")  # what stands on an altitude token
 
@@ -66,7 +66,7 @@ def _measured_stack(lower: trimesh.Trimesh, upper: trimesh.Trimesh, name: str) -
 
 
 def clearance_findings(
-    design: SquadronDesign, meshes: Mapping[str, trimesh.Trimesh]
+    design: SquadronLeaderDesign, meshes: Mapping[str, trimesh.Trimesh]
 ) -> list[Finding]:
     """The clearances between parts that meet: stacks, ruler joints, clips, the box."""
     valid = valid_solids(meshes)
@@ -83,7 +83,7 @@ def clearance_findings(
 RATTLE_IGNORES = frozenset({"ruler", "stat_dial", "marks", "slicer", "printer", "previews"})
 
 
-def _rattle(p: KitParams, layout: Layout) -> list[Finding]:
+def _rattle(p: SquadronLeaderParams, layout: Layout) -> list[Finding]:
     """Kept between builds by the layout and the parameters it reads: a change that moves
     no piece in the box (a ruler joint's clearance) does not measure it again."""
     read = p.model_dump(mode="json", exclude=set(RATTLE_IGNORES))
@@ -94,7 +94,7 @@ def _rattle(p: KitParams, layout: Layout) -> list[Finding]:
     return [Finding.from_dict(item) for item in value]
 
 
-def invariants(design: SquadronDesign, meshes: Mapping[str, trimesh.Trimesh]) -> list[dict]:
+def invariants(design: SquadronLeaderDesign, meshes: Mapping[str, trimesh.Trimesh]) -> list[dict]:
     """The rules' invariants measured on the meshes: {name, expected, measured, tolerance,
     ok} each."""
     valid = valid_solids(meshes)
@@ -102,8 +102,10 @@ def invariants(design: SquadronDesign, meshes: Mapping[str, trimesh.Trimesh]) ->
     return unmeasured(meshes) + rules.all_invariants(design.params, valid, stacks(valid))
 
 
-def rule_invariants(params: KitParams, meshes: Mapping[str, trimesh.Trimesh]) -> list[dict]:
+def rule_invariants(
+    params: SquadronLeaderParams, meshes: Mapping[str, trimesh.Trimesh]
+) -> list[dict]:
     """The rules' invariants for these parameters (`invariants` of their design)."""
-    from squadron_cad.kits.squadron_leader.design import SquadronDesign
+    from squadron_cad.kits.squadron_leader.design import SquadronLeaderDesign
 
-    return invariants(SquadronDesign(params), meshes)
+    return invariants(SquadronLeaderDesign(params), meshes)

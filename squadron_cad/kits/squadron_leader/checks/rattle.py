@@ -21,7 +21,7 @@ from shapely.geometry import Polygon, box
 from squadron_cad.checks.findings import Finding, verdict
 from squadron_cad.fit.layout import Layout, Placement, Pocket
 from squadron_cad.fit.units import octagon_points
-from squadron_cad.kits.squadron_leader.params import KitParams
+from squadron_cad.kits.squadron_leader.params import SquadronLeaderParams
 from squadron_cad.kits.squadron_leader.stowing import items
 
 DIRECTIONS = {"+x": (1.0, 0.0), "-x": (-1.0, 0.0), "+y": (0.0, 1.0), "-y": (0.0, -1.0)}
@@ -59,7 +59,7 @@ class Travel:
         return f"up {self.up:.2f}, {ways} mm"
 
 
-def footprint(p: KitParams, placed: Placement) -> Polygon:
+def footprint(p: SquadronLeaderParams, placed: Placement) -> Polygon:
     """What a piece covers seen from above (a token's octagon, the template's outline)."""
     matrix = np.asarray(placed.transform, dtype=float)
     if placed.part in TOKENS:
@@ -76,7 +76,7 @@ def footprint(p: KitParams, placed: Placement) -> Polygon:
 BOX_UNIT = "box"  # what the box carries in its pockets (ribs, stops): fixed obstacles
 
 
-def bodies(p: KitParams, layout: Layout) -> list[Body]:
+def bodies(p: SquadronLeaderParams, layout: Layout) -> list[Body]:
     """Every piece, and every filler the box carries (stowing.fillers) as a fixed one."""
     pieces = [
         Body(q.name, q.unit, footprint(p, q), float(q.bounds[0][2]), float(q.bounds[1][2]))
@@ -118,7 +118,7 @@ def _overlaps(a_low: float, a_high: float, b_low: float, b_high: float) -> bool:
     return a_low < b_high - TOUCH_MM and b_low < a_high - TOUCH_MM
 
 
-def measure(p: KitParams, layout: Layout) -> list[Travel]:
+def measure(p: SquadronLeaderParams, layout: Layout) -> list[Travel]:
     """Every unit's free travel up and sideways, in stowing order."""
     everything = bodies(p, layout)
     pockets = [(q, Polygon(q.points)) for q in layout.pockets]
@@ -194,7 +194,7 @@ def _slide(
     return low
 
 
-def findings(p: KitParams, layout: Layout) -> list[Finding]:
+def findings(p: SquadronLeaderParams, layout: Layout) -> list[Finding]:
     """One finding per stowed unit: its travel up and each way sideways."""
     limit = p.box.max_rattle_mm
     found = []
@@ -213,6 +213,6 @@ def findings(p: KitParams, layout: Layout) -> list[Finding]:
     return found
 
 
-def worst(p: KitParams, layout: Layout) -> float:
+def worst(p: SquadronLeaderParams, layout: Layout) -> float:
     travels = measure(p, layout)
     return max((t.worst for t in travels), default=0.0) if travels else math.nan

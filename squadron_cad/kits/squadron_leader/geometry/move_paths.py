@@ -16,7 +16,7 @@ from solid2.core.object_base import OpenSCADObject
 from squadron_cad.geometry.expr import Number, ScadNum, cos_deg, degrees, radians, sin_deg
 from squadron_cad.geometry.shapes import chevron, octagon, ring_segment
 from squadron_cad.kits.squadron_leader import constants as C
-from squadron_cad.kits.squadron_leader.params import KitParams
+from squadron_cad.kits.squadron_leader.params import SquadronLeaderParams
 
 
 @dataclass(frozen=True)
@@ -92,7 +92,7 @@ class MovePath:
         )
 
 
-def path(p: KitParams, kind: str) -> MovePath:
+def path(p: SquadronLeaderParams, kind: str) -> MovePath:
     """One move's path; reads only the parameters that move uses (so a straight template's
     source does not change with the bank angle)."""
     width = p.token.width_mm
@@ -108,29 +108,29 @@ def path(p: KitParams, kind: str) -> MovePath:
 MOVES = ("straight", "bank", "turn")
 
 
-def paths(p: KitParams) -> dict[str, MovePath]:
+def paths(p: SquadronLeaderParams) -> dict[str, MovePath]:
     return {kind: path(p, kind) for kind in MOVES}
 
 
-def notch(p: KitParams) -> OpenSCADObject:
+def notch(p: SquadronLeaderParams) -> OpenSCADObject:
     """The token's own octagon, grown by the notch clearance, centred on the origin."""
     return offset(delta=p.templates.notch_clearance_mm)(octagon(p.token.width_mm))
 
 
-def start_notch(p: KitParams) -> OpenSCADObject:
+def start_notch(p: SquadronLeaderParams) -> OpenSCADObject:
     return Pose(-p.notch_offset_mm, 0, 0).place(notch(p))
 
 
-def end_notch(p: KitParams, path: MovePath) -> OpenSCADObject:
+def end_notch(p: SquadronLeaderParams, path: MovePath) -> OpenSCADObject:
     return path.beyond_end(p.notch_offset_mm).place(notch(p))
 
 
-def notch_reach(p: KitParams) -> Number:
+def notch_reach(p: SquadronLeaderParams) -> Number:
     """How far a notch eats into the template from its end, along the path."""
     return p.token.across_flats_mm / 2 + p.templates.notch_clearance_mm - p.notch_offset_mm
 
 
-def chevron_poses(p: KitParams, path: MovePath, centre_distance: Number) -> list[Pose]:
+def chevron_poses(p: SquadronLeaderParams, path: MovePath, centre_distance: Number) -> list[Pose]:
     """Where the `cost` chevrons sit, pointing along the travel, centred `centre_distance`
     along the path (the 3D templates and the paper edition both place them here)."""
     pitch = p.templates.chevron_pitch_mm
@@ -138,7 +138,9 @@ def chevron_poses(p: KitParams, path: MovePath, centre_distance: Number) -> list
     return [path.pose_at(first + i * pitch) for i in range(path.cost)]
 
 
-def chevrons(p: KitParams, path: MovePath, centre_distance: Number) -> list[OpenSCADObject]:
+def chevrons(
+    p: SquadronLeaderParams, path: MovePath, centre_distance: Number
+) -> list[OpenSCADObject]:
     """`cost` chevrons pointing along the travel, centred `centre_distance` along the path."""
     t = p.templates
     mark = chevron(t.chevron_width_mm, t.chevron_length_mm, t.chevron_stroke_mm)

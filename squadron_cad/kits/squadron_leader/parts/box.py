@@ -46,10 +46,10 @@ from squadron_cad.fit.tray import finger_notch
 from squadron_cad.geometry.expr import Number, smax, smin
 from squadron_cad.geometry.shapes import EPSILON_MM, octagon_across_flats, rounded_rectangle
 from squadron_cad.kits.squadron_leader.geometry import move_paths
-from squadron_cad.kits.squadron_leader.params import KitParams
+from squadron_cad.kits.squadron_leader.params import SquadronLeaderParams
 
 if TYPE_CHECKING:
-    from squadron_cad.kits.squadron_leader.design import SquadronDesign
+    from squadron_cad.kits.squadron_leader.design import SquadronLeaderDesign
 from squadron_cad.kits.squadron_leader.parts.box_lid import box_outer, tongue_outline
 
 Z_TOLERANCE_MM = 1e-6
@@ -58,7 +58,7 @@ SLIVER_SLACK_MM = 0.005  # a wall exactly the minimum survives; what the check e
 HOLLOW_MIN_MM = 1.2  # spare floor narrower than this stays solid (three extrusion widths)
 
 
-def _heights(p: KitParams) -> dict[str, Number]:
+def _heights(p: SquadronLeaderParams) -> dict[str, Number]:
     """The box's levels as expressions of the parameters; the layout names the level of
     each pocket's bottom and top (Pocket.levels) and of the dividers' top."""
     box = p.box
@@ -78,7 +78,7 @@ def _heights(p: KitParams) -> dict[str, Number]:
     }
 
 
-def body(p: KitParams) -> OpenSCADObject:
+def body(p: SquadronLeaderParams) -> OpenSCADObject:
     """The wall up to the tongue's top, and inside it a block (cut into pockets and
     hollows) as high as the dividers may rise, clear of the lid's skirt."""
     length, width, radius = box_outer(p)
@@ -91,7 +91,7 @@ def body(p: KitParams) -> OpenSCADObject:
     )
 
 
-def rebate(p: KitParams) -> OpenSCADObject:
+def rebate(p: SquadronLeaderParams) -> OpenSCADObject:
     """Around the tongue: room for the lid's lip and its clearance."""
     length, width, radius = box_outer(p)
     levels = _heights(p)
@@ -104,7 +104,7 @@ def rebate(p: KitParams) -> OpenSCADObject:
     )
 
 
-def open_space(p: KitParams, layout: Layout) -> OpenSCADObject | None:
+def open_space(p: SquadronLeaderParams, layout: Layout) -> OpenSCADObject | None:
     """The cavity above the dividers, up to the lid."""
     levels = _heights(p)
     if layout.insert_top >= layout.box.lid_bottom - Z_TOLERANCE_MM:
@@ -119,7 +119,7 @@ def open_space(p: KitParams, layout: Layout) -> OpenSCADObject | None:
     )
 
 
-def pocket_shape(p: KitParams, pocket: Pocket) -> OpenSCADObject:
+def pocket_shape(p: SquadronLeaderParams, pocket: Pocket) -> OpenSCADObject:
     x, y = pocket.origin
     clearance = p.box.pocket_clearance_mm
     if pocket.kind == "octagon":
@@ -134,7 +134,7 @@ def pocket_shape(p: KitParams, pocket: Pocket) -> OpenSCADObject:
     return translate([round(x, 4), round(y, 4)])(shape)
 
 
-def pockets(p: KitParams, layout: Layout) -> list[OpenSCADObject]:
+def pockets(p: SquadronLeaderParams, layout: Layout) -> list[OpenSCADObject]:
     """Pockets grouped by depth: one extrusion per group keeps the booleans few."""
     levels = _heights(p)
     groups: dict[tuple[str, str], list[Pocket]] = {}
@@ -161,7 +161,7 @@ def _level(levels: dict[str, Number], name: str) -> Number:
     return levels[base] + float(rise)
 
 
-def hollow_shape(p: KitParams, layout: Layout) -> OpenSCADObject:
+def hollow_shape(p: SquadronLeaderParams, layout: Layout) -> OpenSCADObject:
     """Floor space no pocket needs, emptied down to the floor to save filament and time.
 
     What stays: a divider's thickness around every pocket, and a ring as thick around the
@@ -189,7 +189,7 @@ def hollow_shape(p: KitParams, layout: Layout) -> OpenSCADObject:
     )
 
 
-def hollows(p: KitParams, layout: Layout) -> OpenSCADObject:
+def hollows(p: SquadronLeaderParams, layout: Layout) -> OpenSCADObject:
     levels = _heights(p)
     top = levels[layout.insert_level]
     return translate([0, 0, levels["floor"]])(
@@ -197,14 +197,14 @@ def hollows(p: KitParams, layout: Layout) -> OpenSCADObject:
     )
 
 
-def _inner_outline(p: KitParams) -> OpenSCADObject:
+def _inner_outline(p: SquadronLeaderParams) -> OpenSCADObject:
     length, width, radius = box_outer(p)
     wall = p.box.wall_mm
     return rounded_rectangle(length - 2 * wall, width - 2 * wall, smax(radius - wall, 0))
 
 
 def _thin_cut(
-    p: KitParams, layout: Layout, band: float, bottom: Number, top: Number, inset: Number
+    p: SquadronLeaderParams, layout: Layout, band: float, bottom: Number, top: Number, inset: Number
 ) -> OpenSCADObject:
     """Between two heights, cut what the cuts open there leave thinner than a printable
     wall (the recess's edge crosses dividers at a slant; above the box's wall the dividers
@@ -232,7 +232,7 @@ def _thin_cut(
     )
 
 
-def slivers(p: KitParams, layout: Layout) -> list[OpenSCADObject]:
+def slivers(p: SquadronLeaderParams, layout: Layout) -> list[OpenSCADObject]:
     """Thin leftovers cut: in the template's recess, and above the wall up to it."""
     levels = _heights(p)
     lip_top = float(levels["lip_top"])
@@ -261,7 +261,7 @@ def notch_footprint(notch: Notch) -> OpenSCADObject:
     return translate([x, y])(square(size, center=True))
 
 
-def build(design: SquadronDesign) -> OpenSCADObject:
+def build(design: SquadronLeaderDesign) -> OpenSCADObject:
     p = design.params
     layout = design.layout
     cuts = [

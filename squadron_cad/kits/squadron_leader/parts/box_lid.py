@@ -31,10 +31,10 @@ from squadron_cad.geometry.expr import Number, smax, smin
 from squadron_cad.geometry.frames import Matrix
 from squadron_cad.geometry.glyphs import layout_text
 from squadron_cad.geometry.shapes import EPSILON_MM, centred_text, rounded_rectangle
-from squadron_cad.kits.squadron_leader.params import KitParams
+from squadron_cad.kits.squadron_leader.params import SquadronLeaderParams
 
 if TYPE_CHECKING:
-    from squadron_cad.kits.squadron_leader.design import SquadronDesign
+    from squadron_cad.kits.squadron_leader.design import SquadronLeaderDesign
 
 SLOT_WIDTH_MM = 9.0  # a fingertip goes in, a 12 mm die does not fall out
 SLOT_LENGTH_MM = 20.0
@@ -44,7 +44,7 @@ LINE_PITCH = 1.5  # two title lines sit this many letter heights apart
 SLOT_FACETS = 24  # the slot's round ends; a coarse curve is plenty at 9 mm
 
 
-def box_outer(p: KitParams) -> tuple[Number, Number, Number]:
+def box_outer(p: SquadronLeaderParams) -> tuple[Number, Number, Number]:
     """The box's outside length, width and corner radius (the solver computes the same)."""
     clearance = p.box.tin_clearance_mm
     length = p.tin.inner_length_mm - 2 * clearance
@@ -53,12 +53,12 @@ def box_outer(p: KitParams) -> tuple[Number, Number, Number]:
     return length, width, radius
 
 
-def lid_outline(p: KitParams) -> tuple[Number, Number, Number]:
+def lid_outline(p: SquadronLeaderParams) -> tuple[Number, Number, Number]:
     """The lid's top: the box's outline (the lid continues its wall)."""
     return box_outer(p)
 
 
-def lid_height(p: KitParams) -> Number:
+def lid_height(p: SquadronLeaderParams) -> Number:
     """The lid as built: its top plus the tray's depth."""
     return p.box.lid_thickness_mm + p.box.lid_tray_depth_mm
 
@@ -69,7 +69,7 @@ def closed_pose(height: float) -> Matrix:
 
 
 def tongue_outline(
-    p: KitParams, outer: tuple[Number, Number, Number]
+    p: SquadronLeaderParams, outer: tuple[Number, Number, Number]
 ) -> tuple[Number, Number, Number]:
     """The box's tongue for a box of this outside (length, width, corner radius): less the
     lid's lip and the lid clearance on each side (box.py cuts it; the tolerance coupons
@@ -79,7 +79,7 @@ def tongue_outline(
     return length - 2 * inset, width - 2 * inset, smax(radius - inset, 0)
 
 
-def landscape(p: KitParams) -> tuple[Number, Number, bool]:
+def landscape(p: SquadronLeaderParams) -> tuple[Number, Number, bool]:
     """The lid's long and short sides, and whether the long one runs along y (a tin given
     narrower than it is wide): slot and title then turn a quarter with it."""
     length, width, _ = lid_outline(p)
@@ -88,12 +88,12 @@ def landscape(p: KitParams) -> tuple[Number, Number, bool]:
     return length, width, False
 
 
-def slot_centre_x(p: KitParams) -> Number:
+def slot_centre_x(p: SquadronLeaderParams) -> Number:
     length, _, _ = landscape(p)
     return length / 2 - SLOT_EDGE_MM - SLOT_WIDTH_MM / 2
 
 
-def title_centre_x(p: KitParams) -> Number:
+def title_centre_x(p: SquadronLeaderParams) -> Number:
     """The title sits centred between the lid's far edge and the finger slot."""
     length, _, _ = landscape(p)
     left = -length / 2 + TITLE_MARGIN_MM
@@ -101,7 +101,7 @@ def title_centre_x(p: KitParams) -> Number:
     return (left + right) / 2
 
 
-def title_room(p: KitParams) -> tuple[float, float]:
+def title_room(p: SquadronLeaderParams) -> tuple[float, float]:
     """Room for the title along the long side (beside the slot) and across it, in mm."""
     length, width, _ = landscape(p)
     left = -float(length) / 2 + TITLE_MARGIN_MM
@@ -109,14 +109,14 @@ def title_room(p: KitParams) -> tuple[float, float]:
     return right - left, float(width) - 2 * TITLE_MARGIN_MM
 
 
-def ink_width(p: KitParams, text: str) -> float:
+def ink_width(p: SquadronLeaderParams, text: str) -> float:
     """A line's ink width, as shapes.text draws it."""
     _, width_em = layout_text(text)
     stroke = p.text.stroke_mm
     return width_em * (p.box.title_height_mm - stroke) + stroke
 
 
-def title_lines(p: KitParams) -> tuple[str, ...]:
+def title_lines(p: SquadronLeaderParams) -> tuple[str, ...]:
     """The title on one line, or on two (split at the best space) when one is too wide."""
     title = " ".join(p.box.title.split())
     if not title:
@@ -129,11 +129,11 @@ def title_lines(p: KitParams) -> tuple[str, ...]:
     return min(splits, key=lambda lines: max(ink_width(p, line) for line in lines))
 
 
-def title_block_height(p: KitParams, lines: int) -> float:
+def title_block_height(p: SquadronLeaderParams, lines: int) -> float:
     return p.box.title_height_mm * (1 + (lines - 1) * LINE_PITCH)
 
 
-def check_title(p: KitParams) -> None:
+def check_title(p: SquadronLeaderParams) -> None:
     """Refuse a title the lid cannot carry, before anything is rendered."""
     lines = title_lines(p)
     if not lines:
@@ -150,7 +150,7 @@ def check_title(p: KitParams) -> None:
         )
 
 
-def title(p: KitParams) -> OpenSCADObject:
+def title(p: SquadronLeaderParams) -> OpenSCADObject:
     """The title's lines, centred on the title area."""
     lines = title_lines(p)
     height = p.box.title_height_mm
@@ -162,7 +162,7 @@ def title(p: KitParams) -> OpenSCADObject:
     return translate([title_centre_x(p), 0])(union()(*shapes))
 
 
-def finger_slot(p: KitParams) -> OpenSCADObject:
+def finger_slot(p: SquadronLeaderParams) -> OpenSCADObject:
     half = (SLOT_LENGTH_MM - SLOT_WIDTH_MM) / 2
     end = circle(d=SLOT_WIDTH_MM, _fn=SLOT_FACETS)
     return translate([slot_centre_x(p), 0])(
@@ -170,21 +170,21 @@ def finger_slot(p: KitParams) -> OpenSCADObject:
     )
 
 
-def _inner(p: KitParams) -> OpenSCADObject:
+def _inner(p: SquadronLeaderParams) -> OpenSCADObject:
     """The tray's inside: the box's inside outline (the skirt is as thick as its wall)."""
     length, width, radius = box_outer(p)
     wall = p.box.wall_mm
     return rounded_rectangle(length - 2 * wall, width - 2 * wall, smax(radius - wall, 0))
 
 
-def _lip_inside(p: KitParams) -> OpenSCADObject:
+def _lip_inside(p: SquadronLeaderParams) -> OpenSCADObject:
     """Inside the lip: all but the skirt's outer `box.rim_mm`."""
     length, width, radius = box_outer(p)
     rim = p.box.rim_mm
     return rounded_rectangle(length - 2 * rim, width - 2 * rim, smax(radius - rim, 0))
 
 
-def build(design: SquadronDesign) -> OpenSCADObject:
+def build(design: SquadronLeaderDesign) -> OpenSCADObject:
     p = design.params
     length, width, radius = lid_outline(p)
     thickness = p.box.lid_thickness_mm

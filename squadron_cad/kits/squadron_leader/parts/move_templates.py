@@ -11,13 +11,13 @@ from solid2 import difference, linear_extrude
 from solid2.core.object_base import OpenSCADObject
 
 from squadron_cad.kits.squadron_leader.geometry import move_paths
-from squadron_cad.kits.squadron_leader.params import KitParams
+from squadron_cad.kits.squadron_leader.params import SquadronLeaderParams
 
 if TYPE_CHECKING:
-    from squadron_cad.kits.squadron_leader.design import SquadronDesign
+    from squadron_cad.kits.squadron_leader.design import SquadronLeaderDesign
 
 
-def build_single(p: KitParams, kind: str) -> OpenSCADObject:
+def build_single(p: SquadronLeaderParams, kind: str) -> OpenSCADObject:
     """A template for one move: notches at both ends, cost chevrons cut through."""
     path = move_paths.path(p, kind)
     shape = difference()(
@@ -29,16 +29,16 @@ def build_single(p: KitParams, kind: str) -> OpenSCADObject:
     return linear_extrude(height=p.templates.thickness_mm)(shape)
 
 
-def build_straight(design: SquadronDesign) -> OpenSCADObject:
+def build_straight(design: SquadronLeaderDesign) -> OpenSCADObject:
     p = design.params
     return build_single(p, "straight")
 
 
-def build_bank(design: SquadronDesign) -> OpenSCADObject:
+def build_bank(design: SquadronLeaderDesign) -> OpenSCADObject:
     p = design.params
     return build_single(p, "bank")
 
 
-def build_turn(design: SquadronDesign) -> OpenSCADObject:
+def build_turn(design: SquadronLeaderDesign) -> OpenSCADObject:
     p = design.params
     return build_single(p, "turn")

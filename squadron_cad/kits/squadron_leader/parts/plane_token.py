@@ -28,17 +28,17 @@ from squadron_cad.geometry.shapes import (
 )
 from squadron_cad.kits.squadron_leader import constants as C
 from squadron_cad.kits.squadron_leader.geometry.icons import PLANE_SILHOUETTE
-from squadron_cad.kits.squadron_leader.params import KitParams, plane_mark_mm
+from squadron_cad.kits.squadron_leader.params import SquadronLeaderParams, plane_mark_mm
 
 if TYPE_CHECKING:
-    from squadron_cad.kits.squadron_leader.design import SquadronDesign
+    from squadron_cad.kits.squadron_leader.design import SquadronLeaderDesign
 
 FIRING_ARC_HALF_ANGLE_DEG = 45  # the rules' 90 degree V, symmetric about forward
 SOCKET_ANGLES_DEG = tuple(range(0, 360, 45))
 SLIVER_MARGIN_MM = 0.05  # slivers up to this much over the thinnest wall go too
 
 
-def silhouette(p: KitParams) -> OpenSCADObject:
+def silhouette(p: SquadronLeaderParams) -> OpenSCADObject:
     """Our own plane outline, scaled to the silhouette length and span."""
     outline = union()(*(polygon([list(pt) for pt in part]) for part in PLANE_SILHOUETTE))
     return scale([p.plane.silhouette_length_mm, p.plane.silhouette_span_mm])(outline)
@@ -51,7 +51,7 @@ def _band(start_x: Number, end_x: Number, width: Number) -> OpenSCADObject:
     )
 
 
-def guides(p: KitParams) -> OpenSCADObject:
+def guides(p: SquadronLeaderParams) -> OpenSCADObject:
     """The two forward guides in 2D, from guide_start_mm out past the front flat."""
     reach = p.token.radius_mm + 1  # run out past the edge so each groove opens at the rim
     return union()(
@@ -64,7 +64,7 @@ def guides(p: KitParams) -> OpenSCADObject:
     )
 
 
-def raised_silhouette(p: KitParams) -> OpenSCADObject:
+def raised_silhouette(p: SquadronLeaderParams) -> OpenSCADObject:
     """The silhouette as it stands on the token: parted where the forward guides run, so
     they show over their whole length; slivers the parting leaves (thinner than the
     thinnest wall the checks allow) are dropped, they would not print."""
@@ -72,7 +72,7 @@ def raised_silhouette(p: KitParams) -> OpenSCADObject:
     return offset(delta=half)(offset(delta=-half)(difference()(silhouette(p), guides(p))))
 
 
-def marks(p: KitParams) -> OpenSCADObject:
+def marks(p: SquadronLeaderParams) -> OpenSCADObject:
     """Firing-arc lines, kept off the raised silhouette, and the forward guides in full."""
     reach = p.token.radius_mm + 1
     arc_lines = [
@@ -82,7 +82,7 @@ def marks(p: KitParams) -> OpenSCADObject:
     return union()(difference()(union()(*arc_lines), silhouette(p)), guides(p))
 
 
-def underside_hollow(p: KitParams) -> OpenSCADObject:
+def underside_hollow(p: SquadronLeaderParams) -> OpenSCADObject:
     """A hidden recess inside the socket ring; 45 degree walls so its roof needs no bridge."""
     socket_reach = p.stacking.socket_diameter_mm / 2 + p.stacking.socket_chamfer_mm
     across_flats = 2 * (p.peg_circle_radius_mm - socket_reach - 0.8)
@@ -97,7 +97,7 @@ def underside_hollow(p: KitParams) -> OpenSCADObject:
     )
 
 
-def one_socket(p: KitParams) -> OpenSCADObject:
+def one_socket(p: SquadronLeaderParams) -> OpenSCADObject:
     """One socket cut up from z = 0 at the origin (the tolerance coupons use it too)."""
     s = p.stacking
     return socket(
@@ -109,7 +109,7 @@ def one_socket(p: KitParams) -> OpenSCADObject:
     )
 
 
-def sockets(p: KitParams) -> list[OpenSCADObject]:
+def sockets(p: SquadronLeaderParams) -> list[OpenSCADObject]:
     """The 8 sockets under every token, on the peg circle, one per 45 degrees."""
     return [
         rotate(angle)(translate([p.peg_circle_radius_mm, 0, 0])(one_socket(p)))
@@ -117,18 +117,18 @@ def sockets(p: KitParams) -> list[OpenSCADObject]:
     ]
 
 
-def mark_centre(p: KitParams) -> tuple[Number, Number]:
+def mark_centre(p: SquadronLeaderParams) -> tuple[Number, Number]:
     """Where the player's mark stands on the token's top."""
     x, y = C.PLANE_MARK_AT_WIDTHS
     return p.token.width_mm * x, p.token.width_mm * y
 
 
-def build(design: SquadronDesign) -> OpenSCADObject:
+def build(design: SquadronLeaderDesign) -> OpenSCADObject:
     """The representative token (player 1's): what the kit's checks measure."""
     return build_for(design, 0)
 
 
-def build_for(design: SquadronDesign, player: int) -> OpenSCADObject:
+def build_for(design: SquadronLeaderDesign, player: int) -> OpenSCADObject:
     """Player `player`'s token (0-based): their mark raised as high as the silhouette."""
     p = design.params
     token = p.token

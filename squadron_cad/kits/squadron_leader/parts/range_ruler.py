@@ -15,10 +15,10 @@ from squadron_cad.components.ruler_joint.shape import joint_shape, joint_slot, j
 from squadron_cad.geometry.expr import Number
 from squadron_cad.geometry.shapes import EPSILON_MM, centred_text
 from squadron_cad.kits.squadron_leader import constants as C
-from squadron_cad.kits.squadron_leader.params import KitParams
+from squadron_cad.kits.squadron_leader.params import SquadronLeaderParams
 
 if TYPE_CHECKING:
-    from squadron_cad.kits.squadron_leader.design import SquadronDesign
+    from squadron_cad.kits.squadron_leader.design import SquadronLeaderDesign
 
 SECTIONS = C.RULER_LENGTH_TEMPLATES
 
@@ -27,7 +27,7 @@ def _strip(length: Number, width: Number) -> OpenSCADObject:
     return translate([0, -width / 2])(square([length, width]))
 
 
-def _mark(x: Number, p: KitParams) -> OpenSCADObject:
+def _mark(x: Number, p: SquadronLeaderParams) -> OpenSCADObject:
     """A range mark across the ruler, centred on x."""
     width = p.ruler_width_mm + 2
     return translate([x - p.ruler.mark_width_mm / 2, -width / 2])(
@@ -35,13 +35,15 @@ def _mark(x: Number, p: KitParams) -> OpenSCADObject:
     )
 
 
-def _numeral(index: int, centre_x: Number, p: KitParams) -> OpenSCADObject:
+def _numeral(index: int, centre_x: Number, p: SquadronLeaderParams) -> OpenSCADObject:
     return translate([centre_x, 0])(
         centred_text(str(index), p.ruler.numeral_height_mm, p.text.stroke_mm)
     )
 
 
-def _engrave(body: OpenSCADObject, marks: list, numerals: list, p: KitParams) -> OpenSCADObject:
+def _engrave(
+    body: OpenSCADObject, marks: list, numerals: list, p: SquadronLeaderParams
+) -> OpenSCADObject:
     top = p.ruler.thickness_mm
     cuts = []
     if marks:
@@ -58,7 +60,7 @@ def _engrave(body: OpenSCADObject, marks: list, numerals: list, p: KitParams) ->
     return difference()(body, *cuts)
 
 
-def build_one_piece(design: SquadronDesign) -> OpenSCADObject:
+def build_one_piece(design: SquadronLeaderDesign) -> OpenSCADObject:
     p = design.params
     third = p.template_length_mm
     body = linear_extrude(height=p.ruler.thickness_mm)(_strip(p.ruler_length_mm, p.ruler_width_mm))
@@ -72,7 +74,7 @@ def section_joints(index: int) -> tuple[bool, bool]:
     return index < SECTIONS, index > 1
 
 
-def build_section(p: KitParams, index: int) -> OpenSCADObject:
+def build_section(p: SquadronLeaderParams, index: int) -> OpenSCADObject:
     """Section 1, 2 or 3 in its own frame, x from 0 to one template length."""
     length = p.template_length_mm
     shape = joint_shape(p.ruler)
@@ -90,16 +92,16 @@ def build_section(p: KitParams, index: int) -> OpenSCADObject:
     return _engrave(body, marks, [_numeral(index, length / 2, p)], p)
 
 
-def build_section_1(design: SquadronDesign) -> OpenSCADObject:
+def build_section_1(design: SquadronLeaderDesign) -> OpenSCADObject:
     p = design.params
     return build_section(p, 1)
 
 
-def build_section_2(design: SquadronDesign) -> OpenSCADObject:
+def build_section_2(design: SquadronLeaderDesign) -> OpenSCADObject:
     p = design.params
     return build_section(p, 2)
 
 
-def build_section_3(design: SquadronDesign) -> OpenSCADObject:
+def build_section_3(design: SquadronLeaderDesign) -> OpenSCADObject:
     p = design.params
     return build_section(p, 3)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from squadron_cad.geometry.marks import mark_shape, player_mark
 from squadron_cad.kit import Part, PrintNotes
 from squadron_cad.kits.squadron_leader import constants as C
-from squadron_cad.kits.squadron_leader.params import KitParams, token_mark_mm
+from squadron_cad.kits.squadron_leader.params import SquadronLeaderParams, token_mark_mm
 from squadron_cad.kits.squadron_leader.parts import (
     altitude_token,
     box,
@@ -30,27 +30,27 @@ def _engraved(depth: float, height: float | None = None, below: float = 0.0) -> 
     return PrintNotes(text_height_mm=height, engraving_depth_mm=depth, engraved_below_mm=below)
 
 
-def _plane_notes(p: KitParams) -> PrintNotes:
+def _plane_notes(p: SquadronLeaderParams) -> PrintNotes:
     return _engraved(p.plane.groove_depth_mm)
 
 
-def _card_notes(p: KitParams) -> PrintNotes:
+def _card_notes(p: SquadronLeaderParams) -> PrintNotes:
     dial = p.stat_dial
     return _engraved(
         max(p.text.depth_mm, dial.detent_depth_mm), dial.numeral_height_mm, dial.detent_depth_mm
     )
 
 
-def _template_notes(p: KitParams) -> PrintNotes:
+def _template_notes(p: SquadronLeaderParams) -> PrintNotes:
     depth = p.templates.guide_groove_depth_mm
     return _engraved(depth, below=depth)
 
 
-def _ruler_notes(p: KitParams) -> PrintNotes:
+def _ruler_notes(p: SquadronLeaderParams) -> PrintNotes:
     return _engraved(max(p.ruler.mark_depth_mm, p.text.depth_mm), p.ruler.numeral_height_mm)
 
 
-def _lid_notes(p: KitParams) -> PrintNotes:
+def _lid_notes(p: SquadronLeaderParams) -> PrintNotes:
     """The title is cut into the top's outer face, which lies on the bed."""
     depth = p.text.depth_mm
     return PrintNotes(
@@ -58,47 +58,49 @@ def _lid_notes(p: KitParams) -> PrintNotes:
     )
 
 
-def _box_notes(p: KitParams) -> PrintNotes:
+def _box_notes(p: SquadronLeaderParams) -> PrintNotes:
     return _engraved(p.text.depth_mm)
 
 
-def _silhouette_base(p: KitParams) -> float:
+def _silhouette_base(p: SquadronLeaderParams) -> float:
     """The plane's silhouette stands on the token's top face: drawn darker from there."""
     return float(p.token.height_mm)
 
 
-def _token_recess_floor(p: KitParams) -> float:
+def _token_recess_floor(p: SquadronLeaderParams) -> float:
     """The player's mark stands from its recess floor: drawn darker from there."""
     return float(p.token.height_mm - p.text.depth_mm)
 
 
-def _card_recess_floor(p: KitParams) -> float:
+def _card_recess_floor(p: SquadronLeaderParams) -> float:
     """Mark and numerals are cut text.depth_mm deep: the top above their floor is darker."""
     return float(p.stat_dial.card_thickness_mm - p.text.depth_mm)
 
 
-def _flush_mark(centre: tuple[float, float], size: float, p: KitParams, player: int) -> Outlines:
+def _flush_mark(
+    centre: tuple[float, float], size: float, p: SquadronLeaderParams, player: int
+) -> Outlines:
     """A flush mark's own outline grown halfway across its recess: the marks' volume is
     the mark alone, not the top around it."""
     shape = mark_shape(player_mark(p, player), size, centre).buffer(p.marks.frame_mm / 2)
     return [[(float(x), float(y)) for x, y in shape.exterior.coords[:-1]]]
 
 
-def _altitude_mark(p: KitParams, player: int) -> Outlines:
+def _altitude_mark(p: SquadronLeaderParams, player: int) -> Outlines:
     x, y = altitude_token.mark_centre(p)
     return _flush_mark((float(x), float(y)), token_mark_mm(p), p, player)
 
 
-def _card_mark(p: KitParams, player: int) -> Outlines:
+def _card_mark(p: SquadronLeaderParams, player: int) -> Outlines:
     x, y = stat_dial.card_mark_centre(p)
     return _flush_mark((float(x), float(y)), token_mark_mm(p), p, player)
 
 
-def _altitude_notes(p: KitParams) -> PrintNotes:
+def _altitude_notes(p: SquadronLeaderParams) -> PrintNotes:
     return _engraved(p.text.depth_mm)
 
 
-def _clips(p: KitParams) -> int:
+def _clips(p: SquadronLeaderParams) -> int:
     """One clip per stat row for each player."""
     return len(p.stat_dial.labels) * p.players
 

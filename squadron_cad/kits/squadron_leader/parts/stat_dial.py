@@ -16,27 +16,27 @@ from squadron_cad.components.stat_card import shape
 from squadron_cad.components.stat_card.shape import DialLayout
 from squadron_cad.geometry.expr import Number
 from squadron_cad.geometry.marks import flush_mark, player_mark
-from squadron_cad.kits.squadron_leader.params import KitParams, token_mark_mm
+from squadron_cad.kits.squadron_leader.params import SquadronLeaderParams, token_mark_mm
 
 if TYPE_CHECKING:
-    from squadron_cad.kits.squadron_leader.design import SquadronDesign
+    from squadron_cad.kits.squadron_leader.design import SquadronLeaderDesign
 
 
-def dial_layout(p: KitParams) -> DialLayout:
+def dial_layout(p: SquadronLeaderParams) -> DialLayout:
     return DialLayout(p.stat_dial, p.text)
 
 
-def card_mark_centre(p: KitParams) -> tuple[Number, Number]:
+def card_mark_centre(p: SquadronLeaderParams) -> tuple[Number, Number]:
     """The player's mark: in the label column, between the first two rows' labels."""
     return shape.card_mark_centre(dial_layout(p))
 
 
-def build_card(design: SquadronDesign) -> OpenSCADObject:
+def build_card(design: SquadronLeaderDesign) -> OpenSCADObject:
     """The representative card (player 1's): what the kit's checks measure."""
     return build_card_for(design, 0)
 
 
-def build_card_for(design: SquadronDesign, player: int) -> OpenSCADObject:
+def build_card_for(design: SquadronLeaderDesign, player: int) -> OpenSCADObject:
     """Player `player`'s card (0-based): their mark flush in the label column."""
     p = design.params
     x, y = card_mark_centre(p)
@@ -46,5 +46,5 @@ def build_card_for(design: SquadronDesign, player: int) -> OpenSCADObject:
     return difference()(shape.card(dial_layout(p)), mark)
 
 
-def build_clip(design: SquadronDesign) -> OpenSCADObject:
+def build_clip(design: SquadronLeaderDesign) -> OpenSCADObject:
     return shape.clip(dial_layout(design.params))

@@ -14,16 +14,16 @@ from solid2.core.object_base import OpenSCADObject
 from squadron_cad.geometry.expr import Number
 from squadron_cad.geometry.shapes import EPSILON_MM, arc_line
 from squadron_cad.kits.squadron_leader.geometry import move_paths
-from squadron_cad.kits.squadron_leader.params import KitParams
+from squadron_cad.kits.squadron_leader.params import SquadronLeaderParams
 
 if TYPE_CHECKING:
-    from squadron_cad.kits.squadron_leader.design import SquadronDesign
+    from squadron_cad.kits.squadron_leader.design import SquadronLeaderDesign
 
 CHEVRON_END_MARGIN_MM = 1.5  # keep the chevrons clear of the end notch
 GROOVE_EDGE_WALL_MM = 1.0  # grooves stop this far from an edge: no unprintable sliver
 
 
-def fused_outline(p: KitParams) -> OpenSCADObject:
+def fused_outline(p: SquadronLeaderParams) -> OpenSCADObject:
     paths = move_paths.paths(p).values()
     return difference()(
         union()(*(path.outline() for path in paths)),
@@ -32,7 +32,7 @@ def fused_outline(p: KitParams) -> OpenSCADObject:
     )
 
 
-def edge_grooves(p: KitParams) -> OpenSCADObject:
+def edge_grooves(p: SquadronLeaderParams) -> OpenSCADObject:
     """The curved paths' edges, kept one groove width inside the fused outline."""
     width = p.templates.guide_groove_width_mm
     lines = []
@@ -48,7 +48,7 @@ def edge_grooves(p: KitParams) -> OpenSCADObject:
     return intersection()(union()(*lines), offset(delta=-GROOVE_EDGE_WALL_MM)(fused_outline(p)))
 
 
-def chevron_centre(p: KitParams, path: move_paths.MovePath) -> Number:
+def chevron_centre(p: SquadronLeaderParams, path: move_paths.MovePath) -> Number:
     """How far along a path its chevrons centre: just before the end notch, where the
     fused paths are apart (the paper edition places them here too)."""
     t = p.templates
@@ -58,7 +58,7 @@ def chevron_centre(p: KitParams, path: move_paths.MovePath) -> Number:
     return last_centre - (path.cost - 1) * t.chevron_pitch_mm / 2
 
 
-def end_chevrons(p: KitParams) -> list[OpenSCADObject]:
+def end_chevrons(p: SquadronLeaderParams) -> list[OpenSCADObject]:
     """Each path's cost chevrons just before its end notch, where the paths are apart."""
     marks = []
     for path in move_paths.paths(p).values():
@@ -66,7 +66,7 @@ def end_chevrons(p: KitParams) -> list[OpenSCADObject]:
     return marks
 
 
-def build(design: SquadronDesign) -> OpenSCADObject:
+def build(design: SquadronLeaderDesign) -> OpenSCADObject:
     p = design.params
     t = p.templates
     marks = linear_extrude(height=t.guide_groove_depth_mm + EPSILON_MM)(

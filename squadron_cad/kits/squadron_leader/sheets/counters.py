@@ -18,7 +18,7 @@ from shapely import affinity
 from shapely.geometry import Polygon
 
 from squadron_cad.kits.squadron_leader import constants as C
-from squadron_cad.kits.squadron_leader.params import KitParams
+from squadron_cad.kits.squadron_leader.params import SquadronLeaderParams
 from squadron_cad.kits.squadron_leader.sheets import outlines
 from squadron_cad.kits.squadron_leader.sheets.style import body, ink
 from squadron_cad.paper.drawing import BLACK, drawing
@@ -47,7 +47,7 @@ def tint(colour_hex: str, strength: float = TINT_STRENGTH) -> str:
     return "#" + "".join(f"{value:02x}" for value in mixed)
 
 
-def player_tint(p: KitParams, index: int) -> str:
+def player_tint(p: SquadronLeaderParams, index: int) -> str:
     colours = p.player_colours
     if colours is None or index >= len(colours):
         return "#ffffff"
@@ -80,7 +80,7 @@ def facing_arrow(across_flats: float) -> Polygon:
     )
 
 
-def plane_counter(p: KitParams, index: int) -> Piece:
+def plane_counter(p: SquadronLeaderParams, index: int) -> Piece:
     flats = float(p.token.across_flats_mm)
     letter = player_letter(index)
     shape = counter_hexagon(flats)
@@ -113,7 +113,7 @@ def plane_counter(p: KitParams, index: int) -> Piece:
     )
 
 
-def altitude_counter(p: KitParams, index: int, altitude: int) -> Piece:
+def altitude_counter(p: SquadronLeaderParams, index: int, altitude: int) -> Piece:
     width = p.token.width_mm / 2
     shape = outlines.octagon(width)
     numeral = stroke_text(
@@ -133,7 +133,7 @@ def altitude_counter(p: KitParams, index: int, altitude: int) -> Piece:
     )
 
 
-def stat_record(p: KitParams, index: int) -> Piece:
+def stat_record(p: SquadronLeaderParams, index: int) -> Piece:
     shape = outlines.stat_card(p)
     d = p.stat_dial
     marks = []
@@ -153,7 +153,7 @@ def stat_record(p: KitParams, index: int) -> Piece:
     return Piece(f"stat_record_{letter.lower()}", f"{letter}: stats ({names})", drawing(items))
 
 
-def counters_sheet(p: KitParams) -> PieceSheet:
+def counters_sheet(p: SquadronLeaderParams) -> PieceSheet:
     pieces = []
     for index in range(p.players):
         pieces.append(plane_counter(p, index))

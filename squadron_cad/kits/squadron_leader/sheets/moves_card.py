@@ -14,7 +14,7 @@ import math
 
 from shapely.geometry import box
 
-from squadron_cad.kits.squadron_leader.params import KitParams
+from squadron_cad.kits.squadron_leader.params import SquadronLeaderParams
 from squadron_cad.kits.squadron_leader.sheets import hexmode
 from squadron_cad.kits.squadron_leader.sheets.hexmode import LEFT, RIGHT, Step
 from squadron_cad.kits.squadron_leader.sheets.style import body
@@ -160,7 +160,7 @@ def panel(name: str, diagram: Drawing, origin: tuple[float, float]) -> Drawing:
     return placed + drawing(labels)
 
 
-def card(p: KitParams) -> Piece:
+def card(p: SquadronLeaderParams) -> Piece:
     del p  # the card is drawn in its own scale; the rules fix everything on it
     width, height = PANEL_MM
     outline = box(0, 0, 2 * width, 2 * height + TITLE_BAND_MM)
@@ -192,5 +192,5 @@ def card(p: KitParams) -> Piece:
     return Piece("hex_moves_card", "Hex moves card", picture, laser=False)
 
 
-def moves_sheet(p: KitParams) -> PieceSheet:
+def moves_sheet(p: SquadronLeaderParams) -> PieceSheet:
     return PieceSheet("hex-moves", "Hex moves card", (card(p),))

@@ -23,7 +23,7 @@ from squadron_cad.kits.squadron_leader import constants as C
 from squadron_cad.kits.squadron_leader.geometry import move_paths
 from squadron_cad.kits.squadron_leader.geometry.icons import silhouette_union
 from squadron_cad.kits.squadron_leader.geometry.move_paths import MovePath, Pose
-from squadron_cad.kits.squadron_leader.params import KitParams
+from squadron_cad.kits.squadron_leader.params import SquadronLeaderParams
 from squadron_cad.kits.squadron_leader.parts import range_ruler, template_all
 from squadron_cad.kits.squadron_leader.parts.stat_dial import dial_layout
 from squadron_cad.paper.drawing import arc_points
@@ -70,17 +70,17 @@ def path_outline(path: MovePath) -> Polygon:
     return affinity.translate(band, 0, float(path.centre_radius))
 
 
-def notch(p: KitParams) -> BaseGeometry:
+def notch(p: SquadronLeaderParams) -> BaseGeometry:
     shape = octagon(p.token.width_mm)
     clearance = p.templates.notch_clearance_mm
     return shape.buffer(clearance, join_style=MITRE) if clearance else shape
 
 
-def start_notch(p: KitParams) -> BaseGeometry:
+def start_notch(p: SquadronLeaderParams) -> BaseGeometry:
     return placed(notch(p), Pose(-float(p.notch_offset_mm), 0, 0))
 
 
-def end_notch(p: KitParams, path: MovePath) -> BaseGeometry:
+def end_notch(p: SquadronLeaderParams, path: MovePath) -> BaseGeometry:
     return placed(notch(p), path.beyond_end(float(p.notch_offset_mm)))
 
 
@@ -90,7 +90,7 @@ def strokes_shape(lines: list[list[tuple[float, float]]], width: float) -> BaseG
     return unary_union([LineString(line).buffer(width / 2, quad_segs=8) for line in lines])
 
 
-def chevron_lines(p: KitParams) -> list[list[tuple[float, float]]]:
+def chevron_lines(p: SquadronLeaderParams) -> list[list[tuple[float, float]]]:
     """shapes.chevron's centre line: a V pointing +x, centred on the origin."""
     t = p.templates
     tip, back = (
@@ -101,12 +101,12 @@ def chevron_lines(p: KitParams) -> list[list[tuple[float, float]]]:
     return [[(back, arm), (tip, 0.0), (back, -arm)]]
 
 
-def chevrons(p: KitParams, path: MovePath, centre: float) -> BaseGeometry:
+def chevrons(p: SquadronLeaderParams, path: MovePath, centre: float) -> BaseGeometry:
     mark = strokes_shape(chevron_lines(p), p.templates.chevron_stroke_mm)
     return unary_union([placed(mark, pose) for pose in move_paths.chevron_poses(p, path, centre)])
 
 
-def single_template(p: KitParams, kind: str) -> tuple[BaseGeometry, BaseGeometry]:
+def single_template(p: SquadronLeaderParams, kind: str) -> tuple[BaseGeometry, BaseGeometry]:
     """(outline with notches, chevron holes) of the straight, bank or turn template."""
     path = move_paths.path(p, kind)
     body = path_outline(path).difference(start_notch(p)).difference(end_notch(p, path))
@@ -114,7 +114,7 @@ def single_template(p: KitParams, kind: str) -> tuple[BaseGeometry, BaseGeometry
     return body, holes
 
 
-def fused_template(p: KitParams) -> tuple[BaseGeometry, BaseGeometry]:
+def fused_template(p: SquadronLeaderParams) -> tuple[BaseGeometry, BaseGeometry]:
     """(outline, engraved marks) of the all-in-one template: template_all.build in 2D."""
     paths = list(move_paths.paths(p).values())
     body = unary_union([path_outline(path) for path in paths]).difference(start_notch(p))
@@ -138,7 +138,7 @@ def fused_template(p: KitParams) -> tuple[BaseGeometry, BaseGeometry]:
     return body, unary_union([marks, *chevron_marks])
 
 
-def ruler_section(p: KitParams, index: int) -> tuple[BaseGeometry, BaseGeometry]:
+def ruler_section(p: SquadronLeaderParams, index: int) -> tuple[BaseGeometry, BaseGeometry]:
     """(outline with its dovetails, range marks) of ruler section 1, 2 or 3."""
     length, width = float(p.template_length_mm), float(p.ruler_width_mm)
     outline: BaseGeometry = box(0, -width / 2, length, width / 2)
@@ -148,28 +148,26 @@ def ruler_section(p: KitParams, index: int) -> tuple[BaseGeometry, BaseGeometry]
         outline = outline.union(Polygon(tab_points(p.ruler, length)))
         marks.append(_ruler_mark(p, length))
     if has_slot:
-        slot = Polygon(tab_points(p.ruler, 0)).buffer(
-            p.ruler.joint_clearance_mm, join_style=MITRE
-        )
+        slot = Polygon(tab_points(p.ruler, 0)).buffer(p.ruler.joint_clearance_mm, join_style=MITRE)
         outline = outline.difference(slot)
         marks.append(_ruler_mark(p, 0))
     return outline, unary_union(marks).intersection(outline) if marks else Polygon()
 
 
-def _ruler_mark(p: KitParams, x: float) -> Polygon:
+def _ruler_mark(p: SquadronLeaderParams, x: float) -> Polygon:
     half = p.ruler.mark_width_mm / 2
     width = float(p.ruler_width_mm) + 2
     return box(x - half, -width / 2, x + half, width / 2)
 
 
-def ruler_numeral(p: KitParams, index: int) -> list[list[tuple[float, float]]]:
+def ruler_numeral(p: SquadronLeaderParams, index: int) -> list[list[tuple[float, float]]]:
     """The section's numeral, centred half-way along it, as on the 3D part."""
     lines = stroke_text_lines(str(index), p.ruler.numeral_height_mm, p.text.stroke_mm)
     mid = float(p.template_length_mm) / 2
     return [[(x + mid, y) for x, y in line] for line in lines]
 
 
-def stat_card(p: KitParams) -> BaseGeometry:
+def stat_card(p: SquadronLeaderParams) -> BaseGeometry:
     """stat_dial.card_outline in 2D: the label spine and one finger per row."""
     layout = dial_layout(p)
     d = p.stat_dial
@@ -185,7 +183,7 @@ def stat_card(p: KitParams) -> BaseGeometry:
     return unary_union([box(0, 0, d.label_width_mm, float(layout.height)), *fingers])
 
 
-def stat_card_text(p: KitParams) -> list[tuple[str, float, float]]:
+def stat_card_text(p: SquadronLeaderParams) -> list[tuple[str, float, float]]:
     """(text, centre x, centre y) of every label and numeral, where the 3D card engraves it."""
     layout = dial_layout(p)
     d = p.stat_dial

@@ -1,6 +1,6 @@
 """The sheets of Squadron Leader's paper edition, in print order, as parts are listed.
 
-Adding a sheet means one builder (KitParams -> a paper.sheet Sheet) and one entry here.
+Adding a sheet means one builder (SquadronLeaderParams -> a paper.sheet Sheet) and one entry here.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from squadron_cad.kits.squadron_leader.constants import GAME_CREDIT
-from squadron_cad.kits.squadron_leader.params import KitParams
+from squadron_cad.kits.squadron_leader.params import SquadronLeaderParams
 from squadron_cad.kits.squadron_leader.sheets.counters import counters_sheet
 from squadron_cad.kits.squadron_leader.sheets.mat import mat_sheet
 from squadron_cad.kits.squadron_leader.sheets.moves_card import moves_sheet
@@ -23,7 +23,7 @@ from squadron_cad.paper.sheet import PaperKit, Sheet
 class SheetSpec:
     name: str
     what: str
-    builder: Callable[[KitParams], Sheet]
+    builder: Callable[[SquadronLeaderParams], Sheet]
 
 
 SHEETS: tuple[SheetSpec, ...] = (
@@ -35,7 +35,7 @@ SHEETS: tuple[SheetSpec, ...] = (
 )
 
 
-def paper_kit(p: KitParams) -> PaperKit:
+def paper_kit(p: SquadronLeaderParams) -> PaperKit:
     return PaperKit(
         name="squadron_leader_paper",
         title="Squadron Leader",
@@ -44,7 +44,7 @@ def paper_kit(p: KitParams) -> PaperKit:
     )
 
 
-def write_paper(p: KitParams, out: Path, previews: bool = True) -> PaperReport:
+def write_paper(p: SquadronLeaderParams, out: Path, previews: bool = True) -> PaperReport:
     """The paper edition of the kit into `out`, measured on the written PDF."""
     from squadron_cad.kits.squadron_leader.sheets.figures import measure, summary_lines
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 
 from squadron_cad.kits.squadron_leader.geometry import move_paths
-from squadron_cad.kits.squadron_leader.params import KitParams
+from squadron_cad.kits.squadron_leader.params import SquadronLeaderParams
 from squadron_cad.kits.squadron_leader.sheets import outlines
 from squadron_cad.kits.squadron_leader.sheets.style import GUIDE, body, holes, ink
 from squadron_cad.paper.drawing import BLACK, Label, Stroke, drawing
@@ -21,7 +21,7 @@ MOVE_NAMES = {"straight": "STRAIGHT", "bank": "BANK", "turn": "TURN"}
 PATH_MM = 0.25
 
 
-def centre_path(p: KitParams, kind: str) -> Stroke:
+def centre_path(p: SquadronLeaderParams, kind: str) -> Stroke:
     """Where a plane's centre travels: start notch centre, the path, end notch centre."""
     path = move_paths.path(p, kind)
     offset = float(p.notch_offset_mm)
@@ -38,7 +38,7 @@ def centre_path(p: KitParams, kind: str) -> Stroke:
     )
 
 
-def _name(p: KitParams, kind: str, distance: float, side_mm: float) -> Label:
+def _name(p: SquadronLeaderParams, kind: str, distance: float, side_mm: float) -> Label:
     """The move's name along its path, `side_mm` to the left of the centre line."""
     path = move_paths.path(p, kind)
     pose = path.pose_at(distance)
@@ -54,7 +54,7 @@ def _name(p: KitParams, kind: str, distance: float, side_mm: float) -> Label:
     )
 
 
-def single(p: KitParams, kind: str) -> Piece:
+def single(p: SquadronLeaderParams, kind: str) -> Piece:
     shape, chevron_holes = outlines.single_template(p, kind)
     path = move_paths.path(p, kind)
     items = [
@@ -68,7 +68,7 @@ def single(p: KitParams, kind: str) -> Piece:
     return Piece(f"template_{kind}", title, drawing(items, [label]))
 
 
-def all_in_one(p: KitParams) -> Piece:
+def all_in_one(p: SquadronLeaderParams) -> Piece:
     shape, marks = outlines.fused_template(p)
     items = [*body(shape, "template-all"), *ink(marks, "engrave", "template-all-marks")]
     return Piece(
@@ -78,7 +78,7 @@ def all_in_one(p: KitParams) -> Piece:
     )
 
 
-def ruler_section(p: KitParams, index: int) -> Piece:
+def ruler_section(p: SquadronLeaderParams, index: int) -> Piece:
     shape, marks = outlines.ruler_section(p, index)
     numeral = [
         Stroke(tuple(line), p.text.stroke_mm, BLACK, "engrave", tag="ruler-numeral")
@@ -88,7 +88,7 @@ def ruler_section(p: KitParams, index: int) -> Piece:
     return Piece(f"range_ruler_{index}", f"Range ruler, section {index}", drawing(items))
 
 
-def templates_sheet(p: KitParams) -> PieceSheet:
+def templates_sheet(p: SquadronLeaderParams) -> PieceSheet:
     pieces = (all_in_one(p), single(p, "straight"), single(p, "bank"), single(p, "turn"))
     return PieceSheet(
         "templates",
@@ -104,7 +104,7 @@ def templates_sheet(p: KitParams) -> PieceSheet:
     )
 
 
-def ruler_sheet(p: KitParams) -> PieceSheet:
+def ruler_sheet(p: SquadronLeaderParams) -> PieceSheet:
     third = float(p.template_length_mm)
     length = float(p.ruler_length_mm)
     return PieceSheet(

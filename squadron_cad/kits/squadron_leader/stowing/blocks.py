@@ -24,7 +24,7 @@ from squadron_cad.fit.units import (
     turn_in_place,
 )
 from squadron_cad.geometry import frames
-from squadron_cad.kits.squadron_leader.params import KitParams
+from squadron_cad.kits.squadron_leader.params import SquadronLeaderParams
 from squadron_cad.kits.squadron_leader.stowing import items
 
 
@@ -34,7 +34,7 @@ class Spacing:
     divider: float  # between pockets
 
 
-def spacing(p: KitParams) -> Spacing:
+def spacing(p: SquadronLeaderParams) -> Spacing:
     return Spacing(p.box.pocket_clearance_mm, p.box.divider_mm)
 
 
@@ -45,7 +45,7 @@ def spacing(p: KitParams) -> Spacing:
 
 
 def stack_grids(
-    p: KitParams,
+    p: SquadronLeaderParams,
     columns: Sequence[Unit],
     name: str,
     shelf: Sequence[Unit] = (),
@@ -59,7 +59,9 @@ def stack_grids(
     return [v for grid in grids for v in _with_shelf(p, grid, shelf, room)]
 
 
-def _with_shelf(p: KitParams, grid: Variant, dials: Sequence[Unit], room: float) -> list[Variant]:
+def _with_shelf(
+    p: SquadronLeaderParams, grid: Variant, dials: Sequence[Unit], room: float
+) -> list[Variant]:
     """The dials in one pile lying over the columns, in a recess whose floor is the
     tallest column's top (the dividers end there and carry them with the tokens)."""
     gap = spacing(p)
@@ -93,7 +95,9 @@ def _with_shelf(p: KitParams, grid: Variant, dials: Sequence[Unit], room: float)
     return out
 
 
-def stack_grid(p: KitParams, columns: Sequence[Unit], rows: int, cols: int, name: str) -> Variant:
+def stack_grid(
+    p: SquadronLeaderParams, columns: Sequence[Unit], rows: int, cols: int, name: str
+) -> Variant:
     gap = spacing(p)
     flats = 2 * items.token_half(p)
     cell = flats + 2 * gap.clearance
@@ -117,7 +121,7 @@ def stack_grid(p: KitParams, columns: Sequence[Unit], rows: int, cols: int, name
 # ---- dice: one pocket, a grid of dice, in layers if the box is deep enough ----
 
 
-def dice_blocks(p: KitParams, dice: Sequence[Unit], max_height: float) -> list[Variant]:
+def dice_blocks(p: SquadronLeaderParams, dice: Sequence[Unit], max_height: float) -> list[Variant]:
     if not dice:
         return []
     side = dice[0].size[2]  # a die's height as it rests
@@ -132,7 +136,7 @@ def dice_blocks(p: KitParams, dice: Sequence[Unit], max_height: float) -> list[V
     return variants
 
 
-def _dice_grid(p: KitParams, dice: Sequence[Unit], rows: int, cols: int) -> Variant:
+def _dice_grid(p: SquadronLeaderParams, dice: Sequence[Unit], rows: int, cols: int) -> Variant:
     gap = spacing(p)
     sx, sy, side = dice[0].size
     # dice vary by a few tenths: give each its own clearance
@@ -155,7 +159,7 @@ def _dice_grid(p: KitParams, dice: Sequence[Unit], rows: int, cols: int) -> Vari
 # ---- stat dials: flat piles, one pocket per pile ----
 
 
-def dial_blocks(p: KitParams, dials: Sequence[Unit], max_height: float) -> list[Variant]:
+def dial_blocks(p: SquadronLeaderParams, dials: Sequence[Unit], max_height: float) -> list[Variant]:
     if not dials:
         return []
     variants = []
@@ -170,7 +174,7 @@ def dial_blocks(p: KitParams, dials: Sequence[Unit], max_height: float) -> list[
 
 
 def _dial_piles(
-    p: KitParams, dials: Sequence[Unit], piles: int, per_pile: int, turned: bool
+    p: SquadronLeaderParams, dials: Sequence[Unit], piles: int, per_pile: int, turned: bool
 ) -> Variant:
     gap = spacing(p)
     sx, sy, sz = dials[0].size
@@ -197,7 +201,7 @@ def _dial_piles(
 
 
 def ruler_blocks(
-    p: KitParams, flat: Sequence[Unit], on_edge: Sequence[Unit], max_height: float
+    p: SquadronLeaderParams, flat: Sequence[Unit], on_edge: Sequence[Unit], max_height: float
 ) -> list[Variant]:
     arrangements = [
         ("flat, stacked", flat, True),
@@ -212,7 +216,9 @@ def ruler_blocks(
     return variants
 
 
-def _ruler_slot(p: KitParams, sections: Sequence[Unit], stacked: bool, label: str) -> Variant:
+def _ruler_slot(
+    p: SquadronLeaderParams, sections: Sequence[Unit], stacked: bool, label: str
+) -> Variant:
     gap = spacing(p)
     length = max(unit.size[0] for unit in sections)
     _, sy, sz = sections[0].size
@@ -234,7 +240,7 @@ def _ruler_slot(p: KitParams, sections: Sequence[Unit], stacked: bool, label: st
 # ---- the template in its own pocket ----
 
 
-def template_pocket(p: KitParams, unit: Unit, name: str = "template_all") -> Variant:
+def template_pocket(p: SquadronLeaderParams, unit: Unit, name: str = "template_all") -> Variant:
     """The template's own outline (grown by the clearance) as its pocket."""
     outline = template_shape(p)
     bx0, by0, bx1, by1 = (float(v) for v in _bounds(outline))
@@ -253,7 +259,7 @@ def template_pocket(p: KitParams, unit: Unit, name: str = "template_all") -> Var
     )
 
 
-def template_shape(p: KitParams) -> np.ndarray:
+def template_shape(p: SquadronLeaderParams) -> np.ndarray:
     grown = items.template_outline(p).buffer(p.box.pocket_clearance_mm, join_style="mitre")
     return np.array(grown.exterior.coords[:-1])
 

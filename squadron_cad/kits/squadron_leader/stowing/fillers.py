@@ -20,7 +20,7 @@ from squadron_cad.fit import notches
 from squadron_cad.fit.layout import Layout, Placement
 from squadron_cad.geometry import frames
 from squadron_cad.kits.squadron_leader.checks import rattle
-from squadron_cad.kits.squadron_leader.params import KitParams
+from squadron_cad.kits.squadron_leader.params import SquadronLeaderParams
 
 RIB_INSET_MM = 1.0  # the side ribs stand this far inside the pile's footprint
 MIN_LIFT_MM = 0.2  # a lift smaller than a layer is not worth a rib
@@ -44,7 +44,7 @@ class FilledLayout(Layout):
     fillers: tuple[Filler, ...] = ()
 
 
-def fill(p: KitParams, layout: Layout) -> FilledLayout:
+def fill(p: SquadronLeaderParams, layout: Layout) -> FilledLayout:
     """Lift every loose pile on ribs, then stop every piece that slides too far."""
     fillers: list[Filler] = []
     layout = _lift_shelves(p, layout)
@@ -90,7 +90,7 @@ def _piles(bodies: list[rattle.Body]) -> list[set[str]]:
     return list(piles.values())
 
 
-def _lift(p: KitParams, layout: Layout, fillers: list[Filler]) -> list[Placement] | None:
+def _lift(p: SquadronLeaderParams, layout: Layout, fillers: list[Filler]) -> list[Placement] | None:
     bodies = [b for b in rattle.bodies(p, layout) if b.unit != rattle.BOX_UNIT]
     lid = float(layout.box.lid_bottom)
     headroom = p.box.headroom_mm
@@ -120,7 +120,7 @@ def _lift(p: KitParams, layout: Layout, fillers: list[Filler]) -> list[Placement
     return [_raised(q, lifts.get(q.unit, 0.0)) for q in layout.placements]
 
 
-def _walls_to_ceiling(p: KitParams, layout: Layout) -> Layout:
+def _walls_to_ceiling(p: SquadronLeaderParams, layout: Layout) -> Layout:
     """Lifted pieces need their pockets' walls beside them: the dividers rise to the
     ceiling (as under a template lying on top), and the finger notches follow them."""
     ceiling = float(layout.box.ceiling)
@@ -139,7 +139,7 @@ def _walls_to_ceiling(p: KitParams, layout: Layout) -> Layout:
     )
 
 
-def _lift_shelves(p: KitParams, layout: Layout) -> Layout:
+def _lift_shelves(p: SquadronLeaderParams, layout: Layout) -> Layout:
     """A pile lying on a shelf over other pockets is lifted with its shelf: the dividers
     under it rise to carry it (what stood under it is then lifted on ribs)."""
     bodies = [b for b in rattle.bodies(p, layout) if b.unit != rattle.BOX_UNIT]
@@ -178,7 +178,7 @@ def _lift_shelves(p: KitParams, layout: Layout) -> Layout:
     return replace(layout, pockets=tuple(pockets), placements=tuple(placements))
 
 
-def _ribs(p: KitParams, shape: Polygon) -> list[Polygon]:
+def _ribs(p: SquadronLeaderParams, shape: Polygon) -> list[Polygon]:
     """Two ribs along a footprint's longer side, clipped to it: what rests on them cannot
     tip (the pocket's walls stand the clearance away)."""
     x0, y0, x1, y1 = shape.bounds
@@ -215,7 +215,7 @@ def _raised(placed: Placement, lift: float) -> Placement:
     )
 
 
-def _stops(p: KitParams, layout: Layout) -> list[Filler]:
+def _stops(p: SquadronLeaderParams, layout: Layout) -> list[Filler]:
     """A block beyond a piece that slides too far, leaving it the pocket clearance."""
     bodies = [b for b in rattle.bodies(p, layout) if b.unit != rattle.BOX_UNIT]
     pockets = [(q, Polygon(q.points)) for q in layout.pockets]

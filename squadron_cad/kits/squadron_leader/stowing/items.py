@@ -34,7 +34,7 @@ from squadron_cad.geometry import frames
 from squadron_cad.geometry.frames import Bounds, Matrix
 from squadron_cad.kits.squadron_leader import constants as C
 from squadron_cad.kits.squadron_leader.geometry import move_paths
-from squadron_cad.kits.squadron_leader.params import KitParams
+from squadron_cad.kits.squadron_leader.params import SquadronLeaderParams
 from squadron_cad.kits.squadron_leader.parts.stat_dial import dial_layout
 
 DIE_PART = "die"  # bought, not printed: layout_io writes a cube mesh for it
@@ -44,12 +44,12 @@ ARC_STEP_DEG = 1.0  # sampling of the template's arcs; the chord error is under 
 # ---- bounds of each part in its modelled frame ----
 
 
-def token_half(p: KitParams) -> float:
+def token_half(p: SquadronLeaderParams) -> float:
     """Half the octagon across its flats: flats face +x and +y, so this bounds x and y."""
     return float(p.token.across_flats_mm) / 2
 
 
-def part_bounds(p: KitParams, part: str) -> Bounds:
+def part_bounds(p: SquadronLeaderParams, part: str) -> Bounds:
     builders = {
         "plane_token": _plane_bounds,
         "altitude_token": _altitude_bounds,
@@ -63,17 +63,17 @@ def part_bounds(p: KitParams, part: str) -> Bounds:
     return builders[part](p)
 
 
-def _plane_bounds(p: KitParams) -> Bounds:
+def _plane_bounds(p: SquadronLeaderParams) -> Bounds:
     half = token_half(p)
     return (-half, -half, 0.0), (half, half, p.token.height_mm + p.plane.silhouette_height_mm)
 
 
-def _altitude_bounds(p: KitParams) -> Bounds:
+def _altitude_bounds(p: SquadronLeaderParams) -> Bounds:
     half = token_half(p)
     return (-half, -half, 0.0), (half, half, p.token.height_mm + p.stacking.peg_height_mm)
 
 
-def _card_bounds(p: KitParams) -> Bounds:
+def _card_bounds(p: SquadronLeaderParams) -> Bounds:
     layout = dial_layout(p)
     return (0.0, 0.0, 0.0), (
         float(layout.length),
@@ -82,7 +82,7 @@ def _card_bounds(p: KitParams) -> Bounds:
     )
 
 
-def _clip_bounds(p: KitParams) -> Bounds:
+def _clip_bounds(p: SquadronLeaderParams) -> Bounds:
     # Clip frame (stat_dial.py): x across the finger from its edge, y through the card
     # (card bottom at 0), z along the row.
     d = p.stat_dial
@@ -100,17 +100,17 @@ def _clip_bounds(p: KitParams) -> Bounds:
     return low, high
 
 
-def ruler_section_length(p: KitParams, index: int) -> float:
+def ruler_section_length(p: SquadronLeaderParams, index: int) -> float:
     tab = p.ruler.tab_length_mm if index < C.RULER_LENGTH_TEMPLATES else 0.0
     return float(p.template_length_mm) + tab
 
 
-def _ruler_bounds(p: KitParams, index: int) -> Bounds:
+def _ruler_bounds(p: SquadronLeaderParams, index: int) -> Bounds:
     half = float(p.ruler_width_mm) / 2
     return (0.0, -half, 0.0), (ruler_section_length(p, index), half, p.ruler.thickness_mm)
 
 
-def template_outline(p: KitParams) -> Polygon:
+def template_outline(p: SquadronLeaderParams) -> Polygon:
     """The all-in-one template seen from above, in its modelled frame (notches not cut)."""
     shapes = []
     for path in move_paths.paths(p).values():
@@ -138,12 +138,12 @@ def _ring_segment(centre_y: float, inner: float, width: float, turn_deg: float) 
     return Polygon(outer + inside).buffer(sagitta, join_style="mitre")
 
 
-def _template_bounds(p: KitParams) -> Bounds:
+def _template_bounds(p: SquadronLeaderParams) -> Bounds:
     x0, y0, x1, y1 = template_outline(p).bounds
     return (x0, y0, 0.0), (x1, y1, p.templates.thickness_mm)
 
 
-def die_size(p: KitParams) -> tuple[float, float, float]:
+def die_size(p: SquadronLeaderParams) -> tuple[float, float, float]:
     """A die as it rests: a d6 is a cube of dice.size_mm; a d8 (dice.size_mm point to
     point) lies on a face, a hexagon across its corners along x and across its flats along
     y, D / sqrt 3 high. Other dice are bounded by the cube."""
@@ -154,7 +154,7 @@ def die_size(p: KitParams) -> tuple[float, float, float]:
     return size, size, size
 
 
-def _die_bounds(p: KitParams) -> Bounds:
+def _die_bounds(p: SquadronLeaderParams) -> Bounds:
     sx, sy, sz = die_size(p)
     return (-sx / 2, -sy / 2, 0.0), (sx / 2, sy / 2, sz)
 
@@ -162,13 +162,13 @@ def _die_bounds(p: KitParams) -> Bounds:
 # ---- units ----
 
 
-def column_height(p: KitParams, tokens: int, with_plane: bool) -> float:
+def column_height(p: SquadronLeaderParams, tokens: int, with_plane: bool) -> float:
     """A column of seated tokens: every top token's pegs sink into the socket above."""
     top = p.plane.silhouette_height_mm if with_plane else p.stacking.peg_height_mm
     return tokens * p.token.height_mm + top
 
 
-def stack_splits(p: KitParams, max_height: float) -> list[tuple[int, ...]]:
+def stack_splits(p: SquadronLeaderParams, max_height: float) -> list[tuple[int, ...]]:
     """Ways to stand one player's stack as columns (first column carries the plane).
 
     For each column count, the split with the lowest tallest column that fits under
@@ -197,7 +197,7 @@ def _split_at(cuts: tuple[bool, ...]) -> tuple[int, ...]:
     return tuple(sizes)
 
 
-def stack_columns(p: KitParams, player: int, split: tuple[int, ...]) -> list[Unit]:
+def stack_columns(p: SquadronLeaderParams, player: int, split: tuple[int, ...]) -> list[Unit]:
     """One player's tokens as columns; altitude tokens are numbered 1 (bottom) to 4."""
     half = token_half(p)
     altitudes = C.ALTITUDE_TOKENS_PER_STACK
@@ -231,13 +231,13 @@ def stack_columns(p: KitParams, player: int, split: tuple[int, ...]) -> list[Uni
     return units
 
 
-def dial_stowed_height(p: KitParams) -> float:
+def dial_stowed_height(p: SquadronLeaderParams) -> float:
     """Card plus a clip's jaw and clearance above it and below it."""
     d = p.stat_dial
     return d.card_thickness_mm + 2 * (d.clip_jaw_thickness_mm + d.clip_clearance_mm)
 
 
-def dial(p: KitParams, player: int) -> Unit:
+def dial(p: SquadronLeaderParams, player: int) -> Unit:
     """The card with every clip seated at the highest value (a full-health pilot)."""
     d = p.stat_dial
     layout = dial_layout(p)
@@ -258,7 +258,7 @@ def dial(p: KitParams, player: int) -> Unit:
     return Unit(f"player{player}_stat_dial", "dial", size, tuple(pieces), f"dial {player}")
 
 
-def _clip_on_card(p: KitParams, layout: DialLayout, row: int) -> Matrix:
+def _clip_on_card(p: SquadronLeaderParams, layout: DialLayout, row: int) -> Matrix:
     """Clip frame -> card frame: clip z runs along the row, x inward from the row's lower
     edge, y through the card (a cyclic permutation of the axes, so a proper rotation)."""
     d = p.stat_dial
@@ -269,7 +269,7 @@ def _clip_on_card(p: KitParams, layout: DialLayout, row: int) -> Matrix:
     return matrix
 
 
-def ruler_section(p: KitParams, index: int, on_edge: bool) -> Unit:
+def ruler_section(p: SquadronLeaderParams, index: int, on_edge: bool) -> Unit:
     """A ruler section lying marks up, or on its edge (marks facing -y)."""
     length = ruler_section_length(p, index)
     width, thickness = float(p.ruler_width_mm), p.ruler.thickness_mm
@@ -283,13 +283,13 @@ def ruler_section(p: KitParams, index: int, on_edge: bool) -> Unit:
     return Unit(f"range_ruler_{index}", "ruler", size, (piece,), f"ruler {index}")
 
 
-def template(p: KitParams) -> Unit:
+def template(p: SquadronLeaderParams) -> Unit:
     (x0, y0, _), (x1, y1, z1) = part_bounds(p, "template_all")
     piece = _piece(p, "template_all", "template_all", frames.translate(-x0, -y0, 0))
     return Unit("template_all", "template", (x1 - x0, y1 - y0, z1), (piece,), "template")
 
 
-def dice(p: KitParams) -> list[Unit]:
+def dice(p: SquadronLeaderParams) -> list[Unit]:
     sx, sy, sz = die_size(p)
     units = []
     for colour, count in p.dice.colours.items():
@@ -300,5 +300,5 @@ def dice(p: KitParams) -> list[Unit]:
     return units
 
 
-def _piece(p: KitParams, name: str, part: str, transform: Matrix) -> Piece:
+def _piece(p: SquadronLeaderParams, name: str, part: str, transform: Matrix) -> Piece:
     return Piece(name, part, transform, part_bounds(p, part))

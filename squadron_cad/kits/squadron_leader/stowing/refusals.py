@@ -6,7 +6,7 @@ import math
 from dataclasses import dataclass
 
 from squadron_cad.fit.shortfall import tenth_up
-from squadron_cad.kits.squadron_leader.params import KitParams
+from squadron_cad.kits.squadron_leader.params import SquadronLeaderParams
 
 EPS = 1e-6
 
@@ -26,7 +26,7 @@ class Shortfall:
         # A corner short by c needs about 2c more length and width to clear.
         return self.x + self.y + self.z if self.x + self.y + self.z > EPS else 2 * self.corner
 
-    def text(self, p: KitParams) -> str:
+    def text(self, p: SquadronLeaderParams) -> str:
         tin = p.tin
         if math.isinf(self.x):  # no growth searched for holds it: no figure to give
             return (
@@ -86,7 +86,7 @@ def alone(
     return min(options, key=lambda s: s.cost)
 
 
-def piece_name(p: KitParams, kind: str) -> str:
+def piece_name(p: SquadronLeaderParams, kind: str) -> str:
     """The pieces of one kind, as the subject of 'need(s) ...'."""
     players, dice = p.players, p.dice.count
     names = {
@@ -100,7 +100,11 @@ def piece_name(p: KitParams, kind: str) -> str:
 
 
 def hints(
-    p: KitParams, kind: str, shortfall: Shortfall, single: bool = False, players: int | None = None
+    p: SquadronLeaderParams,
+    kind: str,
+    shortfall: Shortfall,
+    single: bool = False,
+    players: int | None = None,
 ) -> str:
     """What to try: `players`, the most players whose pieces fit (None: none fewer do)."""
     tries = []
@@ -119,7 +123,7 @@ def hints(
 
 
 def message(
-    p: KitParams,
+    p: SquadronLeaderParams,
     kind: str,
     shortfall: Shortfall,
     single: bool = False,

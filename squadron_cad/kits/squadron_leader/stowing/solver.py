@@ -39,7 +39,7 @@ from squadron_cad.fit.packing import FRONT_LIMIT, Packed, pack
 from squadron_cad.fit.units import LocalPocket, Unit, Variant, both_turns
 from squadron_cad.geometry import frames
 from squadron_cad.geometry.frames import Matrix
-from squadron_cad.kits.squadron_leader.params import KitParams
+from squadron_cad.kits.squadron_leader.params import SquadronLeaderParams
 from squadron_cad.kits.squadron_leader.parts import box_lid
 from squadron_cad.kits.squadron_leader.stowing import blocks, fillers, items, refusals
 
@@ -52,7 +52,7 @@ OFFSET_STEPS = 7  # positions tried per axis when sliding blocks away from a tig
 KINDS = ("stacks", "dials", "dice", "ruler", "template")
 
 
-def box_shape(p: KitParams) -> BoxShape:
+def box_shape(p: SquadronLeaderParams) -> BoxShape:
     tin, box = p.tin, p.box
     clearance = box.tin_clearance_mm
     length = tin.inner_length_mm - 2 * clearance
@@ -120,7 +120,7 @@ class _Contents:
     variants: dict[Strategy, list[list[Variant]]] = field(default_factory=dict)  # a cache
 
 
-def solve(p: KitParams) -> Layout:
+def solve(p: SquadronLeaderParams) -> Layout:
     """The best layout for the tin, or an InputError naming what does not fit and by how much."""
     shape = box_shape(p)
     leave_out = frozenset(p.box.leave_out)
@@ -136,7 +136,7 @@ def solve(p: KitParams) -> Layout:
 # ---- contents and strategies ----
 
 
-def _contents(p: KitParams) -> _Contents:
+def _contents(p: SquadronLeaderParams) -> _Contents:
     template = items.template(p)
     return _Contents(
         dials=[items.dial(p, n) for n in range(1, p.players + 1)],
@@ -148,7 +148,9 @@ def _contents(p: KitParams) -> _Contents:
     )
 
 
-def _strategies(p: KitParams, shape: BoxShape, leave_out: frozenset[str]) -> list[Strategy]:
+def _strategies(
+    p: SquadronLeaderParams, shape: BoxShape, leave_out: frozenset[str]
+) -> list[Strategy]:
     thickness = p.templates.thickness_mm
     modes = [False] if "template" in leave_out else [True, False]
     strategies = []
@@ -167,7 +169,7 @@ def _strategies(p: KitParams, shape: BoxShape, leave_out: frozenset[str]) -> lis
 
 
 def _search(
-    p: KitParams, shape: BoxShape, contents: _Contents, leave_out: frozenset[str]
+    p: SquadronLeaderParams, shape: BoxShape, contents: _Contents, leave_out: frozenset[str]
 ) -> _Candidate | None:
     best: _Candidate | None = None
     for strategy in sorted(_strategies(p, shape, leave_out), key=_simplicity, reverse=True):
@@ -207,13 +209,13 @@ def _fits(candidate: _Candidate) -> bool:
     return min(candidate.margins.values()) >= -EPS
 
 
-def _room(p: KitParams, shape: BoxShape, strategy: Strategy) -> float:
+def _room(p: SquadronLeaderParams, shape: BoxShape, strategy: Strategy) -> float:
     top = p.templates.thickness_mm if strategy.template_on_top else 0.0
     return shape.usable_depth - top
 
 
 def _block_variants(
-    p: KitParams, contents: _Contents, strategy: Strategy, room: float
+    p: SquadronLeaderParams, contents: _Contents, strategy: Strategy, room: float
 ) -> list[list[Variant]]:
     out = _stack_blocks(p, strategy, contents.dials if strategy.dials_on_stacks else [], room)
     skip = strategy.leave_out
@@ -231,7 +233,7 @@ def _block_variants(
 
 
 def _stack_blocks(
-    p: KitParams, strategy: Strategy, shelf: list[Unit], room: float
+    p: SquadronLeaderParams, strategy: Strategy, shelf: list[Unit], room: float
 ) -> list[list[Variant]]:
     if "stacks" in strategy.leave_out:
         return []
@@ -259,7 +261,7 @@ class _Packing:
 
 
 def _packings(
-    p: KitParams,
+    p: SquadronLeaderParams,
     shape: BoxShape,
     contents: _Contents,
     strategy: Strategy,
@@ -298,7 +300,7 @@ def _straight_score(shape: BoxShape, packing: _Packing) -> float:
     return min(_straight_margins(shape, packing).values())
 
 
-def _candidate(p: KitParams, shape: BoxShape, packing: _Packing) -> _Candidate:
+def _candidate(p: SquadronLeaderParams, shape: BoxShape, packing: _Packing) -> _Candidate:
     strategy, packed = packing.strategy, packing.packed
     top = _top_level(p, shape, strategy)
     fixed = [packing.template[0].points] if packing.template is not None else []
@@ -331,12 +333,12 @@ def _best_offset(
     return (float(offsets[best, 0]), float(offsets[best, 1])), float(clearances[best])
 
 
-def _insert_top(p: KitParams, shape: BoxShape) -> float:
+def _insert_top(p: SquadronLeaderParams, shape: BoxShape) -> float:
     """Without a template on top, the dividers rise box.divider_height_mm (below the lid)."""
     return min(shape.floor + p.box.divider_height_mm, shape.ceiling)
 
 
-def _top_level(p: KitParams, shape: BoxShape, strategy: Strategy) -> tuple[str, float]:
+def _top_level(p: SquadronLeaderParams, shape: BoxShape, strategy: Strategy) -> tuple[str, float]:
     """Where the pockets' walls end, named as the box builder names its levels: under the
     template lying on top (the ceiling), else the dividers' height."""
     if strategy.template_on_top:
@@ -377,7 +379,7 @@ def _leaf_matrix(shape: BoxShape, packed: Packed, x: float, y: float) -> Matrix:
 
 
 def _template_on_top(
-    p: KitParams, shape: BoxShape, contents: _Contents
+    p: SquadronLeaderParams, shape: BoxShape, contents: _Contents
 ) -> tuple[LocalPocket, Matrix] | None:
     """The template's recess under the lid: the quarter turn that clears the corners best."""
     base = contents.template_pocket
@@ -429,7 +431,7 @@ def _bounds_2d(points: np.ndarray) -> tuple[float, float, float, float]:
 # ---- the chosen layout ----
 
 
-def _layout(p: KitParams, shape: BoxShape, best: _Candidate) -> Layout:
+def _layout(p: SquadronLeaderParams, shape: BoxShape, best: _Candidate) -> Layout:
     strategy = best.strategy
     placements: list[Placement] = []
     arrangement = []
@@ -498,7 +500,7 @@ def _placed(unit: Unit, matrix: Matrix, on_top: bool = False) -> list[Placement]
 # ---- refusals ----
 
 
-def _check_box(p: KitParams, shape: BoxShape) -> None:
+def _check_box(p: SquadronLeaderParams, shape: BoxShape) -> None:
     if shape.usable_depth <= 0:
         need = -shape.usable_depth
         raise InputError(
@@ -509,7 +511,7 @@ def _check_box(p: KitParams, shape: BoxShape) -> None:
 
 
 def _check_each_item(
-    p: KitParams, shape: BoxShape, contents: _Contents, leave_out: frozenset[str]
+    p: SquadronLeaderParams, shape: BoxShape, contents: _Contents, leave_out: frozenset[str]
 ) -> None:
     """Refuse a piece that cannot fit even alone, naming it."""
     c = 2 * p.box.pocket_clearance_mm
@@ -536,7 +538,7 @@ def _check_each_item(
 
 
 def _no_fit_message(
-    p: KitParams, shape: BoxShape, contents: _Contents, leave_out: frozenset[str]
+    p: SquadronLeaderParams, shape: BoxShape, contents: _Contents, leave_out: frozenset[str]
 ) -> str:
     shortfall = _verified(p, _best_shortfall(p, shape, contents, leave_out))
     culprit = _culprit(p, shape, contents, leave_out)
@@ -544,7 +546,9 @@ def _no_fit_message(
     return refusals.message(p, culprit, shortfall, players=_most_players_that_fit(p), deeper=deeper)
 
 
-def _grown(p: KitParams, x: float = 0.0, y: float = 0.0, z: float = 0.0) -> KitParams:
+def _grown(
+    p: SquadronLeaderParams, x: float = 0.0, y: float = 0.0, z: float = 0.0
+) -> SquadronLeaderParams:
     tin = p.tin
     bigger = tin.model_copy(
         update={
@@ -559,7 +563,7 @@ def _grown(p: KitParams, x: float = 0.0, y: float = 0.0, z: float = 0.0) -> KitP
 GROWTH_SEARCH_MM = 300.0  # the most a refusal's verified growth looks for
 
 
-def _verified(p: KitParams, estimate: refusals.Shortfall) -> refusals.Shortfall:
+def _verified(p: SquadronLeaderParams, estimate: refusals.Shortfall) -> refusals.Shortfall:
     """The estimate grown until a tin that much bigger really holds everything, to 0.1 mm
     (the estimate reads margins, and the dividers, pockets and corners move as the tin
     grows: '3.0 mm more width' once left a tin 0.2 mm short). A corner shortfall becomes
@@ -585,7 +589,7 @@ def _verified(p: KitParams, estimate: refusals.Shortfall) -> refusals.Shortfall:
     return refusals.Shortfall(x=grow * scale[0], y=grow * scale[1], z=grow * scale[2])
 
 
-def _corners_verified(p: KitParams, estimate: refusals.Shortfall) -> refusals.Shortfall:
+def _corners_verified(p: SquadronLeaderParams, estimate: refusals.Shortfall) -> refusals.Shortfall:
     """The largest tin corner radius (to 0.1 mm, below today's) with which everything fits."""
 
     def fits(tenths: int) -> bool:
@@ -602,7 +606,7 @@ def _corners_verified(p: KitParams, estimate: refusals.Shortfall) -> refusals.Sh
 DEEPER_SEARCH_MM = 40.0  # how much deeper a tin the refusal looks for before giving up
 
 
-def _least_extra_depth(p: KitParams) -> float | None:
+def _least_extra_depth(p: SquadronLeaderParams) -> float | None:
     """How much deeper the tin must be for everything to fit as it is (pieces stand in
     fewer, taller stacks in a deeper box, the template lies on top), to 0.1 mm; None
     when even DEEPER_SEARCH_MM more does not do it. A shallow tin's shortfall read as
@@ -627,7 +631,7 @@ def _least_that_fits(fits: Callable[[int], bool], low: int, high: int) -> int:
     return high
 
 
-def _most_players_that_fit(p: KitParams) -> int | None:
+def _most_players_that_fit(p: SquadronLeaderParams) -> int | None:
     """The most players, under p.players, whose pieces this tin holds (None: not even one)."""
     for players in range(p.players - 1, 0, -1):
         if _has_layout(p.model_copy(update={"players": players})):
@@ -635,7 +639,7 @@ def _most_players_that_fit(p: KitParams) -> int | None:
     return None
 
 
-def _has_layout(p: KitParams) -> bool:
+def _has_layout(p: SquadronLeaderParams) -> bool:
     """Whether solve(p) finds a layout, without composing the refusal (the costly part)."""
     shape = box_shape(p)
     leave_out = frozenset(p.box.leave_out)
@@ -649,7 +653,7 @@ def _has_layout(p: KitParams) -> bool:
 
 
 def _best_shortfall(
-    p: KitParams, shape: BoxShape, contents: _Contents, leave_out: frozenset[str]
+    p: SquadronLeaderParams, shape: BoxShape, contents: _Contents, leave_out: frozenset[str]
 ) -> refusals.Shortfall:
     """The smallest enlargement any strategy needs (looked for a little beyond the box first)."""
     for reach, front in SHORTFALL_SEARCH:
@@ -669,7 +673,9 @@ def _best_shortfall(
     return refusals.Shortfall(x=math.inf)
 
 
-def _culprit(p: KitParams, shape: BoxShape, contents: _Contents, leave_out: frozenset[str]) -> str:
+def _culprit(
+    p: SquadronLeaderParams, shape: BoxShape, contents: _Contents, leave_out: frozenset[str]
+) -> str:
     """The smallest kind of piece whose absence lets the rest fit (the stacks if none)."""
     for kind in sorted(set(KINDS) - leave_out - {"stacks"}, key=lambda k: _area(contents, k)):
         if _search(p, shape, contents, leave_out | {kind}) is not None:

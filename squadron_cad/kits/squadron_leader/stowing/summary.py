@@ -9,12 +9,12 @@ from squadron_cad.fit.layout import Layout
 from squadron_cad.kits.squadron_leader.parts.registry import PARTS
 
 if TYPE_CHECKING:
-    from squadron_cad.kits.squadron_leader.design import SquadronDesign
+    from squadron_cad.kits.squadron_leader.design import SquadronLeaderDesign
 
 _WORDS = {part.name: part.words for part in PARTS}
 
 
-def fit_lines(design: SquadronDesign) -> list[str]:
+def fit_lines(design: SquadronLeaderDesign) -> list[str]:
     p, layout = design.params, design.layout
     tin, box, margins = p.tin, layout.box, layout.margins
     approximate = ", sizes approximate" if tin.approximate else ""

@@ -12,7 +12,7 @@ from typing import Any
 
 from squadron_cad.kit import Part, PrintNotes
 from squadron_cad.kits.squadrons import constants as C
-from squadron_cad.kits.squadrons.design import base_part, ruler_part
+from squadron_cad.kits.squadrons.constants import base_part, ruler_part
 from squadron_cad.kits.squadrons.params import SquadronsParams
 from squadron_cad.kits.squadrons.parts import (
     box,

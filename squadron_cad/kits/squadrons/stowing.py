@@ -1,0 +1,161 @@
+"""How the Squadrons pieces are stowed: what each part occupies in its modelled frame, and
+the units the engine's generic stower (`fit.simple`) packs: each unit (a stack of bases,
+the ruler's sections, the clips in a grid) in a pocket of its own.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+from squadron_cad.errors import InputError
+from squadron_cad.fit.units import Piece, Unit
+from squadron_cad.geometry import frames
+from squadron_cad.geometry.frames import Bounds
+from squadron_cad.kits.squadrons import constants as C
+from squadron_cad.kits.squadrons.constants import OBJECTIVE_PARTS, base_part, ruler_part
+from squadron_cad.kits.squadrons.parts import pivot_guide
+
+if TYPE_CHECKING:
+    from squadron_cad.kits.squadrons.design import SquadronsDesign
+
+MAX_UNITS = 12  # fit.packing's search grows fast with the pockets: 8 take 0.1 s
+
+
+# ---- what each part occupies, in its modelled frame --------------------------------------
+
+
+def part_bounds(design: SquadronsDesign, part: str) -> Bounds:
+    p = design.params
+    if part.startswith("ship_base_"):
+        half = p.base.size_mm / 2
+        return (-half, -half, 0.0), (half, half, p.base.thickness_mm)
+    if part.startswith("range_ruler_"):
+        index = int(part.rsplit("_", 1)[1])
+        tab = p.ruler.tab_length_mm if index < C.RULER_SECTIONS else 0.0
+        half = p.ruler.width_mm / 2
+        return (0.0, -half, 0.0), (float(p.ruler_section_mm) + tab, half, p.ruler.thickness_mm)
+    if part == "movement_gauge":
+        half = p.gauge.width_mm / 2
+        return (0.0, -half, 0.0), (C.GAUGE_LENGTH_IN * C.INCH_MM, half, p.gauge.thickness_mm)
+    if part == "pivot_guide":
+        inner, r = float(p.pivot_cup_radius_mm), p.pivot.radius_mm
+        span = math.radians(pivot_guide.CUP_SPAN_DEG)  # the cup's ends reach the farthest
+        return (inner * math.cos(span), -r * math.sin(span), 0.0), (
+            r,
+            r * math.sin(span),
+            p.pivot.thickness_mm,
+        )
+    if part in OBJECTIVE_PARTS:
+        o = p.objective
+        half = o.diameter_mm / 2
+        return (-half, -half, 0.0), (half, half, o.thickness_mm + o.symbol_height_mm)
+    if part == "tracker_card":
+        dial = design.dial
+        return (0.0, 0.0, 0.0), (float(dial.length), float(dial.height),
+                                 p.stat_dial.card_thickness_mm)  # fmt: skip
+    if part == "tracker_clip":
+        return clip_bounds(design)
+    raise KeyError(part)
+
+
+def clip_bounds(design: SquadronsDesign) -> Bounds:
+    """The clip as modelled (the stat card component's clip_profile extruded along z)."""
+    d, dial = design.params.stat_dial, design.dial
+    spine_outer = -d.clip_clearance_mm - d.clip_spine_thickness_mm
+    bottom = -d.clip_clearance_mm - d.clip_jaw_thickness_mm
+    top = d.card_thickness_mm + d.clip_clearance_mm + d.clip_jaw_thickness_mm
+    return (spine_outer, bottom, 0.0), (float(dial.jaw_length), top, d.clip_width_mm)
+
+
+# ---- units ---------------------------------------------------------------------------------
+
+
+def _size(bounds: Bounds) -> tuple[float, float, float]:
+    low, high = bounds
+    return (high[0] - low[0], high[1] - low[1], high[2] - low[2])
+
+
+def stacks(
+    design: SquadronsDesign, name: str, parts: list[tuple[str, str]], depth: float
+) -> list[Unit]:
+    """(piece, part) stacked, as few stacks as the box's depth allows, evenly filled."""
+    heights = [_size(part_bounds(design, part))[2] for _, part in parts]
+    per = max(1, int(depth // max(heights)))
+    count = math.ceil(len(parts) / per)
+    per = math.ceil(len(parts) / count)
+    out = []
+    for s in range(count):
+        chunk = parts[s * per : (s + 1) * per]
+        pieces, z = [], 0.0
+        width = length = 0.0
+        for piece, part in chunk:
+            low, high = part_bounds(design, part)
+            move = frames.translate(-low[0], -low[1], z - low[2])
+            pieces.append(Piece(piece, part, move, (low, high)))
+            z += high[2] - low[2]
+            length, width = max(length, high[0] - low[0]), max(width, high[1] - low[1])
+        label = f"{name} {s + 1}" if count > 1 else name
+        out.append(Unit(label.replace(" ", "_"), "stack", (length, width, z), tuple(pieces)))
+    return out
+
+
+def clip_grid(design: SquadronsDesign, count: int) -> Unit:
+    """The tracker clips lying as printed, side by side in a grid (touching, one group)."""
+    low, high = clip_bounds(design)
+    sx, sy, sz = _size((low, high))
+    columns = max(1, math.ceil(math.sqrt(count * sy / sx)))
+    rows = math.ceil(count / columns)
+    pieces = []
+    for k in range(count):
+        col, row = k % columns, k // columns
+        move = frames.translate(col * sx - low[0], row * sy - low[1], -low[2])
+        pieces.append(Piece(f"tracker_clip_{k + 1}", "tracker_clip", move, (low, high)))
+    return Unit("tracker_clips", "grid", (columns * sx, rows * sy, sz), tuple(pieces))
+
+
+def units(design: SquadronsDesign) -> list[Unit]:
+    """Every unit to stow; refused when a shallow container splits them into more pockets
+    than the engine's packer searches in good time (it tries every arrangement)."""
+    found = _units(design)
+    if len(found) > MAX_UNITS:
+        depth = design.box.usable_depth
+        raise InputError(
+            f"the container is too shallow: {depth:.1f} mm inside the box splits the stacks "
+            f"into {len(found)} pockets (at most {MAX_UNITS}); raise tin.inner_depth_mm"
+        )
+    return found
+
+
+def _units(design: SquadronsDesign) -> list[Unit]:
+    p = design.params
+    depth = design.box.usable_depth
+    ships = p.base.per_player
+    bases = [(f"ship_base_{n}", base_part(n)) for n in range(1, ships + 1)]
+    cards = [(f"tracker_card_{n}", "tracker_card") for n in range(1, ships + 1)]
+    rulers = [(ruler_part(k), ruler_part(k)) for k in range(1, C.RULER_SECTIONS + 1)]
+    tokens = [(name, name) for name in OBJECTIVE_PARTS[:-1]]
+    tokens += [(f"entry_marker_{k}", "entry_marker") for k in range(1, C.ENTRY_MARKERS + 1)]
+    return [
+        *stacks(design, "ship bases", bases, depth),
+        *stacks(design, "trackers", cards, depth),
+        clip_grid(design, len(p.stat_dial.labels) * ships),
+        *stacks(design, "ruler", rulers, depth),
+        *stacks(design, "gauge", [("movement_gauge", "movement_gauge")], depth),
+        *stacks(design, "pivot", [("pivot_guide", "pivot_guide")], depth),
+        *stacks(design, "markers", tokens, depth),
+    ]
+
+
+def fit_lines(design: SquadronsDesign) -> list[str]:
+    layout = design.layout
+    box = layout.box
+    tin = design.params.tin
+    return [
+        f"container {tin.name}: {tin.inner_length_mm:g} x {tin.inner_width_mm:g} x "
+        f"{tin.inner_depth_mm:g} mm inside; box {box.length:.1f} x {box.width:.1f} x "
+        f"{box.height:.1f} mm",
+        f"{len(layout.pockets)} pockets hold {len(layout.placements)} pieces: one player's "
+        f"{design.params.base.per_player} ships with their trackers, and the shared pieces",
+        layout.describe(),
+    ]

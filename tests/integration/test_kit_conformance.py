@@ -1,0 +1,134 @@
+"""Every installed kit has the same skeleton and is checked the same way.
+
+The skeleton: `__init__` exporting KIT only; `constants` with the credit line; `params`
+with `<Kit>Params`; `design` with `<Kit>Design`; `parts/registry` with PARTS; `checks` and
+`stowing` (a module or a package); `sheets` where the kit has a paper edition; `tins/` and
+`default.yaml`. Then each kit builds with no failing check, measures its rules'
+invariants, proves its box holds every piece, writes its paper edition and declares its
+tolerance coupons where it has them, and declares the change its benchmark times.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+from importlib.metadata import entry_points
+from pathlib import Path
+
+import pytest
+
+from squadron_cad.checks import fits
+from squadron_cad.kit import Kit, Later, load_kit
+from squadron_cad.pipeline.report import BuildReport
+from squadron_cad.resolve import resolve
+
+pytestmark = pytest.mark.integration
+
+INSTALLED = sorted(point.name for point in entry_points(group="squadron_cad.kits"))
+
+
+def camel(name: str) -> str:
+    return "".join(word.title() for word in name.split("-"))
+
+
+def package_of(kit: Kit) -> str:
+    return kit.params_model.__module__.rsplit(".", 1)[0]
+
+
+def has_module(name: str) -> bool:
+    return importlib.util.find_spec(name) is not None
+
+
+def target_of(function: object) -> str:
+    """The module a kit's function lives in (a Later names it without loading it)."""
+    if isinstance(function, Later):
+        return function.module
+    return getattr(function, "__module__", "")
+
+
+@pytest.mark.parametrize("name", INSTALLED)
+def test_the_kit_has_the_skeleton(name: str) -> None:
+    kit = load_kit(name)
+    package = package_of(kit)
+    folder = Path(importlib.import_module(package).__file__ or "").parent
+    assert importlib.import_module(package).__all__ == ["KIT"]
+    assert kit.credit == importlib.import_module(f"{package}.constants").GAME_CREDIT
+    params = importlib.import_module(f"{package}.params")
+    assert getattr(params, f"{camel(name)}Params") is kit.params_model
+    design_class = getattr(importlib.import_module(f"{package}.design"), f"{camel(name)}Design")
+    assert isinstance(kit.design(resolve(kit=name)), design_class)
+    assert kit.parts == importlib.import_module(f"{package}.parts.registry").PARTS
+    for room in ("checks", "stowing"):
+        assert has_module(f"{package}.{room}"), f"{name} has no {room} module"
+    assert target_of(kit.loaded.invariants).startswith(f"{package}.checks")
+    assert target_of(kit.loaded.checks).startswith((f"{package}.checks", "squadron_cad.kit"))
+    assert target_of(kit.fit_lines).startswith(f"{package}.stowing")
+    if kit.paper is not None:
+        assert has_module(f"{package}.sheets"), f"{name} has a paper edition but no sheets"
+    assert kit.defaults == folder / "default.yaml"
+    assert kit.presets == folder / "tins"
+    assert sorted(kit.presets.glob("*.yaml")), f"{name} has no tin presets"
+
+
+@pytest.mark.parametrize("name", INSTALLED)
+def test_the_kit_declares_what_its_benchmark_changes(name: str) -> None:
+    kit = load_kit(name)
+    key, delta = kit.bench_change
+    value: object = resolve(kit=name)
+    for part in key.split("."):
+        value = getattr(value, part)
+    assert isinstance(value, float)
+    assert delta != 0
+    changed = resolve(kit=name, overrides=[f"{key}={value + delta:g}"])
+    assert changed != resolve(kit=name)
+
+
+@pytest.mark.parametrize("name", INSTALLED)
+def test_the_kit_builds_with_its_checks_passing(name: str, built_kit) -> None:
+    kit: BuildReport = built_kit(name)
+    assert kit.committed
+    assert [f.line() for f in kit.failures] == []
+    assert {r.spec.name for r in kit.parts} == set(load_kit(name).part_names)
+
+
+@pytest.mark.parametrize("name", INSTALLED)
+def test_the_kit_measures_its_rules(name: str, built_kit) -> None:
+    invariants = built_kit(name).extras["invariants"]
+    assert invariants, f"{name} measured no invariant"
+    assert [item["name"] for item in invariants if not item["ok"]] == []
+
+
+@pytest.mark.parametrize("name", INSTALLED)
+def test_the_kit_proves_its_box_holds_every_piece(name: str, built_kit) -> None:
+    """One finding per group of stowed pieces (the engine's fit proof), none failing."""
+    kit: BuildReport = built_kit(name)
+    pockets = [f for f in kit.kit_findings if f.check in ("in_pocket", "pocket_gap")]
+    layout = load_kit(name).design(kit.params).layout
+    printed = {r.spec.name for r in kit.parts} - {layout.box_part, layout.lid_part}
+    groups = fits.stowed_groups([p for p in layout.placements if p.part in printed])
+    assert groups
+    assert len(pockets) == len(groups)
+    assert not [f.line() for f in pockets if f.failed]
+
+
+@pytest.mark.parametrize("name", INSTALLED)
+def test_the_kit_s_paper_edition_is_written(name: str, tmp_path: Path) -> None:
+    kit = load_kit(name)
+    if kit.paper is None:
+        pytest.skip(f"the {name} kit declares no paper edition")
+    report = kit.paper(resolve(kit=name), tmp_path / "paper", False)
+    assert report.pdf.is_file()
+    assert report.pdf.read_bytes().startswith(b"%PDF")
+
+
+@pytest.mark.parametrize("name", INSTALLED)
+def test_the_kit_s_tolerance_coupons_set_its_own_keys(name: str) -> None:
+    kit = load_kit(name)
+    if not kit.coupons:
+        pytest.skip(f"the {name} kit declares no tolerance coupons")
+    params = resolve(kit=name)
+    for coupon in kit.coupons:
+        value: object = params
+        for part in coupon.key.split("."):
+            value = getattr(value, part)
+        assert isinstance(value, float), coupon.key
