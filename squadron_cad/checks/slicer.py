@@ -41,7 +41,7 @@ from squadron_cad.errors import ToolError
 from squadron_cad.kit import Part, kit_of
 from squadron_cad.locks import folder_lock
 from squadron_cad.params import KitParamsBase
-from squadron_cad.uptodate import code_version
+from squadron_cad.versions import code_version
 
 EXECUTABLE = "prusa-slicer"
 SOLID_INFILL_BELOW_AREA_MM2 = 0  # Prusa's 0.20 mm profiles (PrusaResearch.ini, *common*)

@@ -11,6 +11,7 @@ import signal
 import sys
 import warnings
 from collections.abc import Callable
+from importlib.metadata import entry_points
 from typing import Annotated, Any, TypeVar
 
 import typer
@@ -21,7 +22,15 @@ from squadron_cad.cli.session import Session, session_of
 from squadron_cad.errors import Interrupted, SquadronError
 from squadron_cad.outfolder import STOP_SIGNALS
 
-EXAMPLES = """
+
+def _another_kit() -> str:
+    """An installed kit besides the default one, for the help's example (NAME if none)."""
+    names = sorted(point.name for point in entry_points(group="squadron_cad.kits"))
+    default = [point.name for point in entry_points(group="squadron_cad.default_kit")]
+    return next((name for name in names if name not in default), "NAME")
+
+
+EXAMPLES = f"""
 
 Examples:
 
@@ -33,7 +42,7 @@ Examples:
   squadron-cad fit --params mytin.yaml       the box layout, without rendering
   squadron-cad check                         re-check the kit in out/
   squadron-cad kits                          the games' kits installed (use one with --kit)
-  squadron-cad fit --kit NAME                another game's box layout
+  {"squadron-cad fit --kit " + _another_kit():<42} another game's box layout
 """
 
 app = typer.Typer(

@@ -46,7 +46,7 @@ from squadron_cad.render import display, openscad
 from squadron_cad.render.atomic import read_json_object, write_bytes, write_json
 from squadron_cad.render.cache import file_sha256
 from squadron_cad.render.display import display_environment
-from squadron_cad.uptodate import code_version
+from squadron_cad.versions import code_version
 
 # The picture pipeline's own source: a change to it redraws every preview.
 PICTURE_VERSION = code_version(sys.modules[__name__], display)

@@ -23,7 +23,7 @@ from squadron_cad.kit import Design, Kit, Part, kit_of
 from squadron_cad.params import KitParamsBase
 from squadron_cad.pipeline.rendering import CHECKS_VERSION
 from squadron_cad.pipeline.report import BuildReport
-from squadron_cad.uptodate import code_version
+from squadron_cad.versions import code_version
 
 
 class NoStore:

@@ -12,7 +12,7 @@ from squadron_cad.fit.layout import Layout
 from squadron_cad.params import KitParamsBase
 from squadron_cad.render.atomic import write_bytes
 from squadron_cad.render.cache import RenderCache
-from squadron_cad.uptodate import code_version
+from squadron_cad.versions import code_version
 
 LAYOUT_PNG = "layout.png"
 LAYOUT_ASSEMBLY = "layout_assembly.stl"

@@ -24,7 +24,7 @@ from squadron_cad.render.atomic import write_bytes, write_text
 from squadron_cad.render.backends import Backend, RenderJob
 from squadron_cad.render.cache import RenderCache, file_sha256, source_key
 from squadron_cad.render.openscad import RenderResult
-from squadron_cad.uptodate import code_version
+from squadron_cad.versions import code_version
 
 # Cached check results are keyed by the checks' own source: a changed check recomputes.
 CHECKS_VERSION = code_version(squadron_cad.checks, squadron_cad.bed)

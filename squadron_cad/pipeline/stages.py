@@ -27,7 +27,7 @@ from squadron_cad.pipeline.rendering import Renderer
 from squadron_cad.pipeline.report import BuildReport
 from squadron_cad.render import openscad
 from squadron_cad.render.cache import RenderCache, file_sha256
-from squadron_cad.uptodate import code_version
+from squadron_cad.versions import code_version
 
 PLATES_VERSION = code_version(plates, threemf)
 

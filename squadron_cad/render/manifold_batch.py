@@ -171,7 +171,7 @@ PROBE_CACHE = Path("node_modules") / ".cache" / "squadron_cad" / "manifold-probe
 
 
 def _probe_key(tool: WasmOpenScad, root: Path) -> str:
-    from squadron_cad.uptodate import code_version
+    from squadron_cad.versions import code_version
 
     digest = hashlib.sha256()
     node = Path(tool.node).resolve()

@@ -130,7 +130,7 @@ def test_cached_kit_checks_follow_the_kits_own_source() -> None:
     import toykit
 
     from squadron_cad.pipeline.kit_checks import kit_version
-    from squadron_cad.uptodate import code_version
+    from squadron_cad.versions import code_version
 
     assert kit_version(TOY_KIT) == code_version(toykit)
     assert kit_version(TOY_KIT) != code_version(sys.modules["squadron_cad"])
