@@ -28,7 +28,7 @@ import trimesh
 import squadron_cad.bed
 import squadron_cad.checks
 from squadron_cad import interrupts, uptodate
-from squadron_cad.checks import fits, memo, slicer
+from squadron_cad.checks import fits, memo, slicer, tin
 from squadron_cad.checks.findings import Finding
 from squadron_cad.checks.mesh import BedSize, load_mesh, mesh_findings
 from squadron_cad.checks.printability import part_printability, printability_inputs
@@ -804,9 +804,13 @@ def kit_checks(
     return findings + between, measured
 
 
-def between_parts(design: Design, meshes: Mapping[str, trimesh.Trimesh]) -> list[Finding]:
-    """The checks between parts: the kit's own (clearances, play) and the fit proof."""
-    return kit_of(design.params).checks(design, meshes) + fit_proof(design, meshes)
+def between_parts(
+    design: Design, meshes: Mapping[str, trimesh.Trimesh], built: Design | None = None
+) -> list[Finding]:
+    """The checks between parts: the kit's own (clearances, play), the fit proof, and the
+    box (as `built`, by default `design`) against the design's tin."""
+    found = kit_of(design.params).checks(design, meshes) + fit_proof(design, meshes)
+    return found + tin.tin_proof(built or design, meshes, design.params.tin)
 
 
 def fit_proof(design: Design, meshes: Mapping[str, trimesh.Trimesh]) -> list[Finding]:
@@ -1012,7 +1016,8 @@ def check_outputs(out_dir: Path, params: KitParamsBase | None = None) -> CheckRe
         if spec.name in meshes
         for f in part_printability(used, spec, meshes[spec.name])
     ]
-    findings += between_parts(design, meshes)
+    built = design if params is None else kit.design(manifest.kit_params(data))
+    findings += between_parts(design, meshes, built)
     measured = kit.invariants(design, meshes)
     findings += [invariant_finding(item) for item in measured if not item["ok"]]
     source = "the kit's manifest" if params is None else "the parameters given"
