@@ -22,7 +22,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
-import numpy as np
 import trimesh
 
 import squadron_cad.bed
@@ -34,7 +33,7 @@ from squadron_cad.checks.mesh import BedSize, load_mesh, mesh_findings
 from squadron_cad.checks.printability import part_printability, printability_inputs
 from squadron_cad.emit import ScadSource, emit
 from squadron_cad.errors import InputError, SquadronError, ToolError
-from squadron_cad.fit import layout_io
+from squadron_cad.fit import layout_io, prerender
 from squadron_cad.fit.layout import Layout
 from squadron_cad.kit import Design, Kit, Part, kit_of
 from squadron_cad.outfolder import (
@@ -213,28 +212,6 @@ def split_variants(report: BuildReport) -> None:
 def emit_sources(design: Design, specs: list[Part]) -> dict[str, ScadSource]:
     credit = kit_of(design.params).credit
     return {spec.name: emit(spec, design, credit) for spec in specs}
-
-
-def _refuse_a_box_off_the_bed(design: Design, building: set[str]) -> None:
-    """A box (and its lid, as large) that no turn fits on the bed is known from the tin
-    before anything renders: refused in one line, not failed after the renders. Only when
-    the box is built (a build of other parts may not need the layout at all)."""
-    try:
-        layout = getattr(design, "layout", None)
-    except InputError:  # no layout in this tin: said where the box's parts need it
-        return
-    if layout is None or layout.box_part not in building:
-        return
-    shape, printer = layout.box, design.params.printer
-    corners = np.array([[0, 0], [shape.length, 0], [shape.length, shape.width], [0, shape.width]])
-    bed = squadron_cad.bed.Bed(printer.bed_length_mm, printer.bed_width_mm, printer.bed_height_mm)
-    if not squadron_cad.bed.place(corners, 0.0, bed).fits:  # its height: the mesh check
-        raise InputError(
-            f"the box's {shape.length:.1f} x {shape.width:.1f} mm footprint (fitted to the "
-            f"tin) does not fit the {printer.bed_length_mm:g} x {printer.bed_width_mm:g} mm "
-            "bed at any turn (printer.bed_length_mm, printer.bed_width_mm); give your "
-            "printer's bed, or a smaller tin"
-        )
 
 
 def bed_of(params: KitParamsBase) -> BedSize:
@@ -471,7 +448,7 @@ def build(
     )
     backend = select_backend(options.backend, options.openscad)  # before anything is written
     design = kit.design(params)
-    _refuse_a_box_off_the_bed(design, {spec.name for spec in specs})
+    prerender.refuse_before_rendering(design, {spec.name for spec in specs})
     existing = manifest.read_kit(out)
     _refuse_another_game(options.out_dir, existing, kit.name)
     kept = kept_parts(params, options, existing)

@@ -24,6 +24,7 @@ import yaml
 from squadron_cad import __version__, console, interrupts, uptodate
 from squadron_cad.checks.findings import Finding
 from squadron_cad.errors import CheckFailed, InputError, Interrupted, SquadronError
+from squadron_cad.fit.prerender import refuse_before_rendering
 from squadron_cad.kit import default_kit, installed_kits, kit_of, load_kit
 from squadron_cad.outfolder import (
     CACHE_ENV,
@@ -628,6 +629,7 @@ def fit(opts: Shared) -> None:
     layout = design.layout
     if layout is None:
         raise InputError(f"the {game.name} kit has no box to fit")
+    refuse_before_rendering(design)  # every rule the build applies before it renders
     if opts.json:
         summary = _pipeline().layout_summary(layout)
         pieces = Counter(placed.part for placed in layout.placements)

@@ -82,3 +82,15 @@ def largest_clearing_radius(shape: BoxShape, points: np.ndarray) -> float:
         middle = (low + high) / 2
         low, high = (middle, high) if wall_clearance(shape, points, middle) >= 0 else (low, middle)
     return low
+
+
+def rounded_rect_points(length: float, width: float, radius: float, steps: int = 12) -> np.ndarray:
+    """A centred rounded rectangle as a polygon (corners sampled every 90 / steps deg)."""
+    radius = min(max(radius, 0.0), length / 2, width / 2)
+    hx, hy = length / 2 - radius, width / 2 - radius
+    points = []
+    for cx, cy, start in ((hx, hy, 0), (-hx, hy, 90), (-hx, -hy, 180), (hx, -hy, 270)):
+        for k in range(steps + 1):
+            angle = np.radians(start + 90 * k / steps)
+            points.append((cx + radius * np.cos(angle), cy + radius * np.sin(angle)))
+    return np.array(points)
