@@ -16,8 +16,7 @@ from scipy.spatial import ConvexHull, QhullError
 
 from squadron_cad.checks.findings import Finding, verdict
 from squadron_cad.errors import SquadronError
-from squadron_cad.fit.corners import clearance_inside
-from squadron_cad.fit.shortfall import tenth_up
+from squadron_cad.geometry.outlines import clearance_inside
 from squadron_cad.params import TinParams
 
 if TYPE_CHECKING:  # a layout is read, never made, here
@@ -75,7 +74,7 @@ def _outline_finding(name: str, size: tuple[float, float], tin: TinParams) -> Fi
     )
     ok = long <= EPS_MM and wide <= EPS_MM
     over = [
-        f"{tenth_up(amount)} mm too {word}"
+        f"{amount:.2f} mm too {word}"
         for amount, word in ((long, "long"), (wide, "wide"))
         if amount > EPS_MM
     ]
@@ -105,7 +104,7 @@ def _corner_finding(
         ""
         if ok
         else (
-            f"the box's corners stand {tenth_up(-clearance)} mm outside the tin's rounded corners "
+            f"the box's corners stand {-clearance:.2f} mm outside the tin's rounded corners "
             f"(tin.corner_radius_mm {tin.corner_radius_mm:g})"
         )
     )
@@ -119,7 +118,7 @@ def _depth_finding(name: str, height: float, tin: TinParams) -> Finding:
         ""
         if ok
         else (
-            f"the closed box is {height:.1f} mm tall, {tenth_up(height - tin.inner_depth_mm)} mm "
+            f"the closed box is {height:.2f} mm tall, {height - tin.inner_depth_mm:.2f} mm "
             f"more than the tin's {tin.inner_depth_mm:g} mm inside"
         )
     )

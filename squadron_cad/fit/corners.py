@@ -8,12 +8,12 @@ off centre).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 
 import numpy as np
 
 from squadron_cad.fit.layout import BoxShape
+from squadron_cad.geometry.outlines import clearance_inside
 
 EPS = 1e-6
 OFFSET_STEPS = 7  # positions tried per axis when sliding blocks away from a tight corner
@@ -29,21 +29,6 @@ def wall_clearance(
     exactly when its vertices are. `inner_radius`: another corner radius than the box's."""
     radius = shape.inner_radius if inner_radius is None else inner_radius
     return clearance_inside(points, shape.inner_length, shape.inner_width, radius)
-
-
-def clearance_inside(
-    points: np.ndarray, length: float, width: float, radius: float
-) -> np.ndarray | float:
-    """Smallest distance from any point to the outline of a centred rounded rectangle
-    (negative outside), over the last axis but one (see wall_clearance)."""
-    if points.size == 0:
-        return math.inf
-    radius = min(max(radius, 0.0), length / 2, width / 2)
-    qx = np.abs(points[..., 0]) - (length / 2 - radius)
-    qy = np.abs(points[..., 1]) - (width / 2 - radius)
-    outside = np.hypot(np.maximum(qx, 0), np.maximum(qy, 0)) + np.minimum(np.maximum(qx, qy), 0)
-    clearance = np.min(radius - outside, axis=-1)
-    return float(clearance) if np.ndim(clearance) == 0 else clearance
 
 
 def best_offset(
@@ -82,15 +67,3 @@ def largest_clearing_radius(shape: BoxShape, points: np.ndarray) -> float:
         middle = (low + high) / 2
         low, high = (middle, high) if wall_clearance(shape, points, middle) >= 0 else (low, middle)
     return low
-
-
-def rounded_rect_points(length: float, width: float, radius: float, steps: int = 12) -> np.ndarray:
-    """A centred rounded rectangle as a polygon (corners sampled every 90 / steps deg)."""
-    radius = min(max(radius, 0.0), length / 2, width / 2)
-    hx, hy = length / 2 - radius, width / 2 - radius
-    points = []
-    for cx, cy, start in ((hx, hy, 0), (-hx, hy, 90), (-hx, -hy, 180), (hx, -hy, 270)):
-        for k in range(steps + 1):
-            angle = np.radians(start + 90 * k / steps)
-            points.append((cx + radius * np.cos(angle), cy + radius * np.sin(angle)))
-    return np.array(points)

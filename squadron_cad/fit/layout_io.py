@@ -25,10 +25,10 @@ from typing import Any
 import numpy as np
 import trimesh
 
-from squadron_cad.fit.corners import rounded_rect_points
 from squadron_cad.fit.layout import Layout, Placement, Pocket
 from squadron_cad.fit.units import octagon_points
 from squadron_cad.geometry import frames
+from squadron_cad.geometry.outlines import rounded_rect_points
 from squadron_cad.kit import kit_of
 from squadron_cad.params import KitParamsBase
 from squadron_cad.render.atomic import write_bytes, write_json

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from squadron_cad import bed
 from squadron_cad.errors import InputError
-from squadron_cad.fit.corners import rounded_rect_points
+from squadron_cad.geometry.outlines import rounded_rect_points
 
 if TYPE_CHECKING:
     from squadron_cad.fit.layout import Layout

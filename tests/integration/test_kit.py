@@ -236,7 +236,7 @@ def test_the_closed_box_is_measured_against_the_tin_given(default_meshes, defaul
     small = resolve(overrides=["tin.inner_length_mm=60", "tin.inner_width_mm=60"]).tin
     refused = [f for f in tin_proof(built, default_meshes, small) if f.failed]
     assert [(f.part, f.check) for f in refused] == [("box", "in_tin_outline")]
-    assert "47.0 mm too long and 22.0 mm too wide" in refused[0].message
+    assert "47.00 mm too long and 22.00 mm too wide" in refused[0].message
     own = {f.check: f for f in tin_proof(built, default_meshes, default_kit.params.tin)}
     assert all(f.severity == "ok" for f in own.values())
     box_p = default_kit.params.box  # the lid closed on top: as tall as the tin lets the box be

@@ -53,7 +53,7 @@ def test_a_box_too_big_for_the_tin_fails_its_outline() -> None:
     checks = found({"box": block(107, 82, 20)}, tin(60, 60, 25, 5))
     assert checks["in_tin_outline"].failed
     assert checks["in_tin_outline"].measured == [107, 82]
-    assert "47.0 mm too long and 22.0 mm too wide" in checks["in_tin_outline"].message
+    assert "47.00 mm too long and 22.00 mm too wide" in checks["in_tin_outline"].message
     assert checks["in_tin_corners"].severity == "info"
     assert not checks["in_tin_depth"].failed
 
@@ -86,7 +86,7 @@ def test_the_closed_lid_counts_in_the_depth() -> None:
     deep = found(meshes, tin(110, 70, 24, 5), lid_at=20)["in_tin_depth"]
     assert deep.failed
     assert deep.measured == pytest.approx(25)
-    assert "1.0 mm more than the tin's 24 mm" in deep.message
+    assert "1.00 mm more than the tin's 24 mm" in deep.message
 
 
 def test_no_tin_or_no_box_built_is_no_finding() -> None:
