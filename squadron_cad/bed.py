@@ -5,10 +5,12 @@ check, the slicer and the plates all ask here, so they never disagree."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-import trimesh
-from scipy.spatial import ConvexHull, QhullError
+
+if TYPE_CHECKING:  # light: `fit` places a box's outline without the meshing stack
+    import trimesh
 
 TURN_STEP_DEG = 0.25  # the sweep's resolution; a 1 m part moves under 2.2 mm per step
 PREFERRED_DEG = (0.0, 90.0)  # square to the bed first: plates pack rows, slicers centre
@@ -41,6 +43,8 @@ class Placement:
 
 def footprint(mesh: trimesh.Trimesh) -> np.ndarray:
     """The xy corners of the part's convex hull (what touches or overhangs the bed)."""
+    from scipy.spatial import ConvexHull, QhullError
+
     points = np.asarray(mesh.vertices[:, :2], dtype=float)
     try:
         hull = ConvexHull(points)

@@ -74,7 +74,7 @@ class TinParams(Section):
     inner_length_mm: Annotated[Mm, mm("Inside length of the tin", 20, 400)]
     inner_width_mm: Annotated[Mm, mm("Inside width of the tin", 20, 400)]
     inner_depth_mm: Annotated[Mm, mm("Inside depth of the tin, lid closed", 5, 200)]
-    corner_radius_mm: Annotated[Mm, mm("Inside corner radius of the tin", 0, 100, allow_zero=True)]
+    corner_radius_mm: Annotated[Mm, mm("Inside corner radius of the tin", 0, 200, allow_zero=True)]
     approximate: Annotated[bool, Field(description="True when the sizes are not measured")]
     source: Annotated[str, Field(max_length=400, description="Where the sizes come from")]
 

@@ -57,6 +57,7 @@ _FILAMENT_MM = re.compile(r"^; filament used \[mm\] = ([\d.]+)", re.MULTILINE)
 _FILAMENT_G = re.compile(r"^; filament used \[g\] = ([\d.]+)", re.MULTILINE)
 _DURATION = re.compile(r"(\d+)\s*([dhms])")
 _SECONDS = {"d": 86400, "h": 3600, "m": 60, "s": 1}
+_LOG_LINE = re.compile(r"^\[[\d-]+ [\d:.]+\] \[\w+\] \[(trace|debug|info)\]")  # not its reason
 
 
 class SlicerError(ToolError):
@@ -243,11 +244,24 @@ def _run(
         ) from error
     finally:
         runs.finished(process)
-    if process.returncode in (ABORTED, -6):  # 134 from a shell, -6 (SIGABRT) from Python
-        raise SlicerError(f"{too_big(name, size, settings)}? the slicer aborted")
-    if process.returncode != 0:
-        tail = (stderr or stdout).strip().splitlines()[-3:]
-        raise SlicerError(f"slicing {name} failed (exit {process.returncode}): {' / '.join(tail)}")
+    if process.returncode != 0:  # in PrusaSlicer's own words: ours would be a guess
+        aborted = process.returncode in (ABORTED, -6)  # 134 from a shell, -6 from Python
+        how = "it aborted" if aborted else f"exit {process.returncode}"
+        raise SlicerError(
+            f"PrusaSlicer refused {name} ({size[0]:.1f} x {size[1]:.1f} mm): "
+            f"{its_words(stderr + stdout)} ({how})"
+        )
+
+
+def its_words(output: str) -> str:
+    """What PrusaSlicer said when it gave up: the error it aborted with (its `what():`
+    line, e.g. 'Objects could not fit on the bed'), else its last lines but the log's."""
+    lines = [line.strip() for line in output.splitlines() if line.strip()]
+    thrown = [line.split("what():", 1)[1].strip() for line in lines if "what():" in line]
+    if thrown:
+        return "; ".join(thrown)
+    said = [line for line in lines if not _LOG_LINE.match(line)]
+    return " / ".join(said[-3:]) or "no message"
 
 
 @dataclass
@@ -365,7 +379,7 @@ class KitSlice:
     settings: SliceSettings
     results: dict[str, SliceResult] = field(default_factory=dict)
     errors: dict[str, str] = field(default_factory=dict)
-    unplaced: dict[str, str] = field(default_factory=dict)  # optional parts off the bed
+    unplaced: dict[str, str] = field(default_factory=dict)  # optional parts not sliced
     cached: list[str] = field(default_factory=list)
     skipped: str | None = None  # why nothing was sliced
     version: str = ""
@@ -417,9 +431,12 @@ def slice_kit(
     runs = runs or SlicerRuns()
     with ThreadPoolExecutor(max_workers=max(1, jobs or os.cpu_count() or 1)) as pool:
         futures = [
-            pool.submit(_one, spec, stl_dir / spec.file_name, path, cache, outcome, runs)
+            pool.submit(
+                _one, spec, stl_dir / spec.file_name, path, cache, outcome, runs,
+                optional=spec.count(params) == 0,
+            )
             for spec in specs
-        ]
+        ]  # fmt: skip
         for future in futures:
             future.result()  # anything but a SlicerError is a bug: let it surface
     outcome.seconds = time.perf_counter() - started
@@ -427,8 +444,16 @@ def slice_kit(
 
 
 def _one(
-    spec: Part, stl: Path, path: str, cache: SliceCache, outcome: KitSlice, runs: SlicerRuns
+    spec: Part,
+    stl: Path,
+    path: str,
+    cache: SliceCache,
+    outcome: KitSlice,
+    runs: SlicerRuns,
+    optional: bool = False,
 ) -> None:
+    """Slice one part into `outcome`. A part the kit does not print by default (an
+    alternative, or none to print with these parameters) that fails is only a warning."""
     if runs.stopped:
         return
     key = SliceCache.key(stl, outcome.settings, outcome.version)
@@ -439,14 +464,13 @@ def _one(
         return
     try:
         result = slice_part(stl, outcome.settings, executable=path, name=spec.name, runs=runs)
-    except TooBig as error:
+    except SlicerError as error:  # too big for the bed, refused, timed out
         if spec.replaces:  # optional: the parts it stands in for are printed instead
             outcome.unplaced[spec.name] = f"{error}; print {', '.join(spec.replaces)} instead"
+        elif optional:
+            outcome.unplaced[spec.name] = f"{error}; not printed with these parameters"
         else:
             outcome.errors[spec.name] = str(error)
-        return
-    except SlicerError as error:
-        outcome.errors[spec.name] = str(error)
         return
     if result is not None:
         outcome.results[spec.name] = cache.put(key, result)
@@ -517,7 +541,7 @@ def slicer_findings(params: KitParamsBase, kit: KitSlice) -> list[Finding]:
         for name, message in sorted(kit.errors.items())
     ]
     findings += [
-        Finding(name, "slices", "off the bed", "sliced by PrusaSlicer", "warning", message)
+        Finding(name, "slices", "not sliced", "sliced by PrusaSlicer", "warning", message)
         for name, message in sorted(kit.unplaced.items())
     ]
     if kit.skipped:

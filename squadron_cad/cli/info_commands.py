@@ -22,6 +22,7 @@ from squadron_cad.cli.options import (
     TinOpt,
 )
 from squadron_cad.errors import InputError
+from squadron_cad.fit.prerender import refuse_before_rendering
 from squadron_cad.kit import default_kit, installed_kits, kit_of, load_kit
 from squadron_cad.resolve import available_tins, resolve
 
@@ -52,6 +53,7 @@ def fit(
     layout = design.layout
     if layout is None:
         raise InputError(f"the {game.name} kit has no box to fit")
+    refuse_before_rendering(design)  # every rule the build applies before it renders
     if as_json:
         pieces = Counter(placed.part for placed in layout.placements)
         console.emit_json({**layout.summary(), "pieces": dict(pieces)})

@@ -31,6 +31,7 @@ class BoxShape:
     floor: float
     lid_thickness: float
     headroom: float
+    tin_gap: float = 0.0  # between the box and its tin, per side: a refusal names the tin's
 
     @property
     def inner_length(self) -> float:

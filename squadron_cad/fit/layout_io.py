@@ -28,6 +28,7 @@ import trimesh
 from squadron_cad.fit.layout import Layout, Placement, Pocket
 from squadron_cad.fit.units import octagon_points
 from squadron_cad.geometry import frames
+from squadron_cad.geometry.outlines import rounded_rect_points
 from squadron_cad.kit import kit_of
 from squadron_cad.params import KitParamsBase
 from squadron_cad.render.atomic import write_bytes, write_json
@@ -244,18 +245,6 @@ def _outline(
     points = rounded_rect_points(length, width, radius)
     closed = np.vstack([points, points[:1]])
     axes.plot(closed[:, 0], closed[:, 1], color=colour, linestyle=style, linewidth=1.2, label=label)
-
-
-def rounded_rect_points(length: float, width: float, radius: float, steps: int = 12) -> np.ndarray:
-    """A centred rounded rectangle as a polygon (corners sampled every 90 / steps deg)."""
-    radius = min(max(radius, 0.0), length / 2, width / 2)
-    hx, hy = length / 2 - radius, width / 2 - radius
-    points = []
-    for cx, cy, start in ((hx, hy, 0), (-hx, hy, 90), (-hx, -hy, 180), (hx, -hy, 270)):
-        for k in range(steps + 1):
-            angle = np.radians(start + 90 * k / steps)
-            points.append((cx + radius * np.cos(angle), cy + radius * np.sin(angle)))
-    return np.array(points)
 
 
 def _piece(axes: Any, placed: Placement, pocket: Pocket | None, bought: bool) -> None:

@@ -13,10 +13,14 @@ first): not optimal, but linear. A box too small is refused naming the shortfall
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
+
+import numpy as np
 
 from squadron_cad.errors import InputError
+from squadron_cad.fit import corners
 from squadron_cad.fit.layout import BoxShape, Layout, Placement, Pocket, score
 from squadron_cad.fit.notches import Notch, finger_notches
 from squadron_cad.fit.packing import FLOAT_SLACK_MM, Packed, pack
@@ -86,6 +90,7 @@ def tray_shape(tin: TinParams, tray: TrayParams) -> BoxShape:
         floor=tray.floor_mm,
         lid_thickness=0.0,
         headroom=0.0,
+        tin_gap=gap,
     )
 
 
@@ -143,8 +148,48 @@ def stow(
             f" than the box's inside ({box.inner_length:.1f} x {box.inner_width:.1f} mm): "
             f"{_culprits(box, units, clearance)}; choose a bigger tin"
         )
-    best = max(fits, key=lambda packed: score(_margins(box, packed)))
+    placed = [_Placed(packed, *_clear_of_corners(box, packed)) for packed in fits]
+    clear = [each for each in placed if each.corner >= -FLOAT_SLACK_MM]
+    if not clear:
+        raise InputError(_corner_refusal(box, max(placed, key=lambda each: each.corner)))
+    best = max(clear, key=lambda each: score(_margins(box, each)))
     return _layout(box, best, divider, box_part, lid_part)
+
+
+@dataclass(frozen=True, eq=False)
+class _Placed:
+    """An arrangement slid by `offset` from the box's centre, `corner` mm inside the wall."""
+
+    packed: Packed
+    offset: tuple[float, float]
+    corner: float
+
+
+def _pocket_outlines(packed: Packed) -> list[np.ndarray]:
+    """The pockets' outlines with the arrangement centred in the box."""
+    return [
+        local.points + np.array([x - packed.w / 2, y - packed.h / 2])
+        for variant, x, y in packed.leaves()
+        for local in variant.pockets
+    ]
+
+
+def _clear_of_corners(box: BoxShape, packed: Packed) -> tuple[tuple[float, float], float]:
+    return corners.best_offset(box, (packed.w, packed.h), _pocket_outlines(packed))
+
+
+def _corner_refusal(box: BoxShape, nearest: _Placed) -> str:
+    """The pockets fit the straight walls but not the rounded corners: by how much, and
+    the largest tin corner radius with which they clear (the gap and wall added back)."""
+    outlines = [points + nearest.offset for points in _pocket_outlines(nearest.packed)]
+    inner = corners.largest_clearing_radius(box, np.vstack(outlines))
+    tin_radius = math.floor((inner + box.wall + box.tin_gap) * 10 + 1e-6) / 10
+    return (
+        f"the pockets reach {tenth_up(-nearest.corner)} mm into the box's rounded corners "
+        f"(its inside {box.inner_length:.1f} x {box.inner_width:.1f} mm, corner radius "
+        f"{box.inner_radius:.1f} mm): give tin.corner_radius_mm {tin_radius:g} or less, or "
+        "choose a bigger tin"
+    )
 
 
 def _more(length: float, width: float) -> str:
@@ -230,23 +275,23 @@ def _joined(packs: list[Packed], join: str, divider: float) -> Packed:
     return whole
 
 
-def _margins(box: BoxShape, packed: Packed) -> dict[str, float]:
-    corner = box.inner_radius * (1 - 2**-0.5)  # a square corner's reach into the rounding
-    spare_x, spare_y = box.inner_length - packed.w, box.inner_width - packed.h
+def _margins(box: BoxShape, placed: _Placed) -> dict[str, float]:
+    packed = placed.packed
     return {
-        "x": spare_x,
-        "y": spare_y,
+        "x": box.inner_length - packed.w,
+        "y": box.inner_width - packed.h,
         "z": box.usable_depth - packed.z,
-        "corner": min(spare_x, spare_y) / 2 + corner,
+        "corner": placed.corner,  # clearance to the wall, rounded corners included
     }
 
 
 def _layout(
-    box: BoxShape, packed: Packed, divider: float, box_part: str, lid_part: str | None
+    box: BoxShape, chosen: _Placed, divider: float, box_part: str, lid_part: str | None
 ) -> Layout:
+    packed, (dx, dy) = chosen.packed, chosen.offset
     pockets, placements = [], []
     for variant, x, y in packed.leaves():
-        matrix = frames.translate(x - packed.w / 2, y - packed.h / 2, box.floor)
+        matrix = frames.translate(x - packed.w / 2 + dx, y - packed.h / 2 + dy, box.floor)
         for local in variant.pockets:
             moved = local.moved(matrix)
             top = box.floor + local.item_top
@@ -260,7 +305,7 @@ def _layout(
                 placements.append(
                     Placement(piece.name, piece.part, piece.transform, bounds, unit.name, envelope)
                 )
-    margins = {axis: round(value, 3) for axis, value in _margins(box, packed).items()}
+    margins = {axis: round(value, 3) for axis, value in _margins(box, chosen).items()}
     return Layout(
         strategy=f"{len(pockets)} pocket(s) side by side",
         box=box,

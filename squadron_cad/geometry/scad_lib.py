@@ -114,10 +114,17 @@ module socket(diameter, tip_diameter, depth, chamfer, facets) {
 ROUNDED_RECTANGLE = ScadModule(
     "rounded_rectangle",
     """\
-// Centred rectangle with rounded corners.
+// Centred rectangle with rounded corners: the hull of its four corner circles, so a
+// radius of half the shorter side gives a stadium or a disc (offsetting the zero-size
+// square between the centres gives nothing). Facets a multiple of 4, OpenSCAD's count
+// rounded up: a vertex on each axis keeps the sides flat at the full size.
 module rounded_rectangle(size, radius) {
-    if (radius > 0) {
-        offset(r = radius) square([size[0] - 2 * radius, size[1] - 2 * radius], center = true);
+    r = min(radius, size[0] / 2, size[1] / 2);
+    if (r > 0) {
+        sides = $fn > 0 ? max($fn, 3) : ceil(max(min(360 / $fa, 2 * PI * r / $fs), 5));
+        hull() for (x = [-1, 1], y = [-1, 1])
+            translate([x * (size[0] / 2 - r), y * (size[1] / 2 - r)])
+                circle(r = r, $fn = 4 * ceil(sides / 4));
     } else {
         square(size, center = true);
     }

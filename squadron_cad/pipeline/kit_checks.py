@@ -15,7 +15,7 @@ from typing import Any
 
 import trimesh
 
-from squadron_cad.checks import fits, memo
+from squadron_cad.checks import fits, memo, tin
 from squadron_cad.checks.findings import Finding
 from squadron_cad.checks.printability import part_printability, printability_inputs
 from squadron_cad.errors import SquadronError
@@ -48,9 +48,11 @@ def kit_checks(
     meshes: dict[str, trimesh.Trimesh],
     shas: dict[str, str],
     store: memo.RecordStore | None = None,
+    built: Design | None = None,
 ) -> tuple[list[Finding], list[dict[str, Any]]]:
     """Printability per part (kept by its mesh and the limits it reads), then the kit's
-    clearances and the rules' invariants (kept by every mesh and the parameters)."""
+    clearances and the rules' invariants (kept by every mesh and the parameters). `built`
+    is the design the box was built from, when it differs (check with another tin)."""
     store = store or NoStore()
     params = design.params
     kit = kit_of(params)
@@ -67,15 +69,19 @@ def kit_checks(
     if cached is not None:
         return findings + [Finding.from_dict(f) for f in cached["findings"]], cached["invariants"]
     with memo.kept_in(store, checks_version):
-        between = between_parts(design, meshes)
+        between = between_parts(design, meshes, built)
         measured = kit.invariants(design, meshes)
     store.store_record(key, {"findings": [f.as_dict() for f in between], "invariants": measured})
     return findings + between, measured
 
 
-def between_parts(design: Design, meshes: Mapping[str, trimesh.Trimesh]) -> list[Finding]:
-    """The checks between parts: the kit's own (clearances, play) and the fit proof."""
-    return kit_of(design.params).checks(design, meshes) + fit_proof(design, meshes)
+def between_parts(
+    design: Design, meshes: Mapping[str, trimesh.Trimesh], built: Design | None = None
+) -> list[Finding]:
+    """The checks between parts: the kit's own (clearances, play), the fit proof, and the
+    box (as `built`, by default `design`) against the design's tin."""
+    found = kit_of(design.params).checks(design, meshes) + fit_proof(design, meshes)
+    return found + tin.tin_proof(built or design, meshes, design.params.tin)
 
 
 def fit_proof(design: Design, meshes: Mapping[str, trimesh.Trimesh]) -> list[Finding]:

@@ -8,37 +8,11 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
-import squadron_cad.bed
 from squadron_cad.checks.findings import Finding
 from squadron_cad.errors import InputError
-from squadron_cad.kit import Design
 from squadron_cad.outfolder import refused_replacing
 from squadron_cad.outputs import bom, previews
 from squadron_cad.render.cache import file_sha256
-
-
-def refuse_a_box_off_the_bed(design: Design, building: set[str]) -> None:
-    """A box (and its lid, as large) that no turn fits on the bed is known from the tin
-    before anything renders: refused in one line, not failed after the renders. Only when
-    the box is built (a build of other parts may not need the layout at all)."""
-    try:
-        layout = getattr(design, "layout", None)
-    except InputError:  # no layout in this tin: said where the box's parts need it
-        return
-    if layout is None or layout.box_part not in building:
-        return
-    shape, printer = layout.box, design.params.printer
-    corners = np.array([[0, 0], [shape.length, 0], [shape.length, shape.width], [0, shape.width]])
-    bed = squadron_cad.bed.Bed(printer.bed_length_mm, printer.bed_width_mm, printer.bed_height_mm)
-    if not squadron_cad.bed.place(corners, 0.0, bed).fits:  # its height: the mesh check
-        raise InputError(
-            f"the box's {shape.length:.1f} x {shape.width:.1f} mm footprint (fitted to the "
-            f"tin) does not fit the {printer.bed_length_mm:g} x {printer.bed_width_mm:g} mm "
-            "bed at any turn (printer.bed_length_mm, printer.bed_width_mm); give your "
-            "printer's bed, or a smaller tin"
-        )
 
 
 def refuse_another_game(out: Path, existing: dict[str, Any] | None, game: str) -> None:

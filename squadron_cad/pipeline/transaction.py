@@ -12,6 +12,7 @@ from typing import Any
 
 from squadron_cad import uptodate
 from squadron_cad.errors import ToolError
+from squadron_cad.fit import prerender
 from squadron_cad.kit import Design, Part, kit_of
 from squadron_cad.outfolder import (
     Staging,
@@ -51,7 +52,7 @@ def build(
     )
     backend = select_backend(options.backend, options.openscad)  # before anything is written
     design = kit.design(params)
-    refusals.refuse_a_box_off_the_bed(design, {spec.name for spec in specs})
+    prerender.refuse_before_rendering(design, {spec.name for spec in specs})
     existing = manifest.read_kit(out)
     refusals.refuse_another_game(options.out_dir, existing, kit.name)
     kept = kept_parts(params, options, existing)

@@ -58,7 +58,8 @@ def check_outputs(out_dir: Path, params: KitParamsBase | None = None) -> CheckRe
             continue
         meshes[spec.name], shas[spec.name] = mesh, file_sha256(path)
         findings += mesh_findings(spec.name, mesh, spec.bodies, bed_of(used), replaced_files(spec))
-    between, measured = kit_checks(kit.design(used), meshes, shas)
+    built = None if params is None else kit.design(manifest.kit_params(data))
+    between, measured = kit_checks(kit.design(used), meshes, shas, built=built)
     findings += between
     findings += [invariant_finding(item) for item in measured if not item["ok"]]
     source = "the kit's manifest" if params is None else "the parameters given"

@@ -56,6 +56,10 @@ TINS = {
         ],
     ),
     "altoids": ("altoids", []),  # one pilot's pieces; the rest left out
+    "round": (  # a round tin, as params/tins/custom.yaml describes one: its lid once
+        None,  # failed to render ("top level object is empty") and its box lost its wall
+        ["tin.inner_length_mm=150", "tin.inner_width_mm=150", "tin.corner_radius_mm=75"],
+    ),
     "deep": (  # deep enough for whole stacks: the template gets its own pocket
         None,
         [
@@ -197,11 +201,15 @@ def test_the_box_sits_in_its_tin(packed: tuple[SquadronLeaderParams, Layout, Pat
     params, _, out = packed
     mesh = trimesh.load_mesh(out / "stl" / "box.stl")
     tin, clearance = params.tin, params.box.tin_clearance_mm
-    clearances = _inside_rounded_rect(
-        mesh.vertices[:, :2], tin.inner_length_mm, tin.inner_width_mm, tin.corner_radius_mm
-    )
+    sides = (tin.inner_length_mm, tin.inner_width_mm, tin.corner_radius_mm)
+    clearances = _inside_rounded_rect(mesh.vertices[:, :2], *sides)
     assert clearances.min() >= clearance - 1e-3
+    # ...and fills it: a box that lost its outer wall (a round tin's did) stands farther in
+    assert clearances.min() <= clearance + 0.05
     assert mesh.bounds[1][2] <= tin.inner_depth_mm - clearance + 1e-4
+    lid = trimesh.load_mesh(out / "stl" / "box_lid.stl").apply_transform(_lid_pose(out))
+    outline = np.vstack([mesh.vertices[:, :2], lid.vertices[:, :2]])
+    assert _inside_rounded_rect(outline, *sides).min() >= clearance - 1e-3  # the lid closed
 
 
 def _inside_rounded_rect(points: np.ndarray, length: float, width: float, r: float) -> np.ndarray:

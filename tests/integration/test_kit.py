@@ -15,7 +15,10 @@ from shapely.geometry import Polygon
 from shapely.geometry import box as shapely_box
 from shapely.ops import unary_union
 
+from squadron_cad.checks.tin import tin_proof
+from squadron_cad.kit import design_of
 from squadron_cad.kits.squadron_leader.parts.registry import PARTS
+from squadron_cad.resolve import resolve
 
 pytestmark = pytest.mark.integration
 
@@ -225,6 +228,23 @@ def test_box_sits_inside_the_tin(default_meshes, default_kit) -> None:
     box_p = default_kit.params.box
     assert lid.extents[2] == pytest.approx(box_p.lid_thickness_mm + box_p.lid_tray_depth_mm)
     assert z <= tin.inner_depth_mm - clearance - box_p.lid_thickness_mm + 1e-3
+
+
+def test_the_closed_box_is_measured_against_the_tin_given(default_meshes, default_kit) -> None:
+    """check --set tin 60 x 60 once said '0 failing check(s)' of this 107 x 82 mm box."""
+    built = design_of(default_kit.params)
+    small = resolve(overrides=["tin.inner_length_mm=60", "tin.inner_width_mm=60"]).tin
+    refused = [f for f in tin_proof(built, default_meshes, small) if f.failed]
+    assert [(f.part, f.check) for f in refused] == [("box", "in_tin_outline")]
+    assert "47.00 mm too long and 22.00 mm too wide" in refused[0].message
+    own = {f.check: f for f in tin_proof(built, default_meshes, default_kit.params.tin)}
+    assert all(f.severity == "ok" for f in own.values())
+    box_p = default_kit.params.box  # the lid closed on top: as tall as the tin lets the box be
+    tin = default_kit.params.tin
+    assert own["in_tin_depth"].measured == pytest.approx(
+        tin.inner_depth_mm - box_p.tin_clearance_mm, abs=1e-3
+    )
+    assert own["in_tin_corners"].measured == pytest.approx(box_p.tin_clearance_mm, abs=0.01)
 
 
 def test_a_wider_token_scales_everything(wide_meshes) -> None:

@@ -6,11 +6,15 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 import trimesh
 
+from squadron_cad.checks import meshgeo
+from squadron_cad.checks.tin import box_in_tin_findings, tin_proof
 from squadron_cad.kit import design_of
 from squadron_cad.pipeline.report import BuildReport
+from squadron_cad.pipeline.verify import check_outputs
 from squadron_cad.resolve import resolve
 
 pytestmark = pytest.mark.integration
@@ -127,3 +131,39 @@ def test_the_footprint_sheet_is_written(tmp_path: Path) -> None:
     assert (tmp_path / "paper" / report.pdf.name).stat().st_size > 0
     assert report.pages == ["footprints-1"]
     assert (tmp_path / "paper" / "laser" / "footprint.svg").exists()
+
+
+def test_check_with_a_tin_too_small_fails_the_box(kit: BuildReport) -> None:
+    """check --set tin 60 x 60 once said '0 failing check(s)' of a box that cannot go in."""
+    small = resolve(
+        kit="space-planes", overrides=["tin.inner_length_mm=60", "tin.inner_width_mm=60"]
+    )
+    built = design_of(kit.params)
+    meshes = {"box": trimesh.load_mesh(kit.out_dir / "stl" / "box.stl")}
+    found = {f.check: f for f in tin_proof(built, meshes, small.tin)}
+    assert found["in_tin_outline"].failed
+    assert "too long" in found["in_tin_outline"].message
+    assert not [f for f in tin_proof(built, meshes, kit.params.tin) if f.failed]
+    checked = check_outputs(kit.out_dir, small)  # the command's own path, end to end
+    assert ("box", "in_tin_outline") in {(f.part, f.check) for f in checked.failures}
+
+
+ROUND_TIN = ["tin.inner_length_mm=150", "tin.inner_width_mm=150", "tin.corner_radius_mm=75"]
+
+
+def test_a_round_tins_box_renders_with_its_wall_whole(render_parts, tmp_path: Path) -> None:
+    """In a 150 mm round tin the box once rendered as nothing (its outline offset a
+    zero-size square) and its pockets cut 4.2 mm through its wall."""
+    params = resolve(kit="space-planes", overrides=ROUND_TIN)
+    stl = render_parts(params, ["box"], tmp_path / "kit")  # no failing check, the tin's too
+    box = trimesh.load_mesh(stl / "box.stl")
+    assert box.is_watertight
+    assert len(box.split(only_watertight=False)) == 1
+    radius = 75 - params.box.tin_clearance_mm
+    top = meshgeo.section(box, float(box.bounds[1][2]) - 0.5)
+    rim = np.asarray(max(top.geoms, key=lambda shape: shape.area).exterior.coords)
+    reach = np.hypot(rim[:, 0], rim[:, 1])
+    assert reach.max() <= radius + 1e-3
+    assert reach.min() >= radius - 0.5  # a pocket through the wall dips it by the wall
+    found = box_in_tin_findings(design_of(params).layout, {"box": box}, params.tin)
+    assert [f.severity for f in found] == ["ok", "ok", "ok"]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 import trimesh
 from shapely import affinity
@@ -13,10 +14,13 @@ from shapely.geometry import Point, Polygon
 from shapely.geometry.base import BaseGeometry
 
 from squadron_cad.checks import meshgeo
+from squadron_cad.checks.tin import box_in_tin_findings, tin_proof
 from squadron_cad.geometry.marks import mark_shape, player_mark
+from squadron_cad.kit import design_of
 from squadron_cad.kits.squadrons import constants as C
 from squadron_cad.kits.squadrons.checks import base_number, gauge_words, turned_iou
 from squadron_cad.pipeline.report import BuildReport
+from squadron_cad.resolve import resolve
 
 pytestmark = pytest.mark.integration
 
@@ -159,3 +163,39 @@ def test_the_two_players_bases_differ_by_their_mark(kit: BuildReport) -> None:
     plates = sorted((kit.out_dir / "plates").glob("player*.stl"))
     assert len(plates) == 2
     assert plates[0].read_bytes() != plates[1].read_bytes()
+
+
+def test_the_box_is_measured_against_another_tin(kit: BuildReport) -> None:
+    """check --set tin 60 x 60 once said '0 failing check(s)' of a box that cannot go in."""
+    small = resolve(kit="squadrons", overrides=["tin.inner_length_mm=60", "tin.inner_width_mm=60"])
+    built = design_of(kit.params)
+    meshes = {"box": _stl(kit, "box")}
+    assert {f.check for f in tin_proof(built, meshes, small.tin) if f.failed} == {"in_tin_outline"}
+    assert not [f for f in tin_proof(built, meshes, kit.params.tin) if f.failed]
+
+
+ROUND_TIN = [  # the round tin that holds a squadron, and a bed that takes its box
+    "tin.inner_length_mm=230",
+    "tin.inner_width_mm=230",
+    "tin.corner_radius_mm=115",
+    "tin.inner_depth_mm=40",
+    "printer.bed_length_mm=300",
+    "printer.bed_width_mm=300",
+]
+
+
+def test_a_round_tins_box_renders_with_its_wall_whole(render_parts, tmp_path: Path) -> None:
+    """A round tin's box once rendered as nothing (its outline offset a zero-size square)."""
+    params = resolve(kit="squadrons", overrides=ROUND_TIN)
+    stl = render_parts(params, ["box"], tmp_path / "kit")  # no failing check, the tin's too
+    box = trimesh.load_mesh(stl / "box.stl")
+    assert box.is_watertight
+    assert len(box.split(only_watertight=False)) == 1
+    radius = 115 - params.box.tin_clearance_mm
+    top = meshgeo.section(box, float(box.bounds[1][2]) - 0.5)
+    rim = np.asarray(max(top.geoms, key=lambda shape: shape.area).exterior.coords)
+    reach = np.hypot(rim[:, 0], rim[:, 1])
+    assert reach.max() <= radius + 1e-3
+    assert reach.min() >= radius - 0.5  # a pocket through the wall dips it by the wall
+    found = box_in_tin_findings(design_of(params).layout, {"box": box}, params.tin)
+    assert [f.severity for f in found] == ["ok", "ok", "ok"]

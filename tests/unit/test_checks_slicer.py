@@ -182,6 +182,42 @@ def test_an_optional_part_off_the_bed_warns_and_a_required_one_fails(
     assert "printer.bed_length_mm, printer.bed_width_mm" in by_part["range_ruler_1"].message
 
 
+def test_a_part_the_slicer_refuses_is_told_in_its_words_and_fails_the_kit_only_if_printed(
+    tmp_path: Path,
+) -> None:
+    """PrusaSlicer 2.5 aborts on a part over about 700 mm even on a 1000 mm bed (token
+    width 98 in a 400 mm tin: the one-piece ruler is 882 mm). That optional ruler once
+    failed the whole kit with our guess 'does not fit the bed at any turn?'."""
+    big_bed = resolve(overrides=["printer.bed_length_mm=1000", "printer.bed_width_mm=1000"])
+    for name in ("range_ruler", "range_ruler_1"):  # one-piece (optional), a section (required)
+        trimesh.creation.box([882, 10, 4]).export(tmp_path / f"{name}.stl")
+    outcome = S.slice_kit(big_bed, tmp_path, parts=["range_ruler", "range_ruler_1"], jobs=1)
+    if outcome.skipped:
+        pytest.skip(outcome.skipped)
+    by_part = {f.part: f for f in S.slicer_findings(big_bed, outcome) if f.check == "slices"}
+    optional, required = by_part["range_ruler"], by_part["range_ruler_1"]
+    assert optional.severity == "warning"
+    assert "Objects could not fit on the bed (it aborted)" in optional.message
+    assert "print range_ruler_1, range_ruler_2, range_ruler_3 instead" in optional.message
+    assert "any turn" not in optional.message
+    assert required.severity == "error"
+    assert required.message == (
+        "PrusaSlicer refused range_ruler_1 (882.0 x 10.0 mm): "
+        "Objects could not fit on the bed (it aborted)"
+    )
+
+
+def test_the_slicers_words_are_its_error_not_its_log() -> None:
+    aborted = (
+        "[2026-11-27 01:59:21.188156] [0x00007f9356c72d80] [trace]   Initializing\n"
+        "terminate called after throwing an instance of 'Slic3r::RuntimeError'\n"
+        "  what():  Objects could not fit on the bed\n"
+    )
+    assert S.its_words(aborted) == "Objects could not fit on the bed"
+    assert S.its_words("[2026-11-27 01:59:21.1] [0x7f] [info] loading\nbad mesh\n") == "bad mesh"
+    assert S.its_words("") == "no message"
+
+
 def test_a_part_square_on_the_bed_is_sliced_unturned_and_a_long_one_turned(
     settings: S.SliceSettings, tmp_path: Path
 ) -> None:

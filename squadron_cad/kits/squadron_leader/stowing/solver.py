@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from squadron_cad.errors import InputError
-from squadron_cad.fit import notches
+from squadron_cad.fit import corners, notches
 from squadron_cad.fit.layout import BoxShape, Layout, Placement, Pocket, score
 from squadron_cad.fit.packing import FRONT_LIMIT, Packed, pack
 from squadron_cad.fit.units import LocalPocket, Unit, Variant, both_turns
@@ -48,7 +48,6 @@ EPS = 1e-6
 # keeps per step: near misses are searched as thoroughly as fits, far ones coarsely.
 SHORTFALL_SEARCH = ((5.0, 64), (20.0, 24), (math.inf, 8))
 COMFORT_MM = 3.0  # margins beyond this do not make a layout better; simpler layouts win
-OFFSET_STEPS = 7  # positions tried per axis when sliding blocks away from a tight corner
 KINDS = ("stacks", "dials", "dice", "ruler", "template")
 
 
@@ -67,6 +66,7 @@ def box_shape(p: SquadronLeaderParams) -> BoxShape:
         floor=box.floor_mm,
         lid_thickness=box.lid_thickness_mm,
         headroom=box.headroom_mm,
+        tin_gap=clearance,
     )
 
 
@@ -306,31 +306,10 @@ def _candidate(p: SquadronLeaderParams, shape: BoxShape, packing: _Packing) -> _
     fixed = [packing.template[0].points] if packing.template is not None else []
     centred = _place_pockets(shape, packed, top, (0.0, 0.0))
     margins = _straight_margins(shape, packing)
-    offset, margins["corner"] = _best_offset(shape, packed, [q.points for q in centred], fixed)
+    outlines = [q.points for q in centred]
+    offset, margins["corner"] = corners.best_offset(shape, (packed.w, packed.h), outlines, fixed)
     pockets = centred if offset == (0.0, 0.0) else _place_pockets(shape, packed, top, offset)
     return _Candidate(strategy, packed, pockets, margins, packing.template, offset)
-
-
-def _best_offset(
-    shape: BoxShape, packed: Packed, outlines: list[np.ndarray], fixed: list[np.ndarray]
-) -> tuple[tuple[float, float], float]:
-    """Centred, unless sliding the blocks within their spare room clears a rounded corner
-    better (an L-shaped arrangement often sits better off centre)."""
-    points = np.vstack(outlines)
-    still = np.vstack(fixed) if fixed else np.empty((0, 2))
-    centred = min(_wall_clearance(shape, points), _wall_clearance(shape, still))
-    slack_x = max(shape.inner_length - packed.w, 0.0) / 2
-    slack_y = max(shape.inner_width - packed.h, 0.0) / 2
-    if 2 * centred >= min(2 * slack_x, 2 * slack_y) - EPS:
-        return (0.0, 0.0), centred  # the straight walls limit it already: nothing to gain
-    steps = np.linspace(-1, 1, OFFSET_STEPS)
-    offsets = np.array([(fx * slack_x, fy * slack_y) for fx in steps for fy in steps])
-    moved = points[None, :, :] + offsets[:, None, :]
-    clearances = np.minimum(_wall_clearance(shape, moved), _wall_clearance(shape, still))
-    best = int(np.argmax(clearances))
-    if clearances[best] <= centred + EPS:
-        return (0.0, 0.0), centred
-    return (float(offsets[best, 0]), float(offsets[best, 1])), float(clearances[best])
 
 
 def _insert_top(p: SquadronLeaderParams, shape: BoxShape) -> float:
@@ -389,7 +368,7 @@ def _template_on_top(
             z = shape.ceiling - p.templates.thickness_mm
             matrix = frames.translate(-variant.w / 2, -variant.h / 2, z)
             recess = variant.pockets[0].moved(matrix)
-            clearance = _wall_clearance(shape, recess.points)
+            clearance = corners.wall_clearance(shape, recess.points)
             if clearance > best_clearance + EPS:
                 _, pose = variant.units[0]
                 best, best_clearance = (recess, frames.compose(matrix, pose)), clearance
@@ -398,21 +377,6 @@ def _template_on_top(
 
 
 # ---- margins ----
-
-
-def _wall_clearance(shape: BoxShape, points: np.ndarray) -> np.ndarray | float:
-    """Smallest distance from any point to the inner wall, rounded corners included
-    (negative outside); over the last axis but one, so a stack of point sets gives one
-    figure per set. The inner outline is convex, so a pocket (convex or not) is inside it
-    exactly when its vertices are."""
-    if points.size == 0:
-        return math.inf
-    radius = shape.inner_radius
-    qx = np.abs(points[..., 0]) - (shape.inner_length / 2 - radius)
-    qy = np.abs(points[..., 1]) - (shape.inner_width / 2 - radius)
-    outside = np.hypot(np.maximum(qx, 0), np.maximum(qy, 0)) + np.minimum(np.maximum(qx, qy), 0)
-    clearance = np.min(radius - outside, axis=-1)
-    return float(clearance) if np.ndim(clearance) == 0 else clearance
 
 
 def _limited_by(margins: dict[str, float]) -> str:
