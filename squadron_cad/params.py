@@ -10,6 +10,7 @@ every key involved, because a maker reads them at a terminal.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -300,6 +301,18 @@ class KitParamsBase(BaseModel):
         tuple[PlayerColour, ...] | None,
         Field(strict=False, description="Optional name and colour of each player, in order"),
     ] = None
+
+    @classmethod
+    def follow_defaults(
+        cls,
+        values: dict[str, Any],  # noqa: ARG003 (a kit's model reads them)
+        given: Callable[[str], bool],  # noqa: ARG003
+    ) -> dict[str, Any]:
+        """Defaults that follow what the maker set, by dotted key (a kit's sizes that follow
+        its token width), from the merged raw values (not yet validated: leave a value of
+        the wrong kind alone, the model refuses it); `given(key)`: the maker set that key,
+        so it is theirs and stays. The engine's kits derive none."""
+        return {}
 
     @model_validator(mode="after")
     def _colours_cover_players(self) -> KitParamsBase:
