@@ -261,7 +261,7 @@ class PaperParams(Section):
         Mm, mm("Blank border on every side (12.7 = half an inch: every common printer)", 3, 40)
     ]
     hex_across_flats_mm: Annotated[
-        Mm, mm("Hex size across the flats (centre to centre of neighbouring hexes)", 10, 100)
+        Mm, mm("Hex size across the flats (centre to centre of neighbouring hexes)", 10, 200)
     ]
     hex_orientation: Annotated[
         Literal["flat_top", "pointy_top"],
