@@ -892,15 +892,15 @@ def tolerance(
     steps = coupons.Ladder.parse(ladder or coupons.DEFAULT_LADDER)
     if picks and not choose:
         raise InputError(f"{picks[0]}: FIT=MM words are for --choose (--choose {picks[0]})")
+    layers = (opts.params, opts.overrides, opts.tin)
     if choose:
-        layers = (opts.params, opts.overrides, opts.tin)
         lines = coupons.write_choice(params, game, steps, picks or (), out_params, layers)
     else:
         safe_output_folder(opts.out, coupons.KIND)  # said before the work is announced
         opts.note(f"rendering, measuring and slicing the {game.name} coupons into {opts.out} ...")
         cores = jobs or os.cpu_count() or 1
         _watch_output(Path(opts.out), "tolerance plate")
-        lines = coupons.build_lines(params, opts.out, steps, cores, not no_previews)
+        lines = coupons.build_lines(params, opts.out, steps, cores, not no_previews, layers)
     for line in lines:
         if opts.json:
             console.emit_json({"event": "tolerance", "message": line})

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -286,6 +286,8 @@ class KitParamsBase(BaseModel):
     """What the engine reads of every kit's parameters; a kit's model adds its game."""
 
     model_config = MODEL_CONFIG
+    # for makers (docs/parameters.md): which defaults follow what they set (follow_defaults)
+    FOLLOWING: ClassVar[str] = ""
 
     players: Annotated[int, Field(ge=1, le=8, description="Number of players")]
     quality: Annotated[Quality, Field(description="draft: coarse curves; final: for printing")]

@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import math
 import re
+import shlex
 import tempfile
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +29,7 @@ from squadron_cad.checks.mesh import load_mesh
 from squadron_cad.checks.slicer import SlicerError, SliceResult, SliceSettings, slice_part
 from squadron_cad.emit import emit
 from squadron_cad.errors import InputError, ToolError
-from squadron_cad.kit import Coupon, Kit, Part, kit_of
+from squadron_cad.kit import Coupon, Kit, Part, default_kit, kit_of
 from squadron_cad.outfolder import (
     no_trace_if_unfinished,
     prepare_cache,
@@ -42,7 +43,7 @@ from squadron_cad.render import openscad
 from squadron_cad.render.atomic import write_bytes, write_json, write_text
 from squadron_cad.render.cache import RenderCache, file_sha256, source_key
 from squadron_cad.render.display import display_environment
-from squadron_cad.resolve import resolve
+from squadron_cad.resolve import parse_override, resolve
 
 DEFAULT_LADDER = "0.10:0.40:0.05"
 CHOICE_HEADER = "# Clearances chosen from the "  # --choose overwrites only its own files
@@ -199,14 +200,68 @@ def _written_by_choose(path: Path) -> bool:
         return False
 
 
-def choice_yaml(kit: Kit, chosen: dict[str, float], values: dict[str, Any]) -> str:
+Layers = tuple[Iterable[Path], Iterable[str], str | None]  # --params files, --set, --tin
+NO_LAYERS: Layers = ((), (), None)
+
+
+def choice_yaml(kit: Kit, chosen: dict[str, float], values: dict[str, Any], build: str) -> str:
     picks = " ".join(f"{fit}={value:.2f}" for fit, value in chosen.items())
     header = (
         f"{CHOICE_HEADER}{kit.title} tolerance test print:\n"
         f"#   squadron-cad tolerance --choose {picks}\n"
-        "# Build with them: squadron-cad build --params THIS_FILE\n"
+        f"# Build with them: {build}\n"
     )
     return header + yaml.safe_dump(values, sort_keys=False)
+
+
+def file_values(
+    params: KitParamsBase,
+    coupons: tuple[Coupon, ...],
+    chosen: dict[str, float],
+    overrides: Iterable[str],
+) -> dict[str, Any]:
+    """What the chosen file sets: the run's --set values (the plate was printed with
+    them, and the file must build the same kit alone), then the chosen fits."""
+    values: dict[str, Any] = {}
+    for text in overrides:
+        _deep_merge(values, parse_override(text))
+    _deep_merge(values, choice_values(params, coupons, chosen))
+    return values
+
+
+def _deep_merge(tree: dict[str, Any], layer: dict[str, Any]) -> None:
+    for key, value in layer.items():
+        if isinstance(value, dict) and isinstance(tree.get(key), dict):
+            _deep_merge(tree[key], value)
+        else:
+            tree[key] = value
+
+
+def build_command(kit: Kit, layers: Layers, target: Path) -> str:
+    """The build the written file is for: the same kit, tin and parameter files, then it."""
+    files, _overrides, tin = layers
+    words = ["squadron-cad", "build"]
+    if kit.name != default_kit().name:
+        words += ["--kit", kit.name]
+    if tin:
+        words += ["--tin", tin]
+    for path in [*files, target]:
+        words += ["--params", str(path)]
+    return shlex.join(words)
+
+
+def refusal(kit: Kit, text: str, name: str, layers: Layers) -> str | None:
+    """Why the kit refuses this file on top of the layers' files and tin (None: it builds).
+    The --set values are in the file itself."""
+    files, _overrides, tin = layers
+    with tempfile.TemporaryDirectory(prefix="squadron-choice-") as folder:
+        trial = Path(folder) / name
+        trial.write_text(text, encoding="utf-8")
+        try:
+            resolve([*files, trial], [], tin, kit)
+        except InputError as error:
+            return str(error)
+    return None
 
 
 def write_choice(
@@ -215,14 +270,18 @@ def write_choice(
     ladder: Ladder,
     picks: Iterable[str],
     target: Path,
-    layers: tuple[Iterable[Path], Iterable[str], str | None] = ((), (), None),
+    layers: Layers = NO_LAYERS,
 ) -> list[str]:
     """Write the picks as a parameters file, once the kit accepts it on top of the same
-    layers (--params files, --set, --tin); the lines to show."""
+    --params files and --tin (the run's --set values are written into it); the lines to
+    show."""
     coupons = coupons_of(kit)
     chosen = parse_picks(picks, coupons, ladder)
-    values = choice_values(params, coupons, chosen)
-    text = choice_yaml(kit, chosen, values)
+    files, overrides, tin = layers
+    layers = (list(files), list(overrides), tin)
+    values = file_values(params, coupons, chosen, layers[1])
+    build = build_command(kit, layers, target)
+    text = choice_yaml(kit, chosen, values, build)
     if target.is_dir():
         raise InputError(f"--out-params {target}: is a folder; give a file name, e.g. fits.yaml")
     if not target.parent.is_dir():
@@ -232,17 +291,31 @@ def write_choice(
             f"--out-params {target}: holds a file `tolerance --choose` did not write; give a "
             "new file name, e.g. --out-params fits-chosen.yaml"
         )
-    files, overrides, tin = layers
-    with tempfile.TemporaryDirectory(prefix="squadron-choice-") as folder:
-        trial = Path(folder) / target.name
-        trial.write_text(text, encoding="utf-8")
-        try:
-            resolve([*files, trial], list(overrides), tin, kit)
-        except InputError as error:
-            raise InputError(f"--choose: the kit refuses the chosen values: {error}") from None
+    refused = refusal(kit, text, target.name, layers)
+    if refused is not None:
+        raise InputError(f"--choose: the kit refuses the chosen values: {refused}")
     write_text(target, text)
     keys = ", ".join(f"{c.key} = {chosen[c.fit]:g}" for c in coupons if c.fit in chosen)
-    return [f"wrote {target}: {keys}", f"build with them: squadron-cad build --params {target}"]
+    kept = " and your --set values" if layers[1] else ""
+    return [f"wrote {target}: {keys}{kept}", f"build with them: {build}"]
+
+
+def left_off(params: KitParamsBase, ladder: Ladder, layers: Layers) -> dict[str, dict[float, str]]:
+    """The steps the kit would refuse if chosen, by fit and value, with its reason: they
+    are not printed (every coupon on the plate can be chosen and its file builds)."""
+    kit = kit_of(params)
+    coupons = coupons_of(kit)
+    files, overrides, tin = layers
+    layers = (list(files), list(overrides), tin)
+    refused: dict[str, dict[float, str]] = {}
+    for coupon in coupons:
+        for value in ladder.values:
+            chosen = {coupon.fit: value}
+            values = file_values(params, coupons, chosen, layers[1])
+            reason = refusal(kit, yaml.safe_dump(values), "fits.yaml", layers)
+            if reason is not None:
+                refused.setdefault(coupon.fit, {})[value] = reason
+    return refused
 
 
 # ---- building the plate ----------------------------------------------------------------------
@@ -287,6 +360,7 @@ class PlateReport:
     slice_note: str
     files: list[str]
     picture: bool = True
+    left_off: dict[str, dict[float, str]] = field(default_factory=dict)  # fit -> mm -> why
 
     @property
     def minutes(self) -> float | None:
@@ -298,18 +372,27 @@ class PlateReport:
             "slicer": None if self.slice is None else self.slice.as_dict(),
             "slicer_note": self.slice_note,
             "limits": {"minutes": LIMIT_MINUTES, "grams": LIMIT_GRAMS},
+            "left_off": [
+                {"fit": fit, "label_mm": value, "refused": why}
+                for fit, steps in self.left_off.items()
+                for value, why in steps.items()
+            ],
         }
 
 
-def pieces_of(params: KitParamsBase, ladder: Ladder) -> list[CouponPiece]:
-    """Every mate and step, at final quality whatever the parameters ask: coarse draft
-    curves would change the clearances the coupons are there to show."""
+def pieces_of(
+    params: KitParamsBase, ladder: Ladder, skip: dict[str, dict[float, str]] | None = None
+) -> list[CouponPiece]:
+    """Every mate and step (but those in `skip`), at final quality whatever the parameters
+    ask: coarse draft curves would change the clearances the coupons are there to show."""
     kit = kit_of(params)
     params = params.model_copy(update={"quality": FINAL})
     pieces = []
     for coupon in coupons_of(kit):
-        pieces.append(CouponPiece(coupon, None, kit.design(params)))
-        for value in ladder.values:
+        values = [v for v in ladder.values if v not in (skip or {}).get(coupon.fit, {})]
+        if values:  # a fit with no step left prints no mate either
+            pieces.append(CouponPiece(coupon, None, kit.design(params)))
+        for value in values:
             varied = with_value(params, coupon.key, value)
             pieces.append(CouponPiece(coupon, value, kit.design(varied)))
     return pieces
@@ -488,7 +571,17 @@ def readme(kit: Kit, ladder: Ladder, report: PlateReport) -> str:
     lines += [f"2. The clearances, in mm: {steps}. For each fit:", ""]
     for coupon in coupons:
         lines.append(f"   - **{coupon.fit}**, {coupon.title} (`{coupon.key}`): {coupon.how}.")
-    example = " ".join(f"{c.fit}={ladder.values[len(ladder.values) // 2]:.2f}" for c in coupons)
+    for fit, steps in report.left_off.items():
+        values = ", ".join(f"{value:.2f}" for value in steps)
+        lines.append(f"   - not printed for **{fit}**: {values} (the kit refuses them with your")
+        lines.append(f"     parameters: {next(iter(steps.values()))})")
+    printed = {
+        c.fit: [v for v in ladder.values if v not in report.left_off.get(c.fit, {})]
+        for c in coupons
+    }
+    example = " ".join(
+        f"{fit}={values[len(values) // 2]:.2f}" for fit, values in printed.items() if values
+    )
     lines += [
         "",
         f"3. Write your choice: `squadron-cad tolerance --choose {example} --out-params fits.yaml`",
@@ -513,11 +606,17 @@ def build_plate(
     jobs: int = 2,
     picture: bool = True,
     progress: Progress | None = None,
+    layers: Layers | None = None,
 ) -> PlateReport:
-    """Render, measure, lay out, slice and describe the plate; swapped into out whole."""
+    """Render, measure, lay out, slice and describe the plate; swapped into out whole.
+    With the layers params were resolved from, a step the kit would refuse if chosen
+    (with them) is left off and reported."""
     out = safe_output_folder(out, KIND)
     kit = kit_of(params)
-    pieces = pieces_of(params, ladder)
+    refused = left_off(params, ladder, layers) if layers is not None else {}
+    if all(len(refused.get(c.fit, {})) == len(ladder.values) for c in coupons_of(kit)):
+        raise InputError(f"the kit refuses every step of the ladder {ladder}: {_first(refused)}")
+    pieces = pieces_of(params, ladder, refused)
     tell = progress or _quiet
     with no_trace_if_unfinished(out), staged(out, KIND) as staging:
         folder = staging.path
@@ -532,7 +631,7 @@ def build_plate(
             draw_plate(folder / PICTURE, pieces, stls, spots)
         tell("slice", "running")
         result, note = slice_plate(plate_stl, params)
-        report = PlateReport(out, measures, result, note, [], picture)
+        report = PlateReport(out, measures, result, note, [], picture, refused)
         write_json(folder / REPORT, {"kit": kit.name, "ladder": str(ladder), **report.as_dict()})
         write_text(folder / README, readme(kit, ladder, report))
         report.files = sorted(str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file())
@@ -541,11 +640,16 @@ def build_plate(
 
 
 def build_lines(
-    params: KitParamsBase, out: Path, ladder: Ladder, jobs: int, picture: bool = True
+    params: KitParamsBase,
+    out: Path,
+    ladder: Ladder,
+    jobs: int,
+    picture: bool = True,
+    layers: Layers = NO_LAYERS,
 ) -> list[str]:
     """Build the plate; what to tell the maker, a line per fit, then the plate."""
-    report = build_plate(params, out, ladder, jobs=jobs, picture=picture)
-    lines = []
+    report = build_plate(params, out, ladder, jobs=jobs, picture=picture, layers=layers)
+    lines = [_left_off_line(fit, steps) for fit, steps in report.left_off.items()]
     for fit in dict.fromkeys(m["fit"] for m in report.measures):
         rows = [m for m in report.measures if m["fit"] == fit]
         worst = max(abs(m["measured_mm"] - m["label_mm"]) for m in rows)
@@ -564,6 +668,17 @@ def build_lines(
     drawn = f"{PICTURE}, " if picture else ""
     lines.append(f"wrote {out}: {PLATE}.3mf (and .stl), {drawn}{README}; read the README")
     return lines
+
+
+def _left_off_line(fit: str, steps: dict[float, str]) -> str:
+    values = ", ".join(f"{value:.2f}" for value in steps)
+    return (
+        f"{fit}: {values} mm left off the plate: the kit refuses them: {next(iter(steps.values()))}"
+    )
+
+
+def _first(refused: dict[str, dict[float, str]]) -> str:
+    return next(iter(next(iter(refused.values())).values()))
 
 
 def refresh_docs_picture(docs_dir: Path, jobs: int = 2) -> Path:

@@ -60,7 +60,7 @@ def test_set_reads_yaml_values() -> None:
 
 BAD_INPUT = [
     # (overrides, words the one-line message must contain)
-    (["token.width_mm=-3"], ["token.width_mm", "-3", "at least 12"]),
+    (["token.width_mm=-3"], ["token.width_mm", "-3", "at least 16"]),
     (["token.width_mm=0"], ["token.width_mm", "at least"]),
     (["token.width_mm=1e9"], ["token.width_mm", "at most 120"]),
     (["token.width_mm=.inf"], ["token.width_mm", "finite"]),
@@ -72,7 +72,7 @@ BAD_INPUT = [
     (["quality=ultra"], ["quality", "draft", "final"]),
     (["tin.inner_width_mm=20"], ["tin.inner_width_mm", "token.width_mm"]),
     (
-        ["stacking.peg_diameter_mm=5", "stacking.peg_height_mm=2.5"],
+        ["stacking.peg_diameter_mm=8", "stacking.peg_height_mm=2.5"],
         ["stacking.peg_diameter_mm", "token.width_mm"],
     ),
     (["stacking.peg_diameter_mm=8"], ["stacking.peg_height_mm", "does not locate"]),

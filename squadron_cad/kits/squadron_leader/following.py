@@ -95,12 +95,12 @@ class _Follower:
         self.derived: dict[str, float] = {}
 
     def now(self, path: str) -> float | None:
+        """The value in use: derived, else the merged one if it is a number its field
+        allows (else None: nothing follows from a value the model will refuse)."""
         if path in self.derived:
             return self.derived[path]
-        value: Any = self.values
-        for part in path.split("."):
-            value = value.get(part) if isinstance(value, dict) else None
-        return float(value) if _is_number(value) else None
+        value = _given_value(self, path)
+        return value if value is not None and _allowed(path, value) else None
 
     def free(self, *paths: str) -> bool:
         """Whether every key is a default (the maker set none) holding a number."""
@@ -129,6 +129,27 @@ def follow(values: dict[str, Any], given: Given) -> dict[str, float]:
     _snap_follows_the_clearance(f, ref)
     _hole_fits_the_ring(f, width)
     return {path: value for path, value in f.derived.items() if value != _given_value(f, path)}
+
+
+def _allowed(path: str, value: float) -> bool:
+    """Whether the field at this dotted path takes the value (its bounds)."""
+    from squadron_cad.kits.squadron_leader.params import KitParams
+
+    model: Any = KitParams
+    info = None
+    for part in path.split("."):
+        fields = getattr(model, "model_fields", {})
+        if part not in fields:
+            return False
+        info = fields[part]
+        model = info.annotation
+    checks = {"ge": value.__ge__, "gt": value.__gt__, "le": value.__le__, "lt": value.__lt__}
+    for bound in info.metadata if info else ():
+        for name, holds in checks.items():
+            limit = getattr(bound, name, None)
+            if limit is not None and not holds(limit):
+                return False
+    return True
 
 
 def _given_value(f: _Follower, path: str) -> float | None:

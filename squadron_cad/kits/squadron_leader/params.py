@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import Field, model_validator
 
@@ -31,9 +31,19 @@ from squadron_cad.params import (
     ratio,
 )
 
+TOKEN_WIDTH_RANGE_MM = (16, 120)  # every width in it builds with the defaults (following.py)
+
 
 class TokenParams(Section):
-    width_mm: Annotated[Mm, mm("Octagon width across the corners", 12, 120)]
+    width_mm: Annotated[
+        Mm,
+        mm(
+            "Octagon width across the corners (any width in range builds with the defaults, "
+            "which follow it)",
+            TOKEN_WIDTH_RANGE_MM[0],
+            TOKEN_WIDTH_RANGE_MM[1],
+        ),
+    ]
     height_mm: Annotated[Mm, mm("Thickness of every token", 1.5, 20)]
     bottom_chamfer_mm: Annotated[
         Mm, mm("Chamfer on the bottom edge against elephant's foot", 0, 1.5, allow_zero=True)
@@ -385,6 +395,19 @@ class SquadronChecksParams(ChecksParams):
 
 class KitParams(KitParamsBase):
     """Everything a Squadron Leader build needs. Sections mirror the kit's default.yaml."""
+
+    FOLLOWING: ClassVar[str] = (
+        "The defaults are sized for a 26 mm token; those you leave alone follow "
+        "`token.width_mm` (a key you set is kept as you set it): the silhouette, where the "
+        "forward guides start, the cost chevrons and the ruler's numerals scale with it; "
+        "the pegs and the ruler joint's tab shrink with a smaller token and keep their "
+        "size on a larger one; the paper hex is the counter plus 8 mm. At any width the "
+        "joint's tab narrows to keep 0.8 mm slot walls, the snap ridges stand 0.3 x the "
+        "tab's shoulder past `ruler.joint_clearance_mm`, the altitude token's hole shrinks "
+        "to keep 0.8 mm to the sockets and room for a player's mark, and on a small token "
+        "the pegs move inward to keep 0.8 mm to the edge. `squadron-cad params` shows the "
+        "values used."
+    )
 
     token: TokenParams
     plane: PlaneParams
