@@ -56,7 +56,8 @@ def test_every_check_and_invariant_holds(built) -> None:
     _width, report = built
     assert not report.failures, [f.line() for f in report.failures]
     invariants = report.extras["invariants"]
-    assert invariants and all(item["ok"] for item in invariants)
+    assert invariants
+    assert all(item["ok"] for item in invariants)
 
 
 def test_the_token_and_the_ruler_are_the_width_asked(built) -> None:

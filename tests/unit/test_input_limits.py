@@ -181,7 +181,8 @@ def test_a_number_too_long_is_one_line_from_set_and_from_a_file(tmp_path: Path) 
 )
 def test_values_read_as_yaml_1_2_core(text: str, value: object) -> None:
     read = resolve_text(f"v: {text}\n")["v"]
-    assert read == value and type(read) is type(value)
+    assert read == value
+    assert type(read) is type(value)
 
 
 def test_a_sexagesimal_count_is_refused_not_read_as_ninety(tmp_path: Path) -> None:

@@ -236,7 +236,7 @@ def test_a_box_refusal_caused_by_the_dice_names_them() -> None:
 
     kit = resolve(overrides=["dice.colours={white: 16}"])
     with pytest.raises(InputError) as caught:
-        design_of(kit).layout
+        _ = design_of(kit).layout
     message = str(caught.value)
     assert "dice.colours asks 16: white 16" in message
     most = int(message.split("at most ")[1].split(" dice")[0])

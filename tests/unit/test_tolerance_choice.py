@@ -160,7 +160,7 @@ def test_the_loosest_choice_fits_the_box(tmp_path: Path, capsys) -> None:
     picks = [f"{coupon.fit}={LADDER.values[-1]:.2f}" for coupon in KIT.coupons]
     code, _, err = run(["tolerance", "--choose", *picks, "--out-params", str(target)], capsys)
     assert code == 0, err
-    code, out, err = run(["fit", "--params", str(target)], capsys)
+    code, _out, err = run(["fit", "--params", str(target)], capsys)
     assert code == 0, err
 
 
@@ -193,8 +193,10 @@ def test_a_step_the_kit_would_refuse_is_left_off_the_plate() -> None:
     layers = ([], ["token.width_mm=16"], None)
     params = resolve(overrides=layers[1])
     refused = left_off(params, LADDER, layers)
-    assert set(refused) == {"joint"} and set(refused["joint"]) == {0.4}
+    assert set(refused) == {"joint"}
+    assert set(refused["joint"]) == {0.4}
     assert "slot wall" in refused["joint"][0.4]
     printed = {(piece.coupon.fit, piece.value) for piece in pieces_of(params, LADDER, refused)}
-    assert ("joint", 0.4) not in printed and ("joint", 0.35) in printed
+    assert ("joint", 0.4) not in printed
+    assert ("joint", 0.35) in printed
     assert left_off(resolve(), LADDER, ([], [], None)) == {}  # the defaults: every step
