@@ -200,3 +200,13 @@ def test_a_step_the_kit_would_refuse_is_left_off_the_plate() -> None:
     assert ("joint", 0.4) not in printed
     assert ("joint", 0.35) in printed
     assert left_off(resolve(), LADDER, ([], [], None)) == {}  # the defaults: every step
+
+
+def test_the_plate_readme_says_which_steps_were_left_off() -> None:
+    from squadron_cad.tolerance import PlateReport, readme
+
+    report = PlateReport(Path("t"), [], None, "not sliced", [], False, {"joint": {0.4: "why"}})
+    text = readme(KIT, LADDER, report)
+    assert "not printed for **joint**: 0.40" in text
+    assert "parameters: why)" in text
+    assert "--choose peg=0.25 joint=0.25" in text  # the example picks printed steps only
