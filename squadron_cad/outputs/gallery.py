@@ -274,7 +274,7 @@ def parameters_markdown(defaults: KitParamsBase) -> str:
         "`params/default.yaml` (the kit's). Set any key in your own YAML (`--params FILE`) or "
         "with `--set key.path=value`.",
         "",
-        "Later layers win key by key within a section (`token`, `box`, ...); a mapping that "
+        "Later layers win key by key within a section (`tin`, `printer`, ...); a mapping that "
         "is data, keyed by names (`dice.colours`: colour -> count), is replaced whole by the "
         "one you give, as a list is: `--set 'dice.colours={white: 8}'` is 8 white dice. "
         "Values read as YAML 1.2: `1:30` and `yes` are text, `012` is 12; a number given "
