@@ -10,7 +10,8 @@ every key involved, because a maker reads them at a terminal.
 from __future__ import annotations
 
 import re
-from typing import Annotated, Any, Literal
+from collections.abc import Callable
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -260,7 +261,7 @@ class PaperParams(Section):
         Mm, mm("Blank border on every side (12.7 = half an inch: every common printer)", 3, 40)
     ]
     hex_across_flats_mm: Annotated[
-        Mm, mm("Hex size across the flats (centre to centre of neighbouring hexes)", 10, 100)
+        Mm, mm("Hex size across the flats (centre to centre of neighbouring hexes)", 10, 200)
     ]
     hex_orientation: Annotated[
         Literal["flat_top", "pointy_top"],
@@ -285,6 +286,8 @@ class KitParamsBase(BaseModel):
     """What the engine reads of every kit's parameters; a kit's model adds its game."""
 
     model_config = MODEL_CONFIG
+    # for makers (docs/parameters.md): which defaults follow what they set (follow_defaults)
+    FOLLOWING: ClassVar[str] = ""
 
     players: Annotated[int, Field(ge=1, le=8, description="Number of players")]
     quality: Annotated[Quality, Field(description="draft: coarse curves; final: for printing")]
@@ -300,6 +303,18 @@ class KitParamsBase(BaseModel):
         tuple[PlayerColour, ...] | None,
         Field(strict=False, description="Optional name and colour of each player, in order"),
     ] = None
+
+    @classmethod
+    def follow_defaults(
+        cls,
+        values: dict[str, Any],  # noqa: ARG003 (a kit's model reads them)
+        given: Callable[[str], bool],  # noqa: ARG003
+    ) -> dict[str, Any]:
+        """Defaults that follow what the maker set, by dotted key (a kit's sizes that follow
+        its token width), from the merged raw values (not yet validated: leave a value of
+        the wrong kind alone, the model refuses it); `given(key)`: the maker set that key,
+        so it is theirs and stays. The engine's kits derive none."""
+        return {}
 
     @model_validator(mode="after")
     def _colours_cover_players(self) -> KitParamsBase:

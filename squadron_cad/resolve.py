@@ -7,100 +7,82 @@ say "token.width_mm = -3 (from mytin.yaml): must be greater than 0".
 from __future__ import annotations
 
 import difflib
-import os
 import re
-import stat
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, Union, get_args, get_origin
 
 import yaml
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from squadron_cad.errors import InputError
 from squadron_cad.kit import Kit, default_kit, load_kit
+from squadron_cad.paramfile import (
+    STDIN,
+    load_yaml_file,
+    load_yaml_layer,
+    parse_yaml_layer,
+    parse_yaml_mapping,
+)
 from squadron_cad.params import KitParamsBase
 
+__all__ = ["STDIN", "load_yaml_file", "parse_override", "parse_yaml_mapping", "resolve"]
+
 ENGINE_DEFAULTS = Path(__file__).resolve().parent / "defaults.yaml"  # what every kit shares
-MAX_YAML_BYTES = 1024 * 1024  # a parameter file is a page of text; more is a mistake
-STDIN = Path("-")  # --params - reads standard input
-_MERGE_TAG = "tag:yaml.org,2002:merge"
 # a dotted path of words; a word the model does not know (Token, leave-out) is refused by
 # the model as an unknown key, named, with the nearest known one
 _KEY_PATH = re.compile(r"^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$")
 
 
-class _Loader(yaml.SafeLoader):
-    """Safe YAML that also reads 1e9 and 2.5E-3 as numbers (YAML 1.1 wants a dot), and
-    refuses what a parameter file never needs: aliases (a billion-laughs file expands
-    them into gigabytes) and duplicate keys (the last one would win unseen)."""
-
-    def compose_node(self, parent: yaml.Node | None, index: object) -> yaml.Node | None:
-        if self.check_event(yaml.AliasEvent):
-            event = self.peek_event()
-            raise yaml.MarkedYAMLError(
-                problem=f"aliases (*{event.anchor}) are not allowed in parameter files",
-                problem_mark=event.start_mark,
-            )
-        event = self.peek_event()
-        if getattr(event, "anchor", None):
-            raise yaml.MarkedYAMLError(
-                problem=f"anchors (&{event.anchor}) are not allowed in parameter files",
-                problem_mark=event.start_mark,
-            )
-        return super().compose_node(parent, index)  # type: ignore[arg-type]
-
-    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
-        seen: dict[Any, yaml.Mark] = {}
-        for key_node, _value in node.value:
-            if key_node.tag == _MERGE_TAG:  # `<<:` merges; explicit keys may override those
-                continue
-            key = self.construct_object(key_node, deep=deep)
-            try:
-                first = seen.setdefault(key, key_node.start_mark)
-            except TypeError:  # an unhashable key: SafeConstructor refuses it with its line
-                continue
-            if first is not key_node.start_mark:
-                raise DuplicateKey(key, key_node.start_mark, first)
-        return super().construct_mapping(node, deep=deep)
-
-
-class DuplicateKey(yaml.YAMLError):
-    def __init__(self, key: object, mark: yaml.Mark, first: yaml.Mark) -> None:
-        super().__init__(f"duplicate key {key!r}")
-        self.key, self.mark, self.first = key, mark, first
-
-
-_Loader.add_implicit_resolver(
-    "tag:yaml.org,2002:float",
-    re.compile(r"^[-+]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)[eE][-+]?[0-9]+$"),
-    list("-+0123456789."),
-)
-
-
 @dataclass
 class Layered:
-    """Merged raw values for one kit and the origin of each leaf key."""
+    """Merged raw values for one kit, the origin of each leaf key, and the numbers as the
+    maker wrote them (a text field takes `2024` as "2024")."""
 
     kit: Kit
     values: dict[str, Any] = field(default_factory=dict)
     origins: dict[str, str] = field(default_factory=dict)
+    written: dict[str, str] = field(default_factory=dict)
 
-    def merge(self, layer: dict[str, Any], origin: str, prefix: str = "") -> None:
-        _merge_into(self.values, layer, origin, prefix, self.origins)
+    def merge(
+        self, layer: dict[str, Any], origin: str, written: dict[str, str] | None = None
+    ) -> None:
+        _merge_into(self.values, layer, origin, "", self.origins, self.kit.params_model)
+        self.written.update(written or {})
 
 
 def _merge_into(
-    target: dict[str, Any], layer: dict[str, Any], origin: str, prefix: str, origins: dict
+    target: dict[str, Any],
+    layer: dict[str, Any],
+    origin: str,
+    prefix: str,
+    origins: dict[str, str],
+    model: type[BaseModel] | None,
 ) -> None:
+    """A section (a group of named parameters, such as `token`) merges key by key; any other
+    mapping is data (`dice.colours`: colour -> count) and the one given replaces the one
+    before, as a list does: `{white: 8}` is eight white dice, not eight more."""
     for key, value in layer.items():
         path = f"{prefix}{key}"
-        if isinstance(value, dict) and isinstance(target.get(key), dict) and value:
-            _merge_into(target[key], value, origin, f"{path}.", origins)
-        else:
-            target[key] = value
-            origins[path] = origin
+        section = _section_model(model, key)
+        if isinstance(value, dict) and isinstance(target.get(key), dict) and value and section:
+            _merge_into(target[key], value, origin, f"{path}.", origins, section)
+            continue
+        target[key] = value
+        for stale in [known for known in origins if known.startswith(f"{path}.")]:
+            del origins[stale]
+        origins[path] = origin
+
+
+def _section_model(model: type[BaseModel] | None, key: Any) -> type[BaseModel] | None:
+    """The section model a key of `model` holds (a Section, or one inside `X | None`)."""
+    info = model.model_fields.get(str(key)) if model is not None else None
+    if info is None:
+        return None
+    for option in get_args(info.annotation) or (info.annotation,):
+        if isinstance(option, type) and issubclass(option, BaseModel):
+            return option
+    return None
 
 
 def available_tins(kit: Kit | None = None) -> list[str]:
@@ -108,84 +90,31 @@ def available_tins(kit: Kit | None = None) -> list[str]:
     return sorted(p.stem for p in folder.glob("*.yaml")) if folder else []
 
 
-def load_yaml_file(path: Path, label: str) -> dict[str, Any]:
-    """A parameter file (or standard input for `-`) as a mapping, or a one-line InputError.
-
-    Only a regular file under MAX_YAML_BYTES is read: a FIFO would hang the build, a device
-    such as /dev/zero would never end, a huge file is a mistake."""
-    if Path(path) == STDIN:
-        if sys.stdin is None:  # started with standard input closed
-            raise InputError(f"{label} -: standard input is closed")
-        return parse_yaml_mapping(
-            _read_limited(sys.stdin.buffer, label, "standard input"), f"{label} standard input"
-        )
-    try:
-        info = os.stat(path)
-    except FileNotFoundError:
-        raise InputError(f"{label}: file not found: {path}") from None
-    except OSError as exc:
-        raise InputError(f"{label}: cannot read {path}: {exc.strerror}") from None
-    if not stat.S_ISREG(info.st_mode):
-        raise InputError(f"{label}: {path} is not a regular file (a parameter file is YAML text)")
-    if info.st_size > MAX_YAML_BYTES:
-        raise InputError(
-            f"{label}: {path} is {info.st_size} bytes; a parameter file is at most 1 MB"
-        )
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # never block, even if it became a FIFO
-        with os.fdopen(fd, "rb") as stream:
-            if not stat.S_ISREG(os.fstat(fd).st_mode):  # swapped for a FIFO since the stat
-                raise InputError(f"{label}: {path} is not a regular file")
-            text = _read_limited(stream, label, str(path))
-    except OSError as exc:
-        raise InputError(f"{label}: cannot read {path}: {exc.strerror}") from None
-    return parse_yaml_mapping(text, f"{label} {path}")
-
-
-def _read_limited(stream: Any, label: str, name: str) -> str:
-    data = stream.read(MAX_YAML_BYTES + 1)
-    if len(data) > MAX_YAML_BYTES:
-        raise InputError(f"{label}: {name} is over 1 MB; a parameter file is at most 1 MB")
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise InputError(f"{label}: {name} is not UTF-8 text") from None
-
-
-def parse_yaml_mapping(text: str, where: str) -> dict[str, Any]:
-    try:
-        data = yaml.load(text, Loader=_Loader)
-    except DuplicateKey as exc:
-        raise InputError(
-            f"{where}: duplicate key {exc.key!r} at line {exc.mark.line + 1} "
-            f"(first at line {exc.first.line + 1})"
-        ) from None
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark
-        at = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
-        raise InputError(f"{where}: malformed YAML{at}: {_one_line(exc.problem)}") from None
-    except yaml.YAMLError as exc:
-        raise InputError(f"{where}: malformed YAML: {_one_line(exc)}") from None
-    except RecursionError:
-        raise InputError(f"{where}: YAML nested too deeply") from None
-    if data is None:
-        return {}
-    if not isinstance(data, dict):
-        raise InputError(f"{where}: expected a mapping of keys (key: value), got {_kind(data)}")
-    return data
-
-
-def _one_line(text: object) -> str:
-    return " ".join(str(text).split())
+LINE_BREAKS = "\n\r\x85\u2028\u2029"  # what YAML reads as a new line
 
 
 def parse_override(text: str) -> dict[str, Any]:
     """`token.width_mm=30` as a nested mapping; the value is read as YAML (30, true, [H, D])."""
+    return _override_layer(text)[0]
+
+
+def _override_layer(text: str) -> tuple[dict[str, Any], dict[str, str]]:
+    """The override as a nested mapping, and its numbers as written (by dotted path)."""
     key, sep, raw = text.partition("=")
     key = key.strip()
     if not sep or not _KEY_PATH.match(key):
         raise InputError(f"--set {text!r}: expected key.path=value, e.g. --set token.width_mm=30")
-    value = parse_yaml_mapping(f"v: {raw}", f"--set {key}").get("v") if raw.strip() else None
+    if any(char in raw for char in LINE_BREAKS):
+        # "v: 30\nplayers: 4" read as one document would set a key nobody sees
+        raise InputError(
+            f"--set {key}: the value holds a line break; give it on one line "
+            "(a mapping as {a: 1, b: 2}, a list as [a, b])"
+        )
+    value, written = None, {}
+    if raw.strip():
+        layer, numbers = parse_yaml_layer(f"v: {raw}", f"--set {key}")
+        value = layer.get("v")
+        written = {f"{key}{path[1:]}": text for path, text in numbers.items()}
     if value is None:
         raise InputError(f"--set {key}: give a value, e.g. --set {key}=30")
     nested: dict[str, Any] = {}
@@ -194,7 +123,7 @@ def parse_override(text: str) -> dict[str, Any]:
     for part in parts[:-1]:
         cursor = cursor.setdefault(part, {})
     cursor[parts[-1]] = value
-    return nested
+    return nested, written
 
 
 def tin_preset_file(name: str, kit: Kit) -> Path:
@@ -234,11 +163,28 @@ def layered_values(
         layered.merge(load_yaml_file(path, "--tin"), f"tin preset {tin}")
     for path in param_files:
         origin = "standard input" if Path(path) == STDIN else Path(path).name
-        layered.merge(load_yaml_file(Path(path), "--params"), origin)
+        layer, written = load_yaml_layer(Path(path), "--params")
+        layered.merge(layer, origin, written)
     for text in overrides:
-        layered.merge(parse_override(text), "--set")
+        nested, written = _override_layer(text)
+        layered.merge(nested, "--set", written)
     _name_a_makers_tin(layered)
+    _follow_defaults(layered)
     return layered
+
+
+def _follow_defaults(layered: Layered) -> None:
+    """Let the kit derive the defaults a maker left alone from what they set (sizes that
+    follow the token width); a value the maker gave is never changed."""
+    derived = layered.kit.params_model.follow_defaults(
+        layered.values, lambda path: not _built_in(layered.origins.get(path, "defaults"))
+    )
+    for path, value in derived.items():
+        *sections, last = path.split(".")
+        cursor = layered.values
+        for section in sections:
+            cursor = cursor[section]
+        cursor[last] = value
 
 
 TIN_SIZES = ("inner_length_mm", "inner_width_mm", "inner_depth_mm", "corner_radius_mm")
@@ -288,10 +234,47 @@ def resolve(
 
 
 def validate(layered: Layered) -> KitParamsBase:
+    model = layered.kit.params_model
     try:
-        return layered.kit.params_model.model_validate(layered.values)
+        return model.model_validate(_text_as_written(layered.values, model, layered.written))
     except ValidationError as exc:
         raise InputError(describe_validation_error(exc, layered)) from None
+
+
+def _text_as_written(value: Any, annotation: Any, written: dict[str, str], path: str = "") -> Any:
+    """The values with a number or true/false given for a text field (a tin's name, a
+    title) turned into the text the maker typed: `tin.name: 2024` is the name "2024"."""
+    options = get_args(annotation) if get_origin(annotation) is Union else (annotation,)
+    if str in options and isinstance(value, int | float):
+        typed = written.get(path)
+        return typed if typed is not None and _reads_as(typed, value) else str(value)
+    for option in options:
+        if isinstance(option, type) and issubclass(option, BaseModel) and isinstance(value, dict):
+            fields = option.model_fields
+            return {
+                key: _text_as_written(
+                    item, fields[key].annotation, written, f"{path}.{key}" if path else str(key)
+                )
+                if key in fields
+                else item
+                for key, item in value.items()
+            }
+        if get_origin(option) is tuple and isinstance(value, list):
+            kind = get_args(option)[0]
+            return [
+                _text_as_written(item, kind, written, f"{path}.{index}")
+                for index, item in enumerate(value)
+            ]
+    return value
+
+
+def _reads_as(typed: str, value: int | float) -> bool:
+    """Whether the text as written is this value (and not an earlier layer's number)."""
+    try:
+        read = parse_yaml_mapping(f"v: {typed}", "written").get("v")
+    except InputError:
+        return False
+    return type(read) is type(value) and read == value
 
 
 def describe_validation_error(exc: ValidationError, layered: Layered) -> str:

@@ -6,23 +6,20 @@ printed once, and one labelled step per clearance on the ladder), measures each 
 clearance on the meshes placed on their mate, lays them out in rows (one fit a row,
 mate first, steps in order), writes the plate (3MF and STL), a picture of it, the
 slicer's time and filament and a README with the steps, atomically into one folder.
-`choose` turns "fit=value" picks into the kit's own clearance keys.
+Choosing ("fit=value" picks into the kit's own clearance keys) is in `tolerance_choice`.
 """
 
 from __future__ import annotations
 
 import math
-import re
-import tempfile
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import trimesh
-import yaml
 
 from squadron_cad.checks.mesh import load_mesh
 from squadron_cad.checks.slicer import SlicerError, SliceResult, SliceSettings, slice_part
@@ -43,10 +40,32 @@ from squadron_cad.render.atomic import write_bytes, write_json, write_text
 from squadron_cad.render.cache import RenderCache, file_sha256, source_key
 from squadron_cad.render.display import display_environment
 from squadron_cad.resolve import resolve
+from squadron_cad.tolerance_choice import (
+    CHOICE_HEADER,
+    DEFAULT_LADDER,
+    NO_LAYERS,
+    Ladder,
+    Layers,
+    choice_values,
+    coupons_of,
+    left_off,
+    parse_picks,
+    with_value,
+    write_choice,
+)
 
-DEFAULT_LADDER = "0.10:0.40:0.05"
-CHOICE_HEADER = "# Clearances chosen from the "  # --choose overwrites only its own files
-MAX_STEPS = 12  # a longer ladder no longer makes a small plate
+__all__ = [  # the choosing half lives in tolerance_choice; the CLI and tests read it here
+    "CHOICE_HEADER",
+    "DEFAULT_LADDER",
+    "NO_LAYERS",
+    "Ladder",
+    "build_plate",
+    "choice_values",
+    "left_off",
+    "parse_picks",
+    "with_value",
+    "write_choice",
+]
 KIND = "tolerance"  # the output folder's kind (squadron_cad.outfolder)
 PLATE = "tolerance_plate"
 COUPON_FOLDER = "coupons"
@@ -65,184 +84,7 @@ DOCS_PICTURE = "tolerance_plate.png"  # under docs/
 ROW_GAP_MM = 4.0
 FINAL = "final"  # the quality the coupons are always cut at
 RENDER_TIMEOUT_S = 300.0  # a coupon renders in seconds
-_LADDER = re.compile(r"^\s*([\d.]+)\s*:\s*([\d.]+)\s*:\s*([\d.]+)\s*$")
-
 Progress = Callable[[str, str], None]
-
-
-# ---- the ladder ------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Ladder:
-    """Clearances from low to high in steps, in mm (each a coupon)."""
-
-    low_mm: float
-    high_mm: float
-    step_mm: float
-
-    @classmethod
-    def parse(cls, text: str) -> Ladder:
-        match = _LADDER.match(text)
-        if not match:
-            raise InputError(f"--ladder {text!r}: give FROM:TO:STEP in mm, e.g. {DEFAULT_LADDER}")
-        low, high, step = (float(group) for group in match.groups())
-        if not 0 < low < high <= 2 or step <= 0:
-            raise InputError(f"--ladder {text!r}: needs 0 < FROM < TO <= 2 and STEP > 0 (mm)")
-        steps = (high - low) / step
-        if abs(steps - round(steps)) > 1e-6 or round(steps) + 1 > MAX_STEPS:
-            raise InputError(
-                f"--ladder {text!r}: TO - FROM must be a whole number of STEPs, at most "
-                f"{MAX_STEPS} values (the plate stays small)"
-            )
-        return cls(low, high, step)
-
-    @property
-    def values(self) -> tuple[float, ...]:
-        count = round((self.high_mm - self.low_mm) / self.step_mm) + 1
-        return tuple(round(self.low_mm + i * self.step_mm, 4) for i in range(count))
-
-    def holds(self, value: float) -> bool:
-        return any(abs(value - step) < 1e-6 for step in self.values)
-
-    def __str__(self) -> str:
-        return f"{self.low_mm:g}:{self.high_mm:g}:{self.step_mm:g}"
-
-
-def coupons_of(kit: Kit) -> tuple[Coupon, ...]:
-    if not kit.coupons:
-        raise InputError(f"the {kit.name} kit declares no fits: it has no tolerance test print")
-    return kit.coupons
-
-
-def with_value(params: Any, key: str, value: float) -> Any:
-    """The parameters with one dotted key set (not validated: a coupon may go below the
-    kit's fit range, which is what the test print is for)."""
-    head, _, rest = key.partition(".")
-    if not rest:
-        return params.model_copy(update={head: value})
-    return params.model_copy(update={head: with_value(getattr(params, head), rest, value)})
-
-
-def _value_at(params: Any, key: str) -> Any:
-    for name in key.split("."):
-        params = getattr(params, name)
-    return params
-
-
-# ---- choosing --------------------------------------------------------------------------------
-
-
-def parse_picks(picks: Iterable[str], coupons: tuple[Coupon, ...], ladder: Ladder) -> dict:
-    """ "fit=mm" words as {fit: value}; unknown fits and values off the ladder refused."""
-    fits = {coupon.fit: coupon for coupon in coupons}
-    chosen: dict[str, float] = {}
-    for pick in picks:
-        name, sep, text = pick.partition("=")
-        name = name.strip()
-        if not sep or name not in fits:
-            known = ", ".join(fits)
-            raise InputError(f"--choose {pick!r}: give FIT=MM with FIT one of: {known}")
-        try:
-            value = float(text)
-        except ValueError:
-            raise InputError(f"--choose {pick!r}: {text!r} is not a number of mm") from None
-        if not math.isfinite(value) or not ladder.holds(value):
-            steps = ", ".join(f"{v:.2f}" for v in ladder.values)
-            raise InputError(f"--choose {pick!r}: {name} must be a step of the ladder: {steps}")
-        if name in chosen:
-            raise InputError(
-                f"--choose {pick!r}: the fit {name} is named twice ({name}={chosen[name]:g} "
-                f"too); choose each fit once"
-            )
-        chosen[name] = round(value, 4)
-    if not chosen:
-        example = f"{coupons[0].fit}={ladder.values[len(ladder.values) // 2]:.2f}"
-        raise InputError(f"--choose: name at least one fit, e.g. --choose {example}")
-    return chosen
-
-
-def choice_values(
-    params: KitParamsBase, coupons: tuple[Coupon, ...], chosen: dict[str, float]
-) -> dict[str, Any]:
-    """The nested parameters that set each chosen fit, and widen its checked range so the
-    value is accepted (a printer that needs 0.15 where the kit's range starts at 0.2)."""
-    values: dict[str, Any] = {}
-    for coupon in coupons:
-        if coupon.fit not in chosen:
-            continue
-        value = chosen[coupon.fit]
-        _set(values, coupon.key, value)
-        if coupon.fit_range:
-            current = _value_at(params, coupon.fit_range)
-            per_side = round(value / coupon.sides, 4)
-            if per_side < current.min_mm:
-                _set(values, f"{coupon.fit_range}.min_mm", per_side)
-            if per_side > current.max_mm:
-                _set(values, f"{coupon.fit_range}.max_mm", per_side)
-    return values
-
-
-def _set(tree: dict[str, Any], key: str, value: Any) -> None:
-    *sections, last = key.split(".")
-    for section in sections:
-        tree = tree.setdefault(section, {})
-    tree[last] = value
-
-
-def _written_by_choose(path: Path) -> bool:
-    """Whether path is a file an earlier --choose wrote (its first line says so)."""
-    try:
-        with path.open(encoding="utf-8") as stream:
-            return stream.readline().startswith(CHOICE_HEADER)
-    except (OSError, UnicodeDecodeError):
-        return False
-
-
-def choice_yaml(kit: Kit, chosen: dict[str, float], values: dict[str, Any]) -> str:
-    picks = " ".join(f"{fit}={value:.2f}" for fit, value in chosen.items())
-    header = (
-        f"{CHOICE_HEADER}{kit.title} tolerance test print:\n"
-        f"#   squadron-cad tolerance --choose {picks}\n"
-        "# Build with them: squadron-cad build --params THIS_FILE\n"
-    )
-    return header + yaml.safe_dump(values, sort_keys=False)
-
-
-def write_choice(
-    params: KitParamsBase,
-    kit: Kit,
-    ladder: Ladder,
-    picks: Iterable[str],
-    target: Path,
-    layers: tuple[Iterable[Path], Iterable[str], str | None] = ((), (), None),
-) -> list[str]:
-    """Write the picks as a parameters file, once the kit accepts it on top of the same
-    layers (--params files, --set, --tin); the lines to show."""
-    coupons = coupons_of(kit)
-    chosen = parse_picks(picks, coupons, ladder)
-    values = choice_values(params, coupons, chosen)
-    text = choice_yaml(kit, chosen, values)
-    if target.is_dir():
-        raise InputError(f"--out-params {target}: is a folder; give a file name, e.g. fits.yaml")
-    if not target.parent.is_dir():
-        raise InputError(f"--out-params {target}: the folder {target.parent} does not exist")
-    if target.exists() and not _written_by_choose(target):
-        raise InputError(
-            f"--out-params {target}: holds a file `tolerance --choose` did not write; give a "
-            "new file name, e.g. --out-params fits-chosen.yaml"
-        )
-    files, overrides, tin = layers
-    with tempfile.TemporaryDirectory(prefix="squadron-choice-") as folder:
-        trial = Path(folder) / target.name
-        trial.write_text(text, encoding="utf-8")
-        try:
-            resolve([*files, trial], list(overrides), tin, kit)
-        except InputError as error:
-            raise InputError(f"--choose: the kit refuses the chosen values: {error}") from None
-    write_text(target, text)
-    keys = ", ".join(f"{c.key} = {chosen[c.fit]:g}" for c in coupons if c.fit in chosen)
-    return [f"wrote {target}: {keys}", f"build with them: squadron-cad build --params {target}"]
 
 
 # ---- building the plate ----------------------------------------------------------------------
@@ -287,6 +129,7 @@ class PlateReport:
     slice_note: str
     files: list[str]
     picture: bool = True
+    left_off: dict[str, dict[float, str]] = field(default_factory=dict)  # fit -> mm -> why
 
     @property
     def minutes(self) -> float | None:
@@ -298,18 +141,27 @@ class PlateReport:
             "slicer": None if self.slice is None else self.slice.as_dict(),
             "slicer_note": self.slice_note,
             "limits": {"minutes": LIMIT_MINUTES, "grams": LIMIT_GRAMS},
+            "left_off": [
+                {"fit": fit, "label_mm": value, "refused": why}
+                for fit, steps in self.left_off.items()
+                for value, why in steps.items()
+            ],
         }
 
 
-def pieces_of(params: KitParamsBase, ladder: Ladder) -> list[CouponPiece]:
-    """Every mate and step, at final quality whatever the parameters ask: coarse draft
-    curves would change the clearances the coupons are there to show."""
+def pieces_of(
+    params: KitParamsBase, ladder: Ladder, skip: dict[str, dict[float, str]] | None = None
+) -> list[CouponPiece]:
+    """Every mate and step (but those in `skip`), at final quality whatever the parameters
+    ask: coarse draft curves would change the clearances the coupons are there to show."""
     kit = kit_of(params)
     params = params.model_copy(update={"quality": FINAL})
     pieces = []
     for coupon in coupons_of(kit):
-        pieces.append(CouponPiece(coupon, None, kit.design(params)))
-        for value in ladder.values:
+        values = [v for v in ladder.values if v not in (skip or {}).get(coupon.fit, {})]
+        if values:  # a fit with no step left prints no mate either
+            pieces.append(CouponPiece(coupon, None, kit.design(params)))
+        for value in values:
             varied = with_value(params, coupon.key, value)
             pieces.append(CouponPiece(coupon, value, kit.design(varied)))
     return pieces
@@ -488,7 +340,17 @@ def readme(kit: Kit, ladder: Ladder, report: PlateReport) -> str:
     lines += [f"2. The clearances, in mm: {steps}. For each fit:", ""]
     for coupon in coupons:
         lines.append(f"   - **{coupon.fit}**, {coupon.title} (`{coupon.key}`): {coupon.how}.")
-    example = " ".join(f"{c.fit}={ladder.values[len(ladder.values) // 2]:.2f}" for c in coupons)
+    for fit, steps in report.left_off.items():
+        values = ", ".join(f"{value:.2f}" for value in steps)
+        lines.append(f"   - not printed for **{fit}**: {values} (the kit refuses them with your")
+        lines.append(f"     parameters: {next(iter(steps.values()))})")
+    printed = {
+        c.fit: [v for v in ladder.values if v not in report.left_off.get(c.fit, {})]
+        for c in coupons
+    }
+    example = " ".join(
+        f"{fit}={values[len(values) // 2]:.2f}" for fit, values in printed.items() if values
+    )
     lines += [
         "",
         f"3. Write your choice: `squadron-cad tolerance --choose {example} --out-params fits.yaml`",
@@ -513,11 +375,17 @@ def build_plate(
     jobs: int = 2,
     picture: bool = True,
     progress: Progress | None = None,
+    layers: Layers | None = None,
 ) -> PlateReport:
-    """Render, measure, lay out, slice and describe the plate; swapped into out whole."""
+    """Render, measure, lay out, slice and describe the plate; swapped into out whole.
+    With the layers params were resolved from, a step the kit would refuse if chosen
+    (with them) is left off and reported."""
     out = safe_output_folder(out, KIND)
     kit = kit_of(params)
-    pieces = pieces_of(params, ladder)
+    refused = left_off(params, ladder, layers) if layers is not None else {}
+    if all(len(refused.get(c.fit, {})) == len(ladder.values) for c in coupons_of(kit)):
+        raise InputError(f"the kit refuses every step of the ladder {ladder}: {_first(refused)}")
+    pieces = pieces_of(params, ladder, refused)
     tell = progress or _quiet
     with no_trace_if_unfinished(out), staged(out, KIND) as staging:
         folder = staging.path
@@ -532,7 +400,7 @@ def build_plate(
             draw_plate(folder / PICTURE, pieces, stls, spots)
         tell("slice", "running")
         result, note = slice_plate(plate_stl, params)
-        report = PlateReport(out, measures, result, note, [], picture)
+        report = PlateReport(out, measures, result, note, [], picture, refused)
         write_json(folder / REPORT, {"kit": kit.name, "ladder": str(ladder), **report.as_dict()})
         write_text(folder / README, readme(kit, ladder, report))
         report.files = sorted(str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file())
@@ -541,11 +409,16 @@ def build_plate(
 
 
 def build_lines(
-    params: KitParamsBase, out: Path, ladder: Ladder, jobs: int, picture: bool = True
+    params: KitParamsBase,
+    out: Path,
+    ladder: Ladder,
+    jobs: int,
+    picture: bool = True,
+    layers: Layers = NO_LAYERS,
 ) -> list[str]:
     """Build the plate; what to tell the maker, a line per fit, then the plate."""
-    report = build_plate(params, out, ladder, jobs=jobs, picture=picture)
-    lines = []
+    report = build_plate(params, out, ladder, jobs=jobs, picture=picture, layers=layers)
+    lines = [_left_off_line(fit, steps) for fit, steps in report.left_off.items()]
     for fit in dict.fromkeys(m["fit"] for m in report.measures):
         rows = [m for m in report.measures if m["fit"] == fit]
         worst = max(abs(m["measured_mm"] - m["label_mm"]) for m in rows)
@@ -564,6 +437,17 @@ def build_lines(
     drawn = f"{PICTURE}, " if picture else ""
     lines.append(f"wrote {out}: {PLATE}.3mf (and .stl), {drawn}{README}; read the README")
     return lines
+
+
+def _left_off_line(fit: str, steps: dict[float, str]) -> str:
+    values = ", ".join(f"{value:.2f}" for value in steps)
+    return (
+        f"{fit}: {values} mm left off the plate: the kit refuses them: {next(iter(steps.values()))}"
+    )
+
+
+def _first(refused: dict[str, dict[float, str]]) -> str:
+    return next(iter(next(iter(refused.values())).values()))
 
 
 def refresh_docs_picture(docs_dir: Path, jobs: int = 2) -> Path:

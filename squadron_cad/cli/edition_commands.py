@@ -126,15 +126,15 @@ def tolerance(
     steps = coupons.Ladder.parse(ladder or coupons.DEFAULT_LADDER)
     if picks and not choose:
         raise InputError(f"{picks[0]}: FIT=MM words are for --choose (--choose {picks[0]})")
+    layers = (opts.params, opts.overrides, opts.tin)
     if choose:
-        layers = (opts.params, opts.overrides, opts.tin)
         lines = coupons.write_choice(resolved, game, steps, picks or (), out_params, layers)
     else:
         safe_output_folder(out, coupons.KIND)  # said before the work is announced
         opts.note(f"rendering, measuring and slicing the {game.name} coupons into {out} ...")
         cores = jobs or os.cpu_count() or 1
         session_of(ctx).watch(Path(out), "tolerance plate")
-        lines = coupons.build_lines(resolved, out, steps, cores, not no_previews)
+        lines = coupons.build_lines(resolved, out, steps, cores, not no_previews, layers)
     for line in lines:
         if as_json:
             console.emit_json({"event": "tolerance", "message": line})

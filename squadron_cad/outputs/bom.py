@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import io
 import math
+import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -240,8 +241,22 @@ def markdown(manifest: dict[str, Any]) -> str:
         text += [f"- `{line.file}`" for line in unused]
     text += colour_tables(manifest)
     text += ["", "## Buy", "", "| item | count | detail |", "|---|---:|---|"]
-    text += [f"| {p.item} | {p.count or ''} | {p.detail} |" for p in purchases(manifest)]
+    text += [
+        f"| {table_cell(p.item)} | {p.count or ''} | {table_cell(p.detail)} |"
+        for p in purchases(manifest)
+    ]
     return "\n".join(text) + "\n"
+
+
+_MARKUP = re.compile(r"([\\`*_\[\]|])")
+
+
+def table_cell(text: str) -> str:
+    """Text a maker gave (a dice colour named `a|b` or `<b>x</b>`) as one table cell, read as
+    typed: never a column break, markup or HTML."""
+    text = " ".join(text.split())
+    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return _MARKUP.sub(r"\\\1", text)
 
 
 def colour_tables(manifest: dict[str, Any]) -> list[str]:

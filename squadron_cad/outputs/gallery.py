@@ -273,7 +273,15 @@ def parameters_markdown(defaults: KitParamsBase) -> str:
         "Defaults are `params/engine-defaults.yaml` (the engine's sections) under "
         "`params/default.yaml` (the kit's). Set any key in your own YAML (`--params FILE`) or "
         "with `--set key.path=value`.",
+        "",
+        "Later layers win key by key within a section (`tin`, `printer`, ...); a mapping that "
+        "is data, keyed by names (`dice.colours`: colour -> count), is replaced whole by the "
+        "one you give, as a list is: `--set 'dice.colours={white: 8}'` is 8 white dice. "
+        "Values read as YAML 1.2: `1:30` and `yes` are text, `012` is 12; a number given "
+        "for a text field (`tin.name=2024`) is that text.",
     ]
+    if type(defaults).FOLLOWING:
+        lines += ["", type(defaults).FOLLOWING]
     top_level = [(key, info) for key, info in type(defaults).model_fields.items()]
     plain = [(key, info) for key, info in top_level if _section_model(info) is None]
     lines += _table("Kit", "", plain, defaults)

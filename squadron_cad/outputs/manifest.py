@@ -147,13 +147,17 @@ def kit_params(data: dict[str, Any]) -> KitParamsBase:
 
 
 def params_difference(data: dict[str, Any], params: KitParamsBase) -> str:
-    """'' when params equal the kit's, else the first key that differs and both values."""
+    """'' when params equal the kit's, else the first key that differs and both values,
+    then the other keys that differ (a default that follows the one the maker changed,
+    such as the paper hex following token.width_mm, may come first)."""
     old = _flatten(data["params"])
     new = _flatten(params.model_dump(mode="json"))
-    for key in sorted(set(old) | set(new)):
-        if old.get(key) != new.get(key):
-            return f"{key}: {old.get(key)!r} there, {new.get(key)!r} now"
-    return ""
+    differ = [key for key in sorted(set(old) | set(new)) if old.get(key) != new.get(key)]
+    if not differ:
+        return ""
+    first = differ[0]
+    others = f" (also {', '.join(differ[1:])})" if differ[1:] else ""
+    return f"{first}: {old.get(first)!r} there, {new.get(first)!r} now{others}"
 
 
 def _flatten(data: Any, prefix: str = "") -> dict[str, Any]:

@@ -20,6 +20,8 @@ pytestmark = pytest.mark.integration
 
 FAKE = Path(__file__).resolve().parent.parent / "fakes" / "fake_openscad.py"
 CHEAP = ("template_straight", "template_turn", "range_ruler_1", "range_ruler_2", "range_ruler_3")
+# the slots' clearance alone (the snap ridges on the tabs follow the clearance unless set)
+SLOTS_ONLY = ("ruler.joint_clearance_mm=0.2", "ruler.joint_snap_mm=0.3")
 
 
 def _build(out: Path, overrides: tuple[str, ...] = (), **options):
@@ -50,7 +52,7 @@ def test_an_unchanged_rebuild_renders_nothing(built: Path) -> None:
 def test_one_change_re_renders_exactly_its_dependents(built: Path) -> None:
     # --only keeps a kit's parameters: take the kit away, keep its render cache.
     remove_owned(built, keep=(CACHE_NAME,))
-    report = _build(built, ("ruler.joint_clearance_mm=0.2",))
+    report = _build(built, SLOTS_ONLY)
     assert sorted(report.rendered) == ["range_ruler_2", "range_ruler_3"]
 
 
@@ -107,12 +109,9 @@ def test_a_shared_cache_serves_another_output_folder(first_build: Path, tmp_path
             first_build / "stl" / f"{name}.stl"
         ).read_bytes()
     assert not (tmp_path / "other" / CACHE_NAME).exists()
-    changed = _build(tmp_path / "third", ("ruler.joint_clearance_mm=0.2",), cache_dir=shared)
+    changed = _build(tmp_path / "third", SLOTS_ONLY, cache_dir=shared)
     assert sorted(changed.rendered) == ["range_ruler_2", "range_ruler_3"]
-    assert (
-        _build(tmp_path / "fourth", ("ruler.joint_clearance_mm=0.2",), cache_dir=shared).rendered
-        == []
-    )
+    assert _build(tmp_path / "fourth", SLOTS_ONLY, cache_dir=shared).rendered == []
 
 
 def test_the_progress_counts_to_the_parts_the_build_goes_through(tmp_path: Path) -> None:

@@ -100,8 +100,9 @@ def test_the_forward_guides_show_in_full(kit: Kit) -> None:
     found = {i["name"]: i for i in I.groove_invariants(params, meshes["plane_token"], None)}
     start = found["forward guides start ahead of the centre (mm)"]
     visible = found["forward guides visible, start to front flat (mm)"]
-    assert start["measured"] == pytest.approx(3.5, abs=0.05)
+    begin = params.plane.guide_start_mm  # 3.5 at 26 mm, following the token
+    assert start["measured"] == pytest.approx(begin, abs=0.05)
     assert visible["measured"] == pytest.approx(
-        float(params.token.across_flats_mm) / 2 - 3.5, abs=0.05
+        float(params.token.across_flats_mm) / 2 - begin, abs=0.05
     )
     assert all(item["ok"] for item in found.values())

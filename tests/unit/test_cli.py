@@ -30,7 +30,7 @@ def run(args: list[str], capsys) -> tuple[int, str, str]:
 
 
 BAD_BUILDS = [
-    (["--set", "token.width_mm=-3"], "token.width_mm = -3 (from --set): must be at least 12"),
+    (["--set", "token.width_mm=-3"], "token.width_mm = -3 (from --set): must be at least 16"),
     (["--set", "token.width_mm=1e9"], "token.width_mm"),
     (["--set", "tokn.width_mm=26"], "unknown key 'tokn'"),
     (["--set", "players=two"], "players"),

@@ -36,7 +36,7 @@ def test_every_part_emits_a_customizer_header(sources) -> None:
 
 def test_customizer_values_carry_ranges(sources) -> None:
     head = sources["plane_token"].text.partition("/* [Hidden] */")[0]
-    assert re.search(r"^token_width_mm = 26; // \[12:0\.1:120\]$", head, flags=re.MULTILINE)
+    assert re.search(r"^token_width_mm = 26; // \[16:0\.1:120\]$", head, flags=re.MULTILINE)
 
 
 def test_derived_values_are_expressions_of_the_inputs(sources) -> None:
@@ -56,7 +56,8 @@ def test_the_body_uses_names_not_numbers(sources) -> None:
     ("override", "changed"),
     [
         ("stat_dial.max_value=5", {"stat_dial_card", "box"}),
-        ("ruler.joint_clearance_mm=0.2", {"range_ruler_2", "range_ruler_3"}),
+        # the slots, and the snap ridges on the tabs (their default follows the clearance)
+        ("ruler.joint_clearance_mm=0.2", {"range_ruler_1", "range_ruler_2", "range_ruler_3"}),
         ("templates.bank_angle_deg=40", {"template_bank", "template_all", "box"}),
         ("box.title=HANGAR", {"box_lid"}),
     ],

@@ -147,3 +147,70 @@ def test_merge_keys_and_unhashable_keys_keep_their_own_rules() -> None:
 def test_a_bad_key_from_standard_input_names_its_origin() -> None:
     done = cli("params", "--params", "-", stdin=b"token:\n  width_mm: -3\n")
     assert_one_line_refusal(done, b"(from standard input)")
+
+
+# ---- values, as YAML 1.2's core schema reads them (issue 33, item 11) -------------------
+
+
+LONG = "1" * 4301  # Python refuses to turn more than 4,300 digits into a number
+
+
+def test_a_number_too_long_is_one_line_from_set_and_from_a_file(tmp_path: Path) -> None:
+    assert_one_line_refusal(cli("params", "--set", f"players={LONG}"), b"4301 digits")
+    path = tmp_path / "long.yaml"
+    path.write_text(f"token:\n  height_mm: 4\nplayers: {LONG}\n")
+    done = cli("params", "--params", str(path))
+    assert_one_line_refusal(done, b"long.yaml: a whole number of 4301 digits at line 3")
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("1:30", "1:30"),  # YAML 1.1 read base 60: 90
+        ("012", 12),  # 1.1: octal 10
+        ("0o17", 15),
+        ("0x1F", 31),
+        ("1e3", 1000.0),
+        ("yes", "yes"),  # 1.1: true
+        ("on", "on"),
+        ("2024-01-02", "2024-01-02"),  # 1.1: a date
+        ("1_000", "1_000"),  # 1.1: 1000
+        ("True", True),
+        ("~", None),
+    ],
+)
+def test_values_read_as_yaml_1_2_core(text: str, value: object) -> None:
+    read = resolve_text(f"v: {text}\n")["v"]
+    assert read == value
+    assert type(read) is type(value)
+
+
+def test_a_sexagesimal_count_is_refused_not_read_as_ninety(tmp_path: Path) -> None:
+    with pytest.raises(InputError, match=r"players = '1:30' \(from --set\): must be a whole"):
+        resolve(overrides=["players=1:30"])
+    path = tmp_path / "players.yaml"
+    path.write_text("players: 1:30\n")
+    with pytest.raises(InputError, match=r"players = '1:30' \(from players\.yaml\)"):
+        resolve([path])
+
+
+def test_a_number_given_for_text_is_that_text_as_written(tmp_path: Path) -> None:
+    kit = resolve(overrides=["tin.name=2024", "box.title=0123"])
+    assert (kit.tin.name, kit.box.title) == ("2024", "0123")
+    path = tmp_path / "named.yaml"
+    path.write_text("tin:\n  name: 2024\nbox:\n  title: 1.50\n")
+    kit = resolve([path])
+    assert (kit.tin.name, kit.box.title) == ("2024", "1.50")
+    # an earlier layer's number is not taken for a later layer's
+    assert resolve([path], ["box.title=7"]).box.title == "7"
+    with pytest.raises(InputError, match="must be a whole number"):
+        resolve(overrides=["players=two"])  # text for a number is still refused
+
+
+def test_a_line_break_in_a_set_value_is_refused() -> None:
+    """`30\nplayers: 4` set the width and silently dropped the line after the break."""
+    done = cli("params", "--set", "token.width_mm=30\nplayers: 4")
+    assert_one_line_refusal(done, b"--set token.width_mm: the value holds a line break")
+    for value in ("30\rplayers: 4", "30\u2028players: 4", "30\x85players: 4"):
+        with pytest.raises(InputError, match="holds a line break"):
+            resolve(overrides=[f"token.width_mm={value}"])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from pathlib import Path
 from typing import Any
 
@@ -185,3 +186,22 @@ def test_parts_with_a_file_per_player_point_each_player_at_their_own() -> None:
     assert "carries that player's mark" in table
     rows = {row["item"]: row for row in csv_rows(csv_text(data))}
     assert rows["plane_token"]["file"] == "stl/plane_token.p1.stl stl/plane_token.p2.stl"
+
+
+def test_dice_names_are_table_text_not_markup() -> None:
+    """A dice colour named `a|b` split the Buy row; `<b>x</b>` put raw HTML in bom.md."""
+    params = resolve(overrides=["dice.colours={'a|b': 2, '<b>x</b>': 1, 'r&d': 1}"])
+    data = manifest()
+    data["purchases"] = [item.as_dict() for item in kit_of(params).purchases(params)]
+    table = markdown(data)
+    row = next(line for line in table.splitlines() if line.startswith("| dice |"))
+    unescaped = len(re.findall(r"(?<!\\)\|", row))
+    assert unescaped == 4, row  # three cells: item, count, detail
+    assert "<" not in row
+    assert ">" not in row
+    assert "a\\|b" in row
+    assert "&lt;b&gt;x&lt;/b&gt;" in row
+    assert "r&amp;d" in row
+    # the CSV keeps the names as given
+    buy = next(r for r in csv_rows(csv_text(data)) if r["item"] == "dice")
+    assert "2 a|b, 1 <b>x</b>" in buy["detail"]

@@ -30,7 +30,7 @@ def test_parameter_table_lists_every_field_with_unit_and_range() -> None:
     text = gallery.parameters_markdown(resolve())
     for key in leaf_keys(SquadronLeaderParams):
         assert f"| `{key}` |" in text, key
-    assert "| `token.width_mm` | 26 | mm | >= 12, <= 120 | Octagon width across the corners |" in (
+    assert "| `token.width_mm` | 26 | mm | >= 16, <= 120 | Octagon width across the corners" in (
         text
     )
     assert "| `quality` | final |  | draft or final |" in text

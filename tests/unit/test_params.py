@@ -60,7 +60,7 @@ def test_set_reads_yaml_values() -> None:
 
 BAD_INPUT = [
     # (overrides, words the one-line message must contain)
-    (["token.width_mm=-3"], ["token.width_mm", "-3", "at least 12"]),
+    (["token.width_mm=-3"], ["token.width_mm", "-3", "at least 16"]),
     (["token.width_mm=0"], ["token.width_mm", "at least"]),
     (["token.width_mm=1e9"], ["token.width_mm", "at most 120"]),
     (["token.width_mm=.inf"], ["token.width_mm", "finite"]),
@@ -72,7 +72,7 @@ BAD_INPUT = [
     (["quality=ultra"], ["quality", "draft", "final"]),
     (["tin.inner_width_mm=20"], ["tin.inner_width_mm", "token.width_mm"]),
     (
-        ["stacking.peg_diameter_mm=5", "stacking.peg_height_mm=2.5"],
+        ["stacking.peg_diameter_mm=8", "stacking.peg_height_mm=2.5"],
         ["stacking.peg_diameter_mm", "token.width_mm"],
     ),
     (["stacking.peg_diameter_mm=8"], ["stacking.peg_height_mm", "does not locate"]),
@@ -215,3 +215,31 @@ def test_a_tin_named_after_a_long_file_name_stays_within_the_name_limit(tmp_path
     long_name = tmp_path / ("squadron-leader-tin-measured-" + "x" * 40 + ".yaml")
     long_name.write_text("tin:\n  corner_radius_mm: 8\n")
     assert len(resolve(param_files=[long_name]).tin.name) <= 60
+
+
+# ---- data mappings replace, sections merge (issue 33, item 10) ---------------------------
+
+
+def test_a_given_dice_mapping_replaces_the_default(tmp_path: Path) -> None:
+    """{white: 8} merged with the defaults' {red: 4, green: 4} made 16 dice."""
+    assert resolve(overrides=["dice.colours={white: 8}"]).dice.colours == {"white": 8}
+    path = tmp_path / "dice.yaml"
+    path.write_text("dice:\n  colours: {white: 8}\n  size_mm: 14\n")
+    kit = resolve([path])
+    assert kit.dice.colours == {"white": 8}
+    assert kit.dice.sides == 6  # the section itself still merges key by key
+    assert resolve([path], ["dice.colours={red: 2}"]).dice.colours == {"red": 2}
+
+
+def test_a_box_refusal_caused_by_the_dice_names_them() -> None:
+    from squadron_cad.kit import design_of
+
+    kit = resolve(overrides=["dice.colours={white: 16}"])
+    with pytest.raises(InputError) as caught:
+        _ = design_of(kit).layout
+    message = str(caught.value)
+    assert "dice.colours asks 16: white 16" in message
+    most = int(message.split("at most ")[1].split(" dice")[0])
+    assert 8 <= most < 16
+    fewer = resolve(overrides=[f"dice.colours={{white: {most}}}"])
+    assert design_of(fewer).layout.placements  # the hint works

@@ -134,3 +134,79 @@ def test_a_kit_without_coupons_says_so(tmp_path: Path, capsys, kit: str) -> None
         f"squadron-cad: error: the {kit} kit declares no fits: it has no tolerance test print"
     ]
     assert not out.exists()
+
+
+# ---- every printed coupon is choosable and its file builds (issue 33, item 7) -----------
+
+
+@pytest.mark.parametrize("fit", [coupon.fit for coupon in KIT.coupons])
+def test_every_default_step_is_choosable_and_its_file_resolves(
+    tmp_path: Path, capsys, fit: str
+) -> None:
+    """peg 0.35/0.40 were refused over altitude.hole_scale, joint 0.30-0.40 over the slot
+    wall and the snap ridges: keys the maker never touched."""
+    key = next(coupon.key for coupon in KIT.coupons if coupon.fit == fit)
+    for value in LADDER.values:
+        target = tmp_path / f"{fit}-{value:.2f}.yaml"
+        args = ["tolerance", "--choose", f"{fit}={value:.2f}", "--out-params", str(target)]
+        code, _, err = run(args, capsys)
+        assert code == 0, err
+        assert value_at(resolve([target]), key) == pytest.approx(value)
+
+
+def test_the_loosest_choice_fits_the_box(tmp_path: Path, capsys) -> None:
+    """The written file goes past the resolver: the box is solved with it (`fit`)."""
+    target = tmp_path / "fits.yaml"
+    picks = [f"{coupon.fit}={LADDER.values[-1]:.2f}" for coupon in KIT.coupons]
+    code, _, err = run(["tolerance", "--choose", *picks, "--out-params", str(target)], capsys)
+    assert code == 0, err
+    code, _out, err = run(["fit", "--params", str(target)], capsys)
+    assert code == 0, err
+
+
+def test_the_file_keeps_the_runs_set_values_and_names_its_tin_and_files(
+    tmp_path: Path, capsys
+) -> None:
+    """With --set altitude.hole_scale=0.5 the file left the key out, and the build it
+    suggested (--params fits.yaml alone) was refused."""
+    mine = tmp_path / "mine.yaml"
+    mine.write_text("players: 3\n")
+    target = tmp_path / "fits.yaml"
+    args = ["tolerance", "--choose", "peg=0.40", "--set", "altitude.hole_scale=0.5"]
+    args += ["--tin", "v2-box", "--params", str(mine), "--out-params", str(target)]
+    code, out, err = run(args, capsys)
+    assert code == 0, err
+    suggested = out.strip().splitlines()[-1].split("build with them: ")[1]
+    assert suggested == f"squadron-cad build --tin v2-box --params {mine} --params {target}"
+    code, _, err = run(["params", *suggested.split()[2:]], capsys)  # exactly that build
+    assert code == 0, err
+    chosen = resolve([mine, target], tin="v2-box")
+    assert chosen.altitude.hole_scale == 0.5
+    assert chosen.stacking.peg_socket_clearance_mm == pytest.approx(0.40)
+    assert chosen.players == 3
+
+
+def test_a_step_the_kit_would_refuse_is_left_off_the_plate() -> None:
+    """On a 16 mm token the ruler is 4 mm wide: a 0.40 joint leaves no slot wall."""
+    from squadron_cad.tolerance import left_off, pieces_of
+
+    layers = ([], ["token.width_mm=16"], None)
+    params = resolve(overrides=layers[1])
+    refused = left_off(params, LADDER, layers)
+    assert set(refused) == {"joint"}
+    assert set(refused["joint"]) == {0.4}
+    assert "slot wall" in refused["joint"][0.4]
+    printed = {(piece.coupon.fit, piece.value) for piece in pieces_of(params, LADDER, refused)}
+    assert ("joint", 0.4) not in printed
+    assert ("joint", 0.35) in printed
+    assert left_off(resolve(), LADDER, ([], [], None)) == {}  # the defaults: every step
+
+
+def test_the_plate_readme_says_which_steps_were_left_off() -> None:
+    from squadron_cad.tolerance import PlateReport, readme
+
+    report = PlateReport(Path("t"), [], None, "not sliced", [], False, {"joint": {0.4: "why"}})
+    text = readme(KIT, LADDER, report)
+    assert "not printed for **joint**: 0.40" in text
+    assert "parameters: why)" in text
+    assert "--choose peg=0.25 joint=0.25" in text  # the example picks printed steps only

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from typing import Annotated
 
+from squadron_cad.fit.shortfall import hundredth_down
 from squadron_cad.geometry.expr import Number
-from squadron_cad.params import Mm, Section, mm
+from squadron_cad.params import LENGTH_EPSILON_MM, Mm, Section, mm
 
 SIDE_WALL_MIN_MM = 0.8  # slot wall left beside the tab's head
 
@@ -67,12 +68,19 @@ def check_joint(
     that width comes from) whose sections are `section_mm` long: a ValueError naming the
     keys when a rule is broken."""
     side_wall = (width_mm - ruler.tab_tip_width_mm - 2 * ruler.joint_clearance_mm) / 2
-    if side_wall < SIDE_WALL_MIN_MM:
+    if side_wall < SIDE_WALL_MIN_MM - LENGTH_EPSILON_MM:
         raise ValueError(
             f"ruler.tab_width_mm ({ruler.tab_width_mm}) + 2 x ruler.tab_flare_mm "
             f"({ruler.tab_flare_mm}) + 2 x ruler.joint_clearance_mm "
-            f"({ruler.joint_clearance_mm}) leaves {side_wall:.2f} mm of slot wall in a "
-            f"{float(width_mm):.2f} mm ruler ({width_source}); {SIDE_WALL_MIN_MM} mm is needed"
+            f"({ruler.joint_clearance_mm}) leaves {hundredth_down(side_wall)} mm of slot wall "
+            f"in a {hundredth_down(width_mm)} mm ruler ({width_source}); "
+            f"{SIDE_WALL_MIN_MM:g} mm is needed"
+        )
+    if ruler.tab_flare_mm <= ruler.joint_clearance_mm:
+        raise ValueError(
+            f"ruler.tab_flare_mm ({ruler.tab_flare_mm}) must exceed ruler.joint_clearance_mm "
+            f"({ruler.joint_clearance_mm}): the tab's head catches on the slot's shoulders "
+            "only by the difference, or the ruler pulls apart"
         )
     if (
         not ruler.joint_clearance_mm

@@ -9,16 +9,16 @@ every key involved, because a maker reads them at a terminal.
 from __future__ import annotations
 
 import math
-from typing import Annotated, Literal
+from collections.abc import Callable
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import Field, model_validator
 
-from squadron_cad.components.ruler_joint.params import SectionedRulerParams, check_joint
+from squadron_cad.components.ruler_joint.params import SectionedRulerParams
 from squadron_cad.components.stat_card.params import StatCardParams
-from squadron_cad.geometry.expr import Number, cos_deg, sqrt
+from squadron_cad.geometry.expr import Number, cos_deg, smin, sqrt
 from squadron_cad.kits.squadron_leader import constants as C
 from squadron_cad.params import (
-    LENGTH_EPSILON_MM,
     ChecksParams,
     Deg,
     DiceParams,
@@ -33,9 +33,19 @@ from squadron_cad.params import (
     ratio,
 )
 
+TOKEN_WIDTH_RANGE_MM = (16, 120)  # every width in it builds with the defaults (following.py)
+
 
 class TokenParams(Section):
-    width_mm: Annotated[Mm, mm("Octagon width across the corners", 12, 120)]
+    width_mm: Annotated[
+        Mm,
+        mm(
+            "Octagon width across the corners (any width in range builds with the defaults, "
+            "which follow it)",
+            TOKEN_WIDTH_RANGE_MM[0],
+            TOKEN_WIDTH_RANGE_MM[1],
+        ),
+    ]
     height_mm: Annotated[Mm, mm("Thickness of every token", 1.5, 20)]
     bottom_chamfer_mm: Annotated[
         Mm, mm("Chamfer on the bottom edge against elephant's foot", 0, 1.5, allow_zero=True)
@@ -273,11 +283,21 @@ class SquadronChecksParams(ChecksParams):
     lid_fit: FitRange
 
 
-PICK_ROOM_MM = 1.0  # least room left on each side of a counter in its hex, to pick it up
-
-
 class SquadronLeaderParams(KitParamsBase):
     """Everything a Squadron Leader build needs. Sections mirror the kit's default.yaml."""
+
+    FOLLOWING: ClassVar[str] = (
+        "The defaults are sized for a 26 mm token; those you leave alone follow "
+        "`token.width_mm` (a key you set is kept as you set it): the silhouette, where the "
+        "forward guides start, the cost chevrons and the ruler's numerals scale with it; "
+        "the pegs and the ruler joint's tab shrink with a smaller token and keep their "
+        "size on a larger one; the paper hex is the counter plus 8 mm. At any width the "
+        "joint's tab narrows to keep 0.8 mm slot walls, the snap ridges stand 0.3 x the "
+        "tab's shoulder past `ruler.joint_clearance_mm`, the altitude token's hole shrinks "
+        "to keep 0.8 mm to the sockets and room for a player's mark, and on a small token "
+        "the pegs move inward to keep 0.8 mm to the edge. `squadron-cad params` shows the "
+        "values used."
+    )
 
     token: TokenParams
     plane: PlaneParams
@@ -319,7 +339,11 @@ class SquadronLeaderParams(KitParamsBase):
 
     @property
     def peg_circle_radius_mm(self) -> Number:
-        return sqrt(2) * self.token.width_mm / 4
+        return peg_circle_radius(
+            self.token,
+            self.stacking.socket_diameter_mm,
+            self.stacking.socket_chamfer_mm,
+        )
 
     @property
     def bank_inner_radius_mm(self) -> Number:
@@ -335,73 +359,34 @@ class SquadronLeaderParams(KitParamsBase):
         tokens = C.ALTITUDE_TOKENS_PER_STACK + 1
         return tokens * self.token.height_mm + self.plane.silhouette_height_mm
 
+    @classmethod
+    def follow_defaults(
+        cls, values: dict[str, Any], given: Callable[[str], bool]
+    ) -> dict[str, Any]:
+        """Sizes left at their default follow the token width and the fits' clearances
+        (`following`)."""
+        from squadron_cad.kits.squadron_leader.following import follow
+
+        return follow(values, given)
+
     @model_validator(mode="after")
     def _cross_section_rules(self) -> SquadronLeaderParams:
-        for rule in _CROSS_RULES:
+        from squadron_cad.kits.squadron_leader.rules import CROSS_RULES
+
+        for rule in CROSS_RULES:
             rule(self)
         return self
 
 
-def _sockets_fit_token(kit: SquadronLeaderParams) -> None:
-    socket_r = kit.stacking.socket_diameter_mm / 2 + kit.stacking.socket_chamfer_mm
-    outer_wall = kit.token.across_flats_mm / 2 - (kit.peg_circle_radius_mm + socket_r)
-    if outer_wall < 0.8:
-        raise ValueError(
-            f"stacking.peg_diameter_mm ({kit.stacking.peg_diameter_mm}) with its clearance and "
-            f"chamfer leaves {outer_wall:.2f} mm of wall to the token edge at token.width_mm "
-            f"({kit.token.width_mm}); at least 0.8 mm is needed"
-        )
-    if kit.stacking.socket_depth_mm > kit.token.height_mm - 0.8:
-        raise ValueError(
-            f"stacking.peg_height_mm + stacking.socket_extra_depth_mm "
-            f"({float(kit.stacking.socket_depth_mm):g}) must leave 0.8 mm under a socket in "
-            f"token.height_mm ({kit.token.height_mm})"
-        )
+WALL_MM = 0.8  # least wall the rules leave around a socket, a slot, a hole: two perimeters
+MOUTH_WALL_MM = 0.4  # least wall at a socket's chamfered mouth
 
 
-def _hole_clears_sockets(kit: SquadronLeaderParams) -> None:
-    hole_half = kit.token.across_flats_mm * kit.altitude.hole_scale / 2
-    socket_r = kit.stacking.socket_diameter_mm / 2
-    wall = kit.peg_circle_radius_mm - socket_r - hole_half
-    mouth_wall = wall - kit.stacking.socket_chamfer_mm
-    if wall < 0.8 or mouth_wall < 0.4:
-        raise ValueError(
-            f"altitude.hole_scale ({kit.altitude.hole_scale}) leaves {wall:.2f} mm between the "
-            f"centre hole and the sockets ({mouth_wall:.2f} mm at the chamfered mouth, "
-            f"stacking.socket_chamfer_mm {kit.stacking.socket_chamfer_mm}); at least 0.8 mm "
-            "(0.4 mm at the mouth) is needed"
-        )
-
-
-def _silhouette_fits(kit: SquadronLeaderParams) -> None:
-    flats = kit.token.across_flats_mm
-    for key, value in (
-        ("plane.silhouette_length_mm", kit.plane.silhouette_length_mm),
-        ("plane.silhouette_span_mm", kit.plane.silhouette_span_mm),
-    ):
-        if value > flats:
-            raise ValueError(
-                f"{key} ({value}) must fit on the token: at most its width across the flats "
-                f"({float(flats):.2f} at token.width_mm {kit.token.width_mm})"
-            )
-    if kit.plane.groove_depth_mm > kit.token.height_mm - 1:
-        raise ValueError(
-            f"plane.groove_depth_mm ({kit.plane.groove_depth_mm}) must leave 1 mm of "
-            f"token.height_mm ({kit.token.height_mm})"
-        )
-    if kit.plane.hollow_depth_mm and (
-        kit.plane.hollow_depth_mm + kit.plane.groove_depth_mm > kit.token.height_mm - 0.8
-    ):
-        raise ValueError(
-            f"plane.hollow_depth_mm ({kit.plane.hollow_depth_mm}) plus plane.groove_depth_mm "
-            f"({kit.plane.groove_depth_mm}) must leave 0.8 mm of token.height_mm "
-            f"({kit.token.height_mm})"
-        )
-    if kit.plane.guide_start_mm >= flats / 2:
-        raise ValueError(
-            f"plane.guide_start_mm ({kit.plane.guide_start_mm}) must be inside the token "
-            f"(under {float(flats) / 2:.2f} mm from the centre)"
-        )
+def peg_circle_radius(token: Any, socket_diameter: Number, socket_chamfer: Number) -> Number:
+    """Where the pegs and sockets stand: sqrt(2) * width / 4 (the reference design), moved
+    inward on a token too small to leave a socket WALL_MM of wall to its edge."""
+    edge = token.across_flats_mm / 2 - WALL_MM - socket_diameter / 2 - socket_chamfer
+    return smin(sqrt(2) * token.width_mm / 4, edge)
 
 
 MARK_WALL_MM = 0.4  # least wall left beside a player's mark
@@ -425,216 +410,3 @@ def token_mark_mm(kit: SquadronLeaderParams) -> float:
     column = float(kit.stat_dial.label_width_mm)
     room = min(ring, column) - 2 * MARK_WALL_MM - 2 * float(kit.marks.frame_mm)
     return min(float(kit.marks.token_size_mm), room)
-
-
-def _marks_fit(kit: SquadronLeaderParams) -> None:
-    """Each player's mark lies on its face, at least MARK_MIN_MM across: the plane token's
-    inside the top, a flush mark's recess inside the altitude token's ring and the stat
-    card's label column (a mark shrinks to the room there, down to that least size)."""
-    if plane_mark_mm(kit) < MARK_MIN_MM:
-        raise ValueError(
-            f"the plane token's top leaves {plane_mark_mm(kit):.2f} mm for a player's mark "
-            f"beside the silhouette (token.width_mm {kit.token.width_mm}); it needs "
-            f"{MARK_MIN_MM:g}: a wider token"
-        )
-    if token_mark_mm(kit) < MARK_MIN_MM:
-        raise ValueError(
-            f"the altitude token's ring and stat_dial.label_width_mm leave "
-            f"{token_mark_mm(kit):.2f} mm for a player's mark inside marks.frame_mm "
-            f"({kit.marks.frame_mm}); it needs {MARK_MIN_MM:g}: a smaller frame or a wider token"
-        )
-
-
-def _ruler_joint_fits(kit: SquadronLeaderParams) -> None:
-    ruler = kit.ruler
-    check_joint(ruler, kit.ruler_width_mm, "token.width_mm / 4", kit.template_length_mm)
-    if ruler.numeral_height_mm > kit.ruler_width_mm - 1:
-        raise ValueError(
-            f"ruler.numeral_height_mm ({ruler.numeral_height_mm}) must be at least 1 mm less "
-            f"than the ruler width ({float(kit.ruler_width_mm):.2f} = token.width_mm / 4)"
-        )
-
-
-def _text_depths_fit(kit: SquadronLeaderParams) -> None:
-    thinnest = min(
-        ("ruler.thickness_mm", kit.ruler.thickness_mm),
-        ("stat_dial.card_thickness_mm", kit.stat_dial.card_thickness_mm),
-        ("box.lid_thickness_mm", kit.box.lid_thickness_mm),
-        key=lambda item: item[1],
-    )
-    if kit.text.depth_mm > thinnest[1] - 0.6 + LENGTH_EPSILON_MM:
-        raise ValueError(
-            f"text.depth_mm ({kit.text.depth_mm}) must leave 0.6 mm under the engraving in "
-            f"{thinnest[0]} ({thinnest[1]})"
-        )
-    dial = kit.stat_dial
-    if kit.text.depth_mm + dial.detent_depth_mm > dial.card_thickness_mm - 0.6 + LENGTH_EPSILON_MM:
-        raise ValueError(
-            f"text.depth_mm ({kit.text.depth_mm}) + stat_dial.detent_depth_mm "
-            f"({dial.detent_depth_mm}) must leave 0.6 mm of stat_dial.card_thickness_mm "
-            f"({dial.card_thickness_mm})"
-        )
-
-
-def _template_features_fit(kit: SquadronLeaderParams) -> None:
-    templates = kit.templates
-    if templates.chevron_width_mm > kit.token.width_mm - 2:
-        raise ValueError(
-            f"templates.chevron_width_mm ({templates.chevron_width_mm}) must leave 1 mm each "
-            f"side on a template token.width_mm ({kit.token.width_mm}) wide"
-        )
-    room = kit.template_length_mm - 2 * (kit.token.across_flats_mm / 2 - kit.notch_offset_mm)
-    needed = templates.chevron_length_mm + 2 * templates.chevron_pitch_mm
-    if needed > room:
-        raise ValueError(
-            f"three chevrons (templates.chevron_length_mm {templates.chevron_length_mm} + "
-            f"2 x templates.chevron_pitch_mm {templates.chevron_pitch_mm}) need {needed:g} mm "
-            f"but only {float(room):.1f} mm lie between the notches"
-        )
-
-
-def _box_fits_tin(kit: SquadronLeaderParams) -> None:
-    box, tin = kit.box, kit.tin
-    smallest = min(tin.inner_length_mm, tin.inner_width_mm) - 2 * box.tin_clearance_mm
-    if smallest < kit.token.width_mm + 2 * box.wall_mm:
-        raise ValueError(
-            f"the tin (tin.inner_length_mm {tin.inner_length_mm} x tin.inner_width_mm "
-            f"{tin.inner_width_mm}) minus box.tin_clearance_mm is smaller than one token "
-            f"(token.width_mm {kit.token.width_mm}) in its box walls"
-        )
-    height = tin.inner_depth_mm - box.tin_clearance_mm
-    lid = box.lid_thickness_mm + box.lid_tray_depth_mm + box.lid_lip_mm
-    if lid + box.floor_mm >= height:
-        need = lid + box.floor_mm
-        tray = f"box.lid_tray_depth_mm {box.lid_tray_depth_mm:g}"
-        if box.lid_tray_depth_mm <= _least("lid_tray_depth_mm") + LENGTH_EPSILON_MM:
-            tray += " (its least)"
-        raise ValueError(
-            f"the tin is too shallow for the box's lid and floor: box.lid_thickness_mm "
-            f"{box.lid_thickness_mm:g} + {tray} + box.lid_lip_mm {box.lid_lip_mm:g} + "
-            f"box.floor_mm {box.floor_mm:g} = {need:g} mm, but tin.inner_depth_mm "
-            f"{tin.inner_depth_mm:g} less box.tin_clearance_mm {box.tin_clearance_mm:g} leaves "
-            f"{height:g} mm; for the lid and floor alone, use a tin deeper than "
-            f"{need + box.tin_clearance_mm:g} mm (tin.inner_depth_mm)"
-            f"{_shallow_hints(kit, need - height)}"
-        )
-    if "dice" in box.leave_out:  # carried outside the box: their size asks nothing of it
-        return
-    # What the stowing solver leaves a die: the tin less its clearance, the floor, the
-    # lid and the headroom under it (a die rule looser than that sent makers from one
-    # refusal to the next).
-    least = (
-        kit.dice.size_mm + box.tin_clearance_mm + box.floor_mm + box.lid_thickness_mm
-        + box.headroom_mm
-    )  # fmt: skip
-    if tin.inner_depth_mm < least - LENGTH_EPSILON_MM:
-        raise ValueError(
-            f"dice.size_mm ({kit.dice.size_mm}) is deeper than the box can hold in "
-            f"tin.inner_depth_mm ({tin.inner_depth_mm}) after box.tin_clearance_mm, "
-            f"box.floor_mm, box.lid_thickness_mm and box.headroom_mm; try box.leave_out: "
-            f"[dice], or for the dice alone a tin at least {least:g} mm deep "
-            "(tin.inner_depth_mm)"
-        )
-
-
-_HINTING = False  # set while a refusal's hints are tried, so trying one offers none
-
-
-def _least(name: str) -> float:
-    """A box length's least allowed value (its field's bound)."""
-    for bound in BoxParams.model_fields[name].metadata:
-        for attr in ("ge", "gt"):
-            if getattr(bound, attr, None) is not None:
-                return float(getattr(bound, attr))
-    return 0.0
-
-
-def _shallow_hints(kit: SquadronLeaderParams, short: float) -> str:
-    """Besides a deeper tin: one box length lowered enough, above its least value, each
-    tried on the whole model so only a change that is then accepted is offered (a lid
-    tray at its least of 6 is not)."""
-    global _HINTING
-    if _HINTING:
-        return ""
-    offered = []
-    _HINTING = True
-    try:
-        for name in ("lid_tray_depth_mm", "lid_lip_mm", "lid_thickness_mm", "floor_mm"):
-            value = math.floor((getattr(kit.box, name) - short) * 10 - 1e-6) / 10
-            if value < _least(name):
-                continue
-            data = kit.model_dump()
-            data["box"][name] = value
-            try:
-                type(kit).model_validate(data)
-            except ValueError:
-                continue
-            offered.append(f"box.{name} at most {value:g}")
-    finally:
-        _HINTING = False
-    return "".join(f", or give {hint}" for hint in offered)
-
-
-def _clearances_reach_their_fits(kit: SquadronLeaderParams) -> None:
-    """A clearance under its fit's least value prints tight or fused: refused, not warned."""
-    clearances = (  # key, value, sides it is shared between, fit
-        ("stacking.peg_socket_clearance_mm", kit.stacking.peg_socket_clearance_mm, 2, "stack_fit"),
-        ("ruler.joint_clearance_mm", kit.ruler.joint_clearance_mm, 1, "ruler_joint_fit"),
-        ("stat_dial.clip_clearance_mm", kit.stat_dial.clip_clearance_mm, 1, "clip_fit"),
-        ("box.lid_clearance_mm", kit.box.lid_clearance_mm, 1, "lid_fit"),
-        ("box.pocket_clearance_mm", kit.box.pocket_clearance_mm, 1, "pocket_fit"),
-    )
-    for key, value, sides, fit_key in clearances:
-        least = getattr(kit.checks, fit_key).min_mm
-        if value <= 0 or value / sides < least - LENGTH_EPSILON_MM:
-            on_diameter = " on the diameter" if sides == 2 else ""
-            raise ValueError(
-                f"{key} ({float(value):g}{on_diameter}) is under checks.{fit_key}.min_mm "
-                f"({least:g} per side): the parts would print fused or too tight; "
-                f"give at least {max(least * sides, 0.01):g}"
-            )
-
-
-def _text_meets_the_norms(kit: SquadronLeaderParams) -> None:
-    """Engraving below the checks' limits would fail every build: refused up front."""
-    checks = kit.checks
-    texts = (
-        ("text.depth_mm", kit.text.depth_mm, "min_text_depth_mm"),
-        ("text.stroke_mm", kit.text.stroke_mm, "min_text_stroke_mm"),
-        ("ruler.numeral_height_mm", kit.ruler.numeral_height_mm, "min_text_height_mm"),
-        ("stat_dial.numeral_height_mm", kit.stat_dial.numeral_height_mm, "min_text_height_mm"),
-        ("box.title_height_mm", kit.box.title_height_mm, "min_text_height_mm"),
-    )
-    for key, value, limit in texts:
-        least = getattr(checks, limit)
-        if value < least - LENGTH_EPSILON_MM:
-            raise ValueError(
-                f"{key} ({value:g}) is under checks.{limit} ({least:g}): engraving that small "
-                f"does not print legibly; give at least {least:g}"
-            )
-
-
-def _hex_holds_the_counter(kit: SquadronLeaderParams) -> None:
-    """A plane counter, or the printed token at any turn, must fit its hex with room."""
-    least = kit.token.width_mm + 2 * PICK_ROOM_MM
-    if kit.paper.hex_across_flats_mm < least - LENGTH_EPSILON_MM:
-        raise ValueError(
-            f"paper.hex_across_flats_mm ({kit.paper.hex_across_flats_mm:g}) is smaller than "
-            f"the plane counter: it must be at least token.width_mm ({kit.token.width_mm:g}) "
-            f"+ {2 * PICK_ROOM_MM:g} mm ({least:g}) so a counter fits with room to pick it up"
-        )
-
-
-_CROSS_RULES = (
-    _clearances_reach_their_fits,
-    _text_meets_the_norms,
-    _sockets_fit_token,
-    _hole_clears_sockets,
-    _silhouette_fits,
-    _marks_fit,
-    _ruler_joint_fits,
-    _text_depths_fit,
-    _template_features_fit,
-    _box_fits_tin,
-    _hex_holds_the_counter,
-)

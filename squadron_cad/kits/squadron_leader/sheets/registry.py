@@ -9,6 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from squadron_cad.errors import InputError
 from squadron_cad.kits.squadron_leader.constants import GAME_CREDIT
 from squadron_cad.kits.squadron_leader.params import SquadronLeaderParams
 from squadron_cad.kits.squadron_leader.sheets.counters import counters_sheet
@@ -17,6 +18,7 @@ from squadron_cad.kits.squadron_leader.sheets.moves_card import moves_sheet
 from squadron_cad.kits.squadron_leader.sheets.templates import ruler_sheet, templates_sheet
 from squadron_cad.paper.edition import PaperReport, write_edition
 from squadron_cad.paper.sheet import PaperKit, Sheet
+from squadron_cad.params import LENGTH_EPSILON_MM
 
 
 @dataclass(frozen=True)
@@ -35,7 +37,23 @@ SHEETS: tuple[SheetSpec, ...] = (
 )
 
 
+PICK_ROOM_MM = 1.0  # least room left on each side of a counter in its hex, to pick it up
+
+
+def check_hex_holds_the_counter(p: SquadronLeaderParams) -> None:
+    """A plane counter, or the printed token at any turn, must fit its hex with room: a
+    rule of the paper edition only (a 3D kit draws no hexes)."""
+    least = p.token.width_mm + 2 * PICK_ROOM_MM
+    if p.paper.hex_across_flats_mm < least - LENGTH_EPSILON_MM:
+        raise InputError(
+            f"paper.hex_across_flats_mm ({p.paper.hex_across_flats_mm:g}) is smaller than "
+            f"the plane counter: it must be at least token.width_mm ({p.token.width_mm:g}) "
+            f"+ {2 * PICK_ROOM_MM:g} mm ({least:g}) so a counter fits with room to pick it up"
+        )
+
+
 def paper_kit(p: SquadronLeaderParams) -> PaperKit:
+    check_hex_holds_the_counter(p)
     return PaperKit(
         name="squadron_leader_paper",
         title="Squadron Leader",

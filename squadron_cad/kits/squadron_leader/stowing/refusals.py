@@ -105,9 +105,14 @@ def hints(
     shortfall: Shortfall,
     single: bool = False,
     players: int | None = None,
+    dice: int | None = None,
 ) -> str:
-    """What to try: `players`, the most players whose pieces fit (None: none fewer do)."""
+    """What to try: `players`, the most players whose pieces fit (None: none fewer do);
+    `dice`, the most dice with which everything fits (None: fewer do not help)."""
     tries = []
+    if dice is not None and kind != "dice" and not single:
+        given = ", ".join(f"{colour} {n}" for colour, n in p.dice.colours.items() if n)
+        tries.append(f"at most {dice} dice (dice.colours asks {p.dice.count}: {given})")
     if players is not None and not single:
         tries.append(f"players: {players}")
     if kind != "stacks":
@@ -129,10 +134,11 @@ def message(
     single: bool = False,
     players: int | None = None,
     deeper: float | None = None,
+    dice: int | None = None,
 ) -> str:
     """`deeper`: mm more tin depth with which everything fits (None: no depth would)."""
     subject = single_piece_name(kind) if single else piece_name(p, kind)
-    tries = hints(p, kind, shortfall, single, players)
+    tries = hints(p, kind, shortfall, single, players, dice)
     depth = ""
     if deeper is not None:
         target = f"{p.tin.inner_depth_mm + float(tenth_up(deeper)):g}"

@@ -507,7 +507,8 @@ def _no_fit_message(
     shortfall = _verified(p, _best_shortfall(p, shape, contents, leave_out))
     culprit = _culprit(p, shape, contents, leave_out)
     deeper = _least_extra_depth(p) if shortfall.z <= EPS else None
-    return refusals.message(p, culprit, shortfall, players=_most_players_that_fit(p), deeper=deeper)
+    players, dice = _most_players_that_fit(p), _most_dice_that_fit(p, leave_out)
+    return refusals.message(p, culprit, shortfall, players=players, deeper=deeper, dice=dice)
 
 
 def _grown(
@@ -601,6 +602,20 @@ def _most_players_that_fit(p: SquadronLeaderParams) -> int | None:
         if _has_layout(p.model_copy(update={"players": players})):
             return players
     return None
+
+
+def _most_dice_that_fit(p: SquadronLeaderParams, leave_out: frozenset[str]) -> int | None:
+    """The most dice, under dice.colours' count, with which everything fits (None: the
+    dice are not what stands in the way, or only none fit)."""
+    count = p.dice.count
+    if "dice" in leave_out or count == 0 or not _has_layout(_with_dice(p, 0)):
+        return None
+    fewer = _least_that_fits(lambda less: _has_layout(_with_dice(p, count - less)), 0, count)
+    return count - fewer or None
+
+
+def _with_dice(p: SquadronLeaderParams, count: int) -> SquadronLeaderParams:
+    return p.model_copy(update={"dice": p.dice.model_copy(update={"colours": {"dice": count}})})
 
 
 def _has_layout(p: SquadronLeaderParams) -> bool:
