@@ -908,6 +908,34 @@ def tolerance(
             opts.show(line, markup=False)
 
 
+@app.command()
+@shared("kit", "out", out=Path("out/web"))
+def serve(
+    opts: Shared,
+    port: Annotated[
+        int,
+        typer.Option(
+            "--port", min=0, max=65535, metavar="N", help="Port on 127.0.0.1 (0: any free one)."
+        ),
+    ] = 8421,
+) -> None:
+    """Serve the customizer page on 127.0.0.1: fit a kit to your tin, see every part in
+    3D, build it and download what to print. Builds go into OUT/<kit> (default out/web).
+
+    Example: squadron-cad serve --kit squadrons --port 0
+    """
+    from squadron_cad.web.server import serve as serve_page
+
+    try:
+        serve_page(port, Path(opts.out), opts.kit, announce=lambda line: print(line, flush=True))
+    except OSError as error:
+        raise InputError(
+            f"--port {port}: cannot listen there ({error.strerror}); try --port 0"
+        ) from None
+    except KeyboardInterrupt:
+        print("squadron-cad: the customizer stopped", file=sys.stderr)
+
+
 def _interrupt(signum: int, _frame: Any) -> None:
     """Ctrl-C or SIGTERM: remembered, so that a library that swallows the KeyboardInterrupt
     (trimesh's loaders catch everything) still ends the run as an interruption."""

@@ -245,6 +245,9 @@ class Kit:
     contents: KitContents | Callable[[], KitContents]
     presets: Path | None = None  # the kit's tin presets (--tin NAME reads NAME.yaml there)
     notes: str = ""  # one line for `squadron-cad kits`
+    # Keys makers change most besides the tin, players and colours (dotted, as --set takes
+    # them): the customizer page shows them first.
+    featured: tuple[str, ...] = ()
 
     def __repr__(self) -> str:
         return f"Kit({self.name!r})"

@@ -220,7 +220,10 @@ def layered_values(
     overrides: list[str] | tuple[str, ...] = (),
     tin: str | None = None,
     kit: Kit | str | None = None,
+    mappings: tuple[tuple[dict[str, Any], str], ...] = (),
 ) -> Layered:
+    """The merged layers; `mappings` are parameter files already read, (values, file name)
+    each, merged after the files (the customizer's form, said as the file it downloads)."""
     chosen = _kit(kit)
     if not chosen.defaults.is_file():
         raise InputError(
@@ -235,6 +238,8 @@ def layered_values(
     for path in param_files:
         origin = "standard input" if Path(path) == STDIN else Path(path).name
         layered.merge(load_yaml_file(Path(path), "--params"), origin)
+    for values, origin in mappings:
+        layered.merge(values, origin)
     for text in overrides:
         layered.merge(parse_override(text), "--set")
     _name_a_makers_tin(layered)
@@ -280,10 +285,11 @@ def resolve(
     overrides: list[str] | tuple[str, ...] = (),
     tin: str | None = None,
     kit: Kit | str | None = None,
+    mappings: tuple[tuple[dict[str, Any], str], ...] = (),
 ) -> Any:
     """The kit's validated parameters (its own model: typed Any so kits read their fields),
     or an InputError with one line naming the key and rule."""
-    layered = layered_values(param_files, overrides, tin, kit)
+    layered = layered_values(param_files, overrides, tin, kit, mappings)
     return validate(layered)
 
 

@@ -56,4 +56,5 @@ KIT = Kit(
     presets=HERE / "tins",
     contents=contents,
     notes="WW1 dogfights in a tobacco tin: tokens, templates, ruler, stat dials and a box",
+    featured=("token.width_mm", "box.leave_out", "dice.colours"),
 )
