@@ -126,8 +126,7 @@ class Builds:
         while True:
             left = self.time_limit_s - (time.monotonic() - running.started)
             if left <= 0 and not running.stopped:
-                minutes = self.time_limit_s / 60
-                self.cancel(f"stopped after {minutes:g} minutes, the page's limit for a build")
+                self.cancel(f"stopped after {_duration(self.time_limit_s)}, the page's time limit")
             try:
                 event = running.events.get(timeout=max(min(HEARTBEAT_S, left), 0.05))
             except queue.Empty:
@@ -164,6 +163,10 @@ class Builds:
 
     def shutdown(self) -> None:
         self.cancel("the server was stopped")
+
+
+def _duration(seconds: float) -> str:
+    return f"{seconds / 60:g} minutes" if seconds >= 60 else f"{seconds:g} s"
 
 
 def _signal_group(pgid: int, signum: int) -> None:

@@ -76,7 +76,9 @@ async function loadForm() {
 let timer = null;
 
 function onEdit(field) {
-  state.changes[field.key] = readValue($("form"), field);
+  const text = readValue($("form"), field);
+  if (state.changes[field.key] === text) return; // a change event after its input events
+  state.changes[field.key] = text;
   changed();
 }
 
@@ -85,12 +87,19 @@ function onReset(field) {
   changed(true);
 }
 
+let pending = null; // the fit asked for the latest edit, until it has answered
+
 function changed(now = false) {
   writeAddress();
   markChanged($("form"), state.changes);
-  setBuildable(false);
   clearTimeout(timer);
-  timer = setTimeout(fit, now ? 0 : FIT_DELAY_MS);
+  pending = new Promise((done) => { timer = setTimeout(() => fit().then(done), now ? 0 : FIT_DELAY_MS); });
+}
+
+async function buildWhenFitted(what) {
+  // Build clicked while an edit's fit is on its way: build only what that fit accepts.
+  if (pending) await pending;
+  if (state.ok) startBuild(what);
 }
 
 export function setBuildable(ok) {
@@ -161,11 +170,11 @@ function wire() {
     changed(true);
   });
   $("reset").addEventListener("click", () => { state.changes = {}; changed(true); });
-  const build = () => { showTab("make"); startBuild("kit"); };
+  const build = () => { showTab("make"); buildWhenFitted("kit"); };
   $("build").addEventListener("click", build);
   $("build2").addEventListener("click", build);
-  $("paper").addEventListener("click", () => startBuild("paper"));
-  $("tolerance").addEventListener("click", () => startBuild("tolerance"));
+  $("paper").addEventListener("click", () => buildWhenFitted("paper"));
+  $("tolerance").addEventListener("click", () => buildWhenFitted("tolerance"));
   $("cancel").addEventListener("click", cancelBuild);
 }
 
