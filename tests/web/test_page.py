@@ -88,7 +88,8 @@ def test_a_tin_too_small_is_refused_beside_its_field_then_fixed(page, server, tm
         server, "kit=squadron-leader&tin=altoids&tin.inner_width_mm=10", tmp_path,
         "squadron-leader", "altoids",
     )  # fmt: skip
-    assert "tin.inner_width_mm" in said and "at least 20" in said
+    assert "tin.inner_width_mm" in said
+    assert "at least 20" in said
     assert page.is_disabled("#build")
     # too small for the pieces, though a valid size: the fit's refusal, with its figures
     edit(page, "tin.inner_width_mm", "40")
@@ -190,7 +191,8 @@ def test_cancel_leaves_the_previous_kit_and_no_process(page, server) -> None:
         data=json.dumps({"kit": "squadron-leader", "changes": {}}),
         headers={"Content-Type": "application/json"},
     )
-    assert busy.status == 409 and "busy" in busy.json()["error"]
+    assert busy.status == 409
+    assert "busy" in busy.json()["error"]
     page.click("#cancel")
     assert wait_build(page, 60) == "cancelled"
     assert "still holds the previous kit, untouched" in page.text_content("#verdict")

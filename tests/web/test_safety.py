@@ -81,7 +81,7 @@ def test_dot_dot_and_unlisted_files_are_404(server, path: str) -> None:
     assert ask(server, "GET", path)[0] == 404
 
 
-def test_closing_the_stream_cancels_the_build(server, tmp_path: Path) -> None:
+def test_closing_the_stream_cancels_the_build(server) -> None:
     """A tab closed mid-build: the server stops the build and leaves no process."""
     address = urlsplit(server.url)
     sock = socket.create_connection((address.hostname, address.port))
