@@ -126,7 +126,7 @@ def install(root: Path = REPO_ROOT) -> str:
     locked = locked_version(root)
     if locked is None:
         raise ToolError(f"{root / 'package-lock.json'} is missing or unreadable: cannot install")
-    if installed_version(root) == locked:
+    if installed_version(root) == locked and not _others_stale(root):
         return f"{PACKAGE} {locked} is installed"
     npm = shutil.which("npm")
     if npm is None:
@@ -141,6 +141,25 @@ def install(root: Path = REPO_ROOT) -> str:
     if done.returncode != 0:
         raise ToolError(f"npm ci failed (exit code {done.returncode}): {_npm_error(done.stderr)}")
     return f"{PACKAGE} {locked} installed by npm ci (integrity checked against the lock)"
+
+
+def _others_stale(root: Path) -> bool:
+    """Another locked package (three.js, which the customizer page serves) missing or at
+    another version than the lock's."""
+    try:
+        lock = json.loads((root / "package-lock.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    for where, entry in lock.get("packages", {}).items():
+        if not where.startswith("node_modules/") or where.count("node_modules/") > 1:
+            continue
+        try:
+            found = json.loads((root / where / "package.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return True
+        if found.get("version") != entry.get("version"):
+            return True
+    return False
 
 
 # ---- availability ---------------------------------------------------------------------------

@@ -46,9 +46,10 @@ class Job:
     def folder(self) -> Path:
         return self.out if self.what == "kit" else self.out / self.what
 
-    def command(self) -> list[str]:
+    def arguments(self) -> list[str]:
+        """The `squadron-cad` arguments of this build."""
         verb = "build" if self.what == "kit" else self.what
-        args = [sys.executable, "-m", "squadron_cad", verb, "--kit", self.kit]
+        args = [verb, "--kit", self.kit]
         args += ["--tin", self.tin] if self.tin else []
         args += ["--params", str(self.params_file), "--out", str(self.folder), "--json"]
         if self.what == "kit" and self.cache_dir is not None:
@@ -86,13 +87,41 @@ class Running:
             del self.stderr[:-20]
 
 
+RUNNER = [sys.executable, "-m", "squadron_cad.web.runner"]
+
+
+def _spawn() -> subprocess.Popen[bytes]:
+    """A runner in a process group of its own: a signal reaches its renders too."""
+    return subprocess.Popen(
+        RUNNER,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+
+
 class Builds:
-    """At most one build at a time; start(), stream(), cancel(), shutdown()."""
+    """At most one build at a time; start(), stream(), cancel(), shutdown(). A runner is
+    kept ready (its imports done) for the next build: prepare()."""
 
     def __init__(self, time_limit_s: float = TIME_LIMIT_S) -> None:
         self.time_limit_s = time_limit_s
         self._lock = threading.Lock()
         self._running: Running | None = None
+        self._spare: subprocess.Popen[bytes] | None = None
+
+    def prepare(self) -> None:
+        """Start the next build's runner now, unless one is waiting or a build runs."""
+        with self._lock:
+            idle = self._running is None or self._running.process.poll() is not None
+            if idle and (self._spare is None or self._spare.poll() is not None):
+                self._spare = _spawn()
+
+    @property
+    def spare(self) -> subprocess.Popen[bytes] | None:
+        return self._spare
 
     @property
     def running(self) -> Running | None:
@@ -106,14 +135,11 @@ class Builds:
                     f"busy: a {what.what} build of {what.kit} is running; wait for it or cancel it"
                 )
             job.folder.parent.mkdir(parents=True, exist_ok=True)
-            process = subprocess.Popen(  # its own group: a signal reaches its renders too
-                job.command(),
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                start_new_session=True,
-                env={**os.environ, "PYTHONUNBUFFERED": "1"},
-            )
+            spare, self._spare = self._spare, None
+            process = spare if spare is not None and spare.poll() is None else _spawn()
+            assert process.stdin is not None
+            process.stdin.write((json.dumps(job.arguments()) + "\n").encode())
+            process.stdin.close()
             running = Running(job, process)
             threading.Thread(target=running.read, daemon=True).start()
             threading.Thread(target=running.read_errors, daemon=True).start()
@@ -141,6 +167,7 @@ class Builds:
         code = running.process.wait()
         return {
             "event": "ended",
+            "pid": running.process.pid,
             "exit_code": code,
             "stopped": running.stopped,
             "stderr": running.stderr[-5:],
@@ -163,6 +190,10 @@ class Builds:
 
     def shutdown(self) -> None:
         self.cancel("the server was stopped")
+        spare, self._spare = self._spare, None
+        if spare is not None and spare.poll() is None:
+            _signal_group(spare.pid, signal.SIGKILL)  # idle: nothing of it to save
+            spare.wait()
 
 
 def _duration(seconds: float) -> str:

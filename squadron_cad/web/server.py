@@ -191,7 +191,9 @@ class Handler(BaseHTTPRequestHandler):
             self._json(api.form(query.get("kit") or self.server.first_kit))
         elif path == "/api/built":
             folder = self.server.kit_folder(query.get("kit", ""))
-            self._json({**downloads.built(folder), "busy": self._busy()})
+            running = self.server.builds.running
+            pid = running.process.pid if running and running.process.poll() is None else None
+            self._json({**downloads.built(folder), "busy": self._busy(), "build_pid": pid})
         elif path == "/params.yaml":
             state = self._state_from_query(raw_query)
             body = api.params_yaml(state).encode()
@@ -259,6 +261,7 @@ class Handler(BaseHTTPRequestHandler):
         try:
             if path == "/api/fit":
                 self._json(api.fit(api.PageState.from_json(body)))
+                self.server.builds.prepare()  # the page is up: ready its first build
             elif path == "/api/build":
                 self._build(body)
             elif path == "/api/cancel":
@@ -296,10 +299,21 @@ class Handler(BaseHTTPRequestHandler):
         except (BrokenPipeError, ConnectionResetError, TimeoutError):
             self.server.builds.cancel("the page closed")  # nobody is watching it any more
         self.close_connection = True
+        self.server.builds.prepare()  # the next build's runner, its imports done
 
 
 def _attachment(name: str) -> dict[str, str]:
     return {"Content-Disposition": f'attachment; filename="{name}"'}
+
+
+def warm_up(kit: str | None) -> None:
+    """While the browser opens the page: load the kit's form and its design code, so the
+    page's first answers come at the speed of the later ones."""
+    try:
+        name = api.form(kit)["kit"]
+        api.fit(api.PageState.from_json({"kit": name, "changes": {}}))
+    except Exception:
+        return
 
 
 def serve(port: int, out: Path, kit: str | None, announce: Any = print) -> None:
@@ -309,6 +323,7 @@ def serve(port: int, out: Path, kit: str | None, announce: Any = print) -> None:
     server = Customizer(port, out, kit)
     announce(f"squadron-cad: the customizer is at {server.url} (Ctrl-C stops it)")
     sys.stdout.flush()
+    threading.Thread(target=warm_up, args=(kit,), daemon=True).start()
     try:
         server.serve_forever(poll_interval=0.2)
     finally:

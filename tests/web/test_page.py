@@ -14,6 +14,7 @@ import numpy as np
 import psutil
 import pytest
 from PIL import Image
+from test_safety import only_idle_runners
 
 from squadron_cad.kit import load_kit
 from squadron_cad.resolve import resolve
@@ -198,7 +199,7 @@ def test_cancel_leaves_the_previous_kit_and_no_process(page, server) -> None:
     assert "still holds the previous kit, untouched" in page.text_content("#verdict")
     assert files_and_hashes(folder) == before
     assert build_processes(folder) == []
-    assert psutil.Process(server.process.pid).children(recursive=True) == []
+    assert only_idle_runners(server)
 
 
 def test_a_part_drawn_in_3d(page, server, tmp_path) -> None:
@@ -218,3 +219,30 @@ def test_a_part_drawn_in_3d(page, server, tmp_path) -> None:
     assert drawn.mean() > 0.02, f"{shot}: only {drawn.mean():.1%} of the pixels drawn"
     page.select_option("#model", "box:layout.json")
     page.wait_for_selector("#viewer[data-drawn='box:layout.json']", timeout=10_000)
+
+
+def test_the_address_restores_the_kit_the_tin_and_every_changed_value(page, server) -> None:
+    open_page(page, server, "?kit=squadrons&tin=custom&players=1&base.size_mm=42")
+    assert page.input_value("#kit") == "squadrons"
+    assert page.input_value("#tin") == "custom"
+    assert page.input_value('[name="players"]') == "1"
+    assert page.input_value('[name="base.size_mm"]') == "42"
+    assert "tin.inner_length_mm" not in page.url  # only what the maker changed
+    edit(page, "tin.inner_depth_mm", "31")
+    page.reload()
+    page.wait_for_selector("body[data-ready='1']", timeout=20_000)
+    assert page.input_value('[name="tin.inner_depth_mm"]') == "31"
+    assert "31 mm inside" in page.text_content("#fit-text")
+
+
+def test_a_phone_width_shows_the_layout_and_the_form(browser, server) -> None:
+    from squadron_cad.web.browser import watched_page
+
+    phone, seen = watched_page(browser, 390, 844)
+    open_page(phone, server, "?kit=space-planes")
+    width = phone.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, f"the page is {width} px wide at 390: it scrolls sideways"
+    assert phone.locator("#layout svg").bounding_box()["width"] > 300
+    assert phone.is_visible("#build")
+    phone.context.close()
+    assert not seen.errors

@@ -3,7 +3,7 @@ import { buildForm, markChanged, readValue, setValue, showErrors } from "./form.
 import { startBuild, cancelBuild, showBuilt } from "./make.js";
 
 const $ = (id) => document.getElementById(id);
-const FIT_DELAY_MS = 120; // typing pauses this long before the layout is asked for
+const FIT_DELAY_MS = 60; // typing pauses this long before the layout is asked for
 
 export const state = { kit: "", tin: "", changes: {}, form: null, fields: {}, ok: false, seq: 0 };
 
@@ -69,6 +69,7 @@ async function loadForm() {
   $("paper").hidden = !state.form.makes.paper;
   $("tolerance").hidden = !state.form.makes.tolerance;
   buildForm($("form"), state.form, onEdit, onReset);
+  for (const [key, text] of Object.entries(state.changes)) setValue($("form"), state.fields[key], text);
 }
 
 // ---- edits and the live fit ----
@@ -79,6 +80,7 @@ function onEdit(field) {
   const text = readValue($("form"), field);
   if (state.changes[field.key] === text) return; // a change event after its input events
   state.changes[field.key] = text;
+  state.editedAt = performance.now();
   changed();
 }
 
@@ -137,6 +139,8 @@ export async function fit() {
     $("fit-text").textContent = "";
   }
   setBuildable(Boolean(answer.ok));
+  await new Promise((drawn) => requestAnimationFrame(() => drawn())); // painted, not just set
+  if (state.editedAt) document.body.dataset.editMs = String(Math.round(performance.now() - state.editedAt));
   document.body.dataset.fitSeq = String(seq);
   document.body.dataset.fitMs = String(Math.round(performance.now() - asked));
   document.body.dataset.ready = "1";
