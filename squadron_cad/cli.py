@@ -909,7 +909,7 @@ def tolerance(
 
 
 @app.command()
-@shared("kit", "out", out=Path("out/web"))
+@shared("kit", "out", "quiet", out=Path("out/web"))
 def serve(
     opts: Shared,
     port: Annotated[
@@ -933,7 +933,7 @@ def serve(
             f"--port {port}: cannot listen there ({error.strerror}); try --port 0"
         ) from None
     except KeyboardInterrupt:
-        print("squadron-cad: the customizer stopped", file=sys.stderr)
+        opts.note("squadron-cad: the customizer stopped", markup=False)
 
 
 def _interrupt(signum: int, _frame: Any) -> None:

@@ -87,7 +87,7 @@ class Running:
             del self.stderr[:-20]
 
 
-RUNNER = [sys.executable, "-m", "squadron_cad.web.runner"]
+RUNNER = [sys.executable, "-m", "squadron_cad.prestarted"]
 
 
 def _spawn() -> subprocess.Popen[bytes]:

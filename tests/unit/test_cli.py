@@ -203,6 +203,7 @@ SHARED_BY_COMMAND = {
     "previews": ("--out",),
     "clean": ("--out",),
     "docs": (),
+    "serve": ("--kit", "--out"),
 }
 PARAMETER_COMMANDS = [name for name, taken in SHARED_BY_COMMAND.items() if "--tin" in taken]
 SHARED_NAMES = sorted({name for taken in SHARED_BY_COMMAND.values() for name in taken})

@@ -106,7 +106,7 @@ def test_closing_the_stream_cancels_the_build(server) -> None:
 def only_idle_runners(server) -> bool:
     """What the server may keep: the next build's runner, waiting, with no child."""
     for child in psutil.Process(server.process.pid).children():
-        if "squadron_cad.web.runner" not in " ".join(child.cmdline()) or child.children():
+        if "squadron_cad.prestarted" not in " ".join(child.cmdline()) or child.children():
             return False
     return True
 

@@ -1,4 +1,4 @@
-"""A build process started before the maker clicks Build: `python -m squadron_cad.web.runner`.
+"""A build process started before the maker clicks Build: `python -m squadron_cad.prestarted`.
 
 It imports the CLI and the build machinery (a second or more on a busy machine), then
 waits for one line on standard input: the CLI's arguments as a JSON list. It runs them
@@ -21,7 +21,7 @@ def main() -> None:
         return  # the server stopped before it needed this build
     arguments = json.loads(line)
     if not isinstance(arguments, list) or not all(isinstance(a, str) for a in arguments):
-        sys.exit("squadron_cad.web.runner: expected a JSON list of arguments")
+        sys.exit("squadron_cad.prestarted: expected a JSON list of arguments")
     cli.main(arguments)
 
 
