@@ -50,7 +50,7 @@ bench: setup ## Benchmark cold, warm and one-change builds against the reference
 bench-web: setup ## Benchmark the customizer page in chromium (start, fit, build, 3D view)
 	@$(PY) bench/web_bench.py $(ARGS)
 
-serve: setup ## The customizer page on 127.0.0.1:8421: fit, 3D view, build, download (ARGS='--kit squadrons')
+serve: setup ## The customizer page on 127.0.0.1:8421: fit your tin, see the parts in 3D, build, download
 	@$(CLI) serve $(ARGS)
 
 previews: setup ## Render preview pictures into out/previews
