@@ -7,7 +7,7 @@ OUT    ?= out
 ARGS   ?=
 
 .DEFAULT_GOAL := help
-.PHONY: help setup system stl test test-fast lint bench previews docs clean
+.PHONY: help setup system stl test test-fast lint bench bench-web serve previews docs clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -47,16 +47,24 @@ lint: setup ## ruff check over the package and the tests
 bench: setup ## Benchmark cold, warm and one-change builds against the reference timing
 	@$(CLI) bench $(ARGS)
 
+bench-web: setup ## Benchmark the customizer page in chromium (start, fit, build, 3D view)
+	@$(PY) bench/web_bench.py $(ARGS)
+
+serve: setup ## The customizer page on 127.0.0.1:8421: fit your tin, see the parts in 3D, build, download
+	@$(CLI) serve $(ARGS)
+
 previews: setup ## Render preview pictures into out/previews
 	@$(CLI) previews --out $(OUT) $(ARGS)
 
 paper: setup ## Write the paper edition into OUT/paper (PDF, SVGs, laser files, page pictures)
 	@$(CLI) paper --out $(OUT)/paper $(ARGS)
 
-docs: setup ## Regenerate the README gallery, paper pages, parameter table and manifest schema under docs/
+docs: setup ## Regenerate the README gallery, paper pages, parameter table, manifest schema and the customizer's screenshots under docs/
 	@$(CLI) docs
 	@$(PY) -m squadron_cad.outputs.models docs/schema
 	@$(PY) -m squadron_cad.tolerance docs
+	@# the customizer page as a maker sees it, from a real browser session (Debian's chromium)
+	@$(PY) -m squadron_cad.web.browser docs
 
 clean: $(VENV)/.installed ## Remove what the tool wrote in OUT (kit, paper, tolerance plate): only files its records list
 	@$(CLI) clean --out $(OUT)

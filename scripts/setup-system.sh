@@ -4,6 +4,7 @@
 #   prusa-slicer slices them for print time and filament (optional: figures are skipped)
 #   xvfb         a virtual display for OpenSCAD's PNG previews (optional)
 #   poppler-utils  pdftoppm: PNG previews of the paper edition's pages (optional)
+#   chromium     the customizer page's browser tests and `make docs`' screenshot (optional)
 #   fonts-liberation  the font the benchmark's reference OpenSCAD files use (our parts
 #                draw their own glyphs and need no font)
 #   python3-venv the project's .venv (required)
@@ -18,6 +19,7 @@ need openscad openscad
 need prusa-slicer prusa-slicer
 need xvfb-run xvfb
 need pdftoppm poppler-utils
+need chromium chromium
 fc-list 2>/dev/null | grep -qi "Liberation Sans" || missing="$missing fonts-liberation"
 python3 -c "import ensurepip, venv" 2>/dev/null || missing="$missing python3-venv"
 

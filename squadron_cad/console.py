@@ -42,6 +42,7 @@ class JsonEvents:
 def build_progress(total: int, *, quiet: bool, as_json: bool) -> Iterator[Any]:
     """A progress callback (part, status) shown as a bar with the latest part's status."""
     if as_json:
+        emit_json({"event": "start", "parts": total})  # what the progress counts to
         yield JsonEvents()
         return
     if quiet or not stderr.is_terminal:

@@ -247,6 +247,9 @@ class Kit:
     notes: str = ""  # one line for `squadron-cad kits`
     # The benchmark's one change: a key, and how much to add to its value.
     bench_change: tuple[str, float] = ("tin.inner_length_mm", 4.0)
+    # Keys makers change most besides the tin, players and colours (dotted, as --set takes
+    # them): the customizer page shows them first.
+    featured: tuple[str, ...] = ()
 
     def __repr__(self) -> str:
         return f"Kit({self.name!r})"

@@ -19,6 +19,7 @@ from squadron_cad.errors import InputError
 from squadron_cad.kit import Kit, default_kit, load_kit
 from squadron_cad.paramfile import (
     STDIN,
+    installed_yaml,
     load_yaml_file,
     load_yaml_layer,
     parse_yaml_layer,
@@ -149,22 +150,27 @@ def layered_values(
     overrides: list[str] | tuple[str, ...] = (),
     tin: str | None = None,
     kit: Kit | str | None = None,
+    mappings: tuple[tuple[dict[str, Any], str], ...] = (),
 ) -> Layered:
+    """The merged layers; `mappings` are parameter files already read, (values, file name)
+    each, merged after the files (the customizer's form, said as the file it downloads)."""
     chosen = _kit(kit)
     if not chosen.defaults.is_file():
         raise InputError(
             f"the {chosen.name} kit's defaults are missing ({chosen.defaults}); reinstall it"
         )
     layered = Layered(chosen)
-    layered.merge(load_yaml_file(ENGINE_DEFAULTS, "defaults"), "defaults")
-    layered.merge(load_yaml_file(chosen.defaults, "defaults"), "defaults")
+    layered.merge(installed_yaml(ENGINE_DEFAULTS, "defaults"), "defaults")
+    layered.merge(installed_yaml(chosen.defaults, "defaults"), "defaults")
     if tin:
         path = tin_preset_file(tin, chosen)
-        layered.merge(load_yaml_file(path, "--tin"), f"tin preset {tin}")
+        layered.merge(installed_yaml(path, "--tin"), f"tin preset {tin}")
     for path in param_files:
         origin = "standard input" if Path(path) == STDIN else Path(path).name
         layer, written = load_yaml_layer(Path(path), "--params")
         layered.merge(layer, origin, written)
+    for values, origin in mappings:
+        layered.merge(values, origin)
     for text in overrides:
         nested, written = _override_layer(text)
         layered.merge(nested, "--set", written)
@@ -226,10 +232,11 @@ def resolve(
     overrides: list[str] | tuple[str, ...] = (),
     tin: str | None = None,
     kit: Kit | str | None = None,
+    mappings: tuple[tuple[dict[str, Any], str], ...] = (),
 ) -> Any:
     """The kit's validated parameters (its own model: typed Any so kits read their fields),
     or an InputError with one line naming the key and rule."""
-    layered = layered_values(param_files, overrides, tin, kit)
+    layered = layered_values(param_files, overrides, tin, kit, mappings)
     return validate(layered)
 
 

@@ -3,7 +3,8 @@ what it returns. One module per group of commands; `app` holds them, `main` runs
 
 # isort: off
 # The commands register as their modules load, in the order `--help` lists them.
-from squadron_cad.cli import kit_commands, info_commands, edition_commands, tool_commands
+from squadron_cad.cli import kit_commands, info_commands, edition_commands, serve_command
+from squadron_cad.cli import tool_commands
 from squadron_cad.cli import options
 from squadron_cad.cli.app import app, main
 
@@ -16,5 +17,6 @@ __all__ = [
     "kit_commands",
     "main",
     "options",
+    "serve_command",
     "tool_commands",
 ]

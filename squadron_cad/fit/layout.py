@@ -158,3 +158,10 @@ class Layout:
 def score(margins: dict[str, float]) -> float:
     """The smallest margin: spare length, width and depth, and twice the corner clearance."""
     return min(margins["x"], margins["y"], margins["z"], 2 * margins["corner"])
+
+
+def pocket_label(name: str, names: list[str]) -> str:
+    """'cards_1' reads 'cards' when it is the only pocket of its kind."""
+    stem, _, number = name.rpartition("_")
+    alone = number == "1" and f"{stem}_2" not in names
+    return (stem if alone else name).replace("_", " ")

@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 import trimesh
 
-from squadron_cad.fit.layout import Layout, Placement, Pocket
+from squadron_cad.fit.layout import Layout, Placement, Pocket, pocket_label
 from squadron_cad.fit.units import octagon_points
 from squadron_cad.geometry import frames
 from squadron_cad.geometry.outlines import rounded_rect_points
@@ -210,7 +210,7 @@ def _draw(axes: Any, layout: Layout, p: KitParamsBase) -> None:
         if pocket.on_top:
             continue  # in the legend: a label would sit on the pockets below it
         x0, y0, x1, y1 = pocket.bounds_2d
-        label = _pocket_label(pocket.name, names)
+        label = pocket_label(pocket.name, names)
         y = y0 + 3 if pocket.kind == "outline" else (y0 + y1) / 2
         axes.text((x0 + x1) / 2, y, label, ha="center", va="center", fontsize=7)
     margins = ", ".join(f"{axis} {value:.1f}" for axis, value in layout.margins.items())
@@ -224,13 +224,6 @@ def _draw(axes: Any, layout: Layout, p: KitParamsBase) -> None:
     axes.set_ylabel("y (mm, tin width)")
     axes.legend(loc="upper right", fontsize=7)
     axes.grid(True, linewidth=0.3)
-
-
-def _pocket_label(name: str, names: list[str]) -> str:
-    """'cards_1' reads 'cards' when it is the only pocket of its kind."""
-    stem, _, number = name.rpartition("_")
-    alone = number == "1" and f"{stem}_2" not in names
-    return (stem if alone else name).replace("_", " ")
 
 
 def _outline(

@@ -134,7 +134,7 @@ def install(root: Path | None = None) -> str:
     locked = locked_version(root)
     if locked is None:
         raise ToolError(f"{root / 'package-lock.json'} is missing or unreadable: cannot install")
-    if installed_version(root) == locked:
+    if installed_version(root) == locked and not _others_stale(root):
         return f"{PACKAGE} {locked} is installed in {root / 'node_modules'}"
     npm = shutil.which("npm")
     if npm is None:
@@ -152,6 +152,25 @@ def install(root: Path | None = None) -> str:
         f"{PACKAGE} {locked} installed into {root / 'node_modules'} by npm ci "
         "(integrity checked against the pin)"
     )
+
+
+def _others_stale(root: Path) -> bool:
+    """Another package the lock pins (in a checkout: three.js, whose files the customizer
+    page serves and a test compares) missing or at another version than the lock's."""
+    try:
+        lock = json.loads((root / "package-lock.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    for where, entry in lock.get("packages", {}).items():
+        if not where.startswith("node_modules/") or where.count("node_modules/") > 1:
+            continue
+        try:
+            found = json.loads((root / where / "package.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return True
+        if found.get("version") != entry.get("version"):
+            return True
+    return False
 
 
 def installs_on_first_use(root: Path) -> bool:

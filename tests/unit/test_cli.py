@@ -205,6 +205,7 @@ SHARED_BY_COMMAND = {
     "clean": ("--out",),
     "docs": (),
     "setup": (),
+    "serve": ("--kit", "--out"),
 }
 PARAMETER_COMMANDS = [name for name, taken in SHARED_BY_COMMAND.items() if "--tin" in taken]
 SHARED_NAMES = sorted({name for taken in SHARED_BY_COMMAND.values() for name in taken})

@@ -52,4 +52,11 @@ KIT = Kit(
     presets=HERE / "tins",
     contents=contents,
     notes="joker gauge, cubeships, plane-die holders, a box for deck, cubes and dice",
+    featured=(
+        "card.long_mm",
+        "card.short_mm",
+        "card.deck_thickness_mm",
+        "cube.ships",
+        "cube.side_mm",
+    ),
 )

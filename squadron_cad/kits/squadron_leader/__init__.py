@@ -58,4 +58,5 @@ KIT = Kit(
     contents=contents,
     notes="WW1 dogfights in a tobacco tin: tokens, templates, ruler, stat dials and a box",
     bench_change=("ruler.joint_clearance_mm", 0.05),  # two ruler sections and nothing else
+    featured=("token.width_mm", "box.leave_out", "dice.colours"),
 )

@@ -42,4 +42,5 @@ KIT = Kit(
     presets=HERE / "tins",
     contents=contents,
     notes="ship bases, inch ruler, movement gauge, pivot guide, objectives, trackers, a box",
+    featured=("base.per_player", "base.size_mm"),
 )

@@ -15,7 +15,7 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from shapely import affinity
+import shapely
 from shapely.geometry import Polygon, box
 
 from squadron_cad.checks.findings import Finding, verdict
@@ -65,12 +65,25 @@ def footprint(p: SquadronLeaderParams, placed: Placement) -> Polygon:
     if placed.part in TOKENS:
         points = octagon_points(float(p.token.across_flats_mm))
     elif placed.part == "template_all":
-        points = np.asarray(items.template_outline(p).exterior.coords)
+        points = _template_points(p)
     else:
         (x0, y0, _), (x1, y1, _) = placed.bounds
         return box(x0, y0, x1, y1)
     moved = points @ matrix[:2, :2].T + matrix[:2, 3]
     return Polygon(moved)
+
+
+_OUTLINE: list[
+    tuple[SquadronLeaderParams, np.ndarray]
+] = []  # the last parameters' template outline
+
+
+def _template_points(p: SquadronLeaderParams) -> np.ndarray:
+    """The template's outline, drawn once per parameter set: a layout asks for it for every
+    trial of the solver and every check of its rattle."""
+    if not _OUTLINE or _OUTLINE[0][0] is not p:
+        _OUTLINE[:] = [(p, np.asarray(items.template_outline(p).exterior.coords))]
+    return _OUTLINE[0][1]
 
 
 BOX_UNIT = "box"  # what the box carries in its pockets (ribs, stops): fixed obstacles
@@ -132,8 +145,8 @@ def measure(p: SquadronLeaderParams, layout: Layout) -> list[Travel]:
     for unit, members in units.items():
         others = [b for b in everything if b.unit != unit]
         up = min(rise(b, others, lid) for b in members)
-        limits = [(b, _walls(b, pockets, wall)) for b in members]
-        sideways = {way: _slide(limits, others, d) for way, d in DIRECTIONS.items()}
+        movers = [_Mover.of(b, _walls(b, pockets, wall), others) for b in members]
+        sideways = {way: _slide(movers, d) for way, d in DIRECTIONS.items()}
         travels.append(Travel(unit, up, sideways))
     return travels
 
@@ -160,29 +173,51 @@ def _walls(body: Body, pockets: list[tuple[Pocket, Polygon]], wall: Polygon) -> 
     return shape.intersection(wall)
 
 
-def _blocked(limits: list[tuple[Body, Polygon]], others: list[Body], shift: np.ndarray) -> bool:
-    for body, room in limits:
-        moved = affinity.translate(body.footprint, *shift)
-        if not room.buffer(TOUCH_MM).covers(moved):
+@dataclass(frozen=True)
+class _Mover:
+    """One piece of a sliding unit, made ready once for the many trial positions of the
+    sweep: its room grown by the touch tolerance (prepared), its footprint and its
+    footprint shrunk by it, and only the obstacles at its height."""
+
+    room: Polygon  # prepared: covers() is asked at every step
+    footprint: Polygon
+    shrunk: Polygon
+    obstacles: np.ndarray  # footprints of other units' pieces overlapping it in height
+
+    @classmethod
+    def of(cls, body: Body, room: Polygon, others: list[Body]) -> _Mover:
+        grown = room.buffer(TOUCH_MM)
+        shapely.prepare(grown)
+        near = [
+            o.footprint for o in others if _overlaps(body.z_low, body.z_high, o.z_low, o.z_high)
+        ]
+        obstacles = np.array(near, dtype=object)
+        shapely.prepare(obstacles)
+        return cls(grown, body.footprint, body.footprint.buffer(-TOUCH_MM), obstacles)
+
+    def blocked(self, shift: np.ndarray) -> bool:
+        if not self.room.covers(_moved(self.footprint, shift)):
             return True
-        shrunk = moved.buffer(-TOUCH_MM)
-        for other in others:
-            if _overlaps(body.z_low, body.z_high, other.z_low, other.z_high) and shrunk.intersects(
-                other.footprint
-            ):
-                return True
-    return False
+        return bool(len(self.obstacles)) and bool(
+            shapely.intersects(self.obstacles, _moved(self.shrunk, shift)).any()
+        )
 
 
-def _slide(
-    limits: list[tuple[Body, Polygon]], others: list[Body], way: tuple[float, float]
-) -> float:
+def _moved(shape: Polygon, shift: np.ndarray) -> Polygon:
+    return shapely.transform(shape, lambda points: points + shift)
+
+
+def _blocked(movers: list[_Mover], shift: np.ndarray) -> bool:
+    return any(mover.blocked(shift) for mover in movers)
+
+
+def _slide(movers: list[_Mover], way: tuple[float, float]) -> float:
     d = np.asarray(way)
-    if _blocked(limits, others, d * FINE_MM):
+    if _blocked(movers, d * FINE_MM):
         return 0.0
     free, step = FINE_MM, COARSE_MM
     while free < REACH_MM:
-        if _blocked(limits, others, d * (free + step)):
+        if _blocked(movers, d * (free + step)):
             break
         free += step
     else:
@@ -190,7 +225,7 @@ def _slide(
     low, high = free, free + step
     while high - low > FINE_MM:
         mid = (low + high) / 2
-        low, high = (low, mid) if _blocked(limits, others, d * mid) else (mid, high)
+        low, high = (low, mid) if _blocked(movers, d * mid) else (mid, high)
     return low
 
 

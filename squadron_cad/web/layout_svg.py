@@ -1,0 +1,223 @@
+"""The box layout drawn from above as SVG, for the customizer page (no rendering).
+
+The same drawing as layout.png (squadron_cad.fit.layout_io), from the same Layout: the
+tin, the box, its pockets, every piece (its name on hover), each pocket labelled with what
+it holds, the finger notches, and the spare room on each side, the limiting one in red.
+Light: no matplotlib, no trimesh, so an edit's drawing comes back in milliseconds.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from html import escape
+
+from squadron_cad.fit.layout import Layout, Placement, Pocket, pocket_label
+from squadron_cad.fit.units import octagon_points
+from squadron_cad.kit import Kit
+from squadron_cad.params import KitParamsBase
+
+TIN, BOX, POCKET, PIECE, BOUGHT, ON_TOP, LIMIT = (
+    "#777777",
+    "#1f3b73",
+    "#dce6f5",
+    "#2e7d32",
+    "#c0392b",
+    "#b35900",
+    "#d62828",
+)
+AXIS_WORDS = {"x": "length", "y": "width", "z": "depth", "corner": "corner"}
+
+
+def rounded_rect(length: float, width: float, radius: float, steps: int = 6) -> list[tuple]:
+    """A centred rounded rectangle as a polygon (corners sampled every 90 / steps deg)."""
+    radius = min(max(radius, 0.0), length / 2, width / 2)
+    hx, hy = length / 2 - radius, width / 2 - radius
+    points = []
+    for cx, cy, start in ((hx, hy, 0), (-hx, hy, 90), (-hx, -hy, 180), (hx, -hy, 270)):
+        for k in range(steps + 1):
+            angle = math.radians(start + 90 * k / steps)
+            points.append((cx + radius * math.cos(angle), cy + radius * math.sin(angle)))
+    return points
+
+
+def _path(points: Iterable[Sequence[float]]) -> str:
+    """SVG points with y up (the drawing's y axis is the tin's width, upwards)."""
+    return " ".join(f"{x:.2f},{-y:.2f}" for x, y, *_ in points)
+
+
+def _polygon(points: Iterable[Sequence[float]], style: str, title: str = "") -> str:
+    tip = f"<title>{escape(title)}</title>" if title else ""
+    return f'<polygon points="{_path(points)}" {style}>{tip}</polygon>'
+
+
+def _text(x: float, y: float, words: str, size: float, extra: str = "") -> str:
+    return (
+        f'<text x="{x:.2f}" y="{-y:.2f}" font-size="{size:.2f}" text-anchor="middle" '
+        f'dominant-baseline="middle" {extra}>{escape(words)}</text>'
+    )
+
+
+def piece_words(kit: Kit, part: str) -> str:
+    """A piece's name for people: the kit part's noun, else the part's name (dice)."""
+    for spec in kit.parts:
+        if spec.name == part:
+            return spec.words
+    return part.replace("_", " ")
+
+
+def contents_line(kit: Kit, placed: Iterable[Placement]) -> str:
+    """'token, 2 x small token': what a pocket holds."""
+    counted = Counter(piece_words(kit, q.part) for q in placed)
+    return ", ".join(words if n == 1 else f"{n} x {words}" for words, n in counted.items())
+
+
+def _piece(placed: Placement, pocket: Pocket | None, colour: str, title: str) -> str:
+    (x0, y0, _), (x1, y1, _) = placed.bounds
+    if pocket is not None and pocket.kind == "octagon":
+        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+        points = [(cx + x, cy + y) for x, y in octagon_points(x1 - x0)]
+    else:
+        points = [(x0, y0), (x1, y0), (x1, y1), (x0, y1)]
+    style = f'fill="none" stroke="{colour}" stroke-width="0.35" class="piece"'
+    return _polygon(points, style, title)
+
+
+def layout_svg(layout: Layout, params: KitParamsBase, kit: Kit) -> str:
+    """The top-down drawing: an SVG document whose units are millimetres."""
+    tin, box = params.tin, layout.box
+    length = tin.inner_length_mm if tin else box.length
+    width = tin.inner_width_mm if tin else box.width
+    size = max(2.4, min(length, width) / 28)  # letters in mm, readable at any tin size
+    pad = size * 5
+    left, top = -length / 2 - pad, -width / 2 - pad
+    view = f"{left:.2f} {top:.2f} {length + 2 * pad:.2f} {width + 2 * pad + size * 2:.2f}"
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{view}" class="layout" '
+        f'role="img" font-family="sans-serif">',
+        f"<title>{escape(layout.strategy)}</title>",
+    ]
+    if tin is not None:
+        outline = rounded_rect(tin.inner_length_mm, tin.inner_width_mm, tin.corner_radius_mm)
+        style = f'fill="none" stroke="{TIN}" stroke-width="0.4" stroke-dasharray="2 1.2"'
+        parts.append(_polygon(outline, style, f"tin {tin.name} (inside)"))
+    parts.append(
+        _polygon(
+            rounded_rect(box.length, box.width, box.radius),
+            f'fill="#f7f9fc" stroke="{BOX}" stroke-width="0.5"',
+            "box (outside)",
+        )
+    )
+    parts.append(
+        _polygon(
+            rounded_rect(box.inner_length, box.inner_width, box.inner_radius),
+            f'fill="none" stroke="{BOX}" stroke-width="0.25" stroke-dasharray="0.8 0.8"',
+            "box (inside)",
+        )
+    )
+    parts += _pockets(layout, kit, size)
+    parts += _notches(layout, size)
+    parts += _margins(layout, size)
+    parts.append("</svg>")
+    return "\n".join(parts)
+
+
+def _pockets(layout: Layout, kit: Kit, size: float) -> list[str]:
+    bought = {q.part for q in layout.placements if q.part not in kit.part_names}
+    pockets = {pocket.name: pocket for pocket in layout.pockets}
+    held: dict[str, list[Placement]] = {}
+    for placed in layout.placements:
+        held.setdefault(placed.unit, []).append(placed)
+    names = [pocket.name for pocket in layout.pockets]
+    drawn, labels = [], []
+    for pocket in layout.pockets:
+        inside = [
+            q for q in layout.placements if q.unit == pocket.name or (pocket.on_top and q.on_top)
+        ]
+        what = contents_line(kit, inside)
+        if pocket.on_top:
+            style = f'fill="none" stroke="{ON_TOP}" stroke-width="0.45" stroke-dasharray="1.6 0.8"'
+            drawn.append(_polygon(pocket.points, style, f"on top, under the lid: {what}"))
+            continue
+        drawn.append(
+            _polygon(pocket.points, f'fill="{POCKET}" stroke="{BOX}" stroke-width="0.3"', what)
+        )
+        x0, y0, x1, y1 = pocket.bounds_2d
+        fits = min(1.0, (x1 - x0) / max(len(what), 1) / (size * 0.5))
+        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+        labels.append(
+            _text(
+                cx,
+                cy + size * 0.6,
+                pocket_label(pocket.name, names),
+                size,
+                'font-weight="bold" fill="#102040"',
+            )
+        )
+        labels.append(_text(cx, cy - size * 0.6, what, size * max(fits, 0.55), 'fill="#102040"'))
+    for placed in layout.placements:
+        if placed.on_top:
+            continue
+        colour = BOUGHT if placed.part in bought else PIECE
+        title = f"{placed.name.replace('_', ' ')} ({piece_words(kit, placed.part)})"
+        drawn.append(_piece(placed, pockets.get(placed.unit), colour, title))
+    on_top = [q for q in layout.placements if q.on_top]
+    if on_top:  # below the drawing: over the pockets it would hide their labels
+        words = f"dashed: on top, under the lid: {contents_line(kit, on_top)}"
+        bottom = -layout.box.width / 2 - size * 4.4
+        labels.append(_text(0, bottom, words, size, f'fill="{ON_TOP}" font-style="italic"'))
+    return drawn + labels
+
+
+def _notches(layout: Layout, size: float) -> list[str]:
+    return [
+        f'<circle cx="{n.centre[0]:.2f}" cy="{-n.centre[1]:.2f}" r="{size * 0.35:.2f}" '
+        f'fill="{BOUGHT}"><title>finger notch</title></circle>'
+        for n in layout.notches
+    ]
+
+
+def _margins(layout: Layout, size: float) -> list[str]:
+    """The spare room: along the length right of the box, along the width above it, depth
+    and the tightest corner below; the one that limits the layout in red."""
+    box, margins, limit = layout.box, layout.margins, layout.limited_by
+    out = []
+
+    def style(axis: str) -> str:
+        red = axis == limit
+        return f'fill="{LIMIT if red else "#333"}"' + (' font-weight="bold"' if red else "")
+
+    def words(axis: str) -> str:
+        mark = " (limits)" if axis == limit else ""
+        return f"{AXIS_WORDS[axis]} +{margins.get(axis, 0):.1f} mm{mark}"
+
+    half_l, half_w = box.length / 2, box.width / 2
+    out.append(_text(0, half_w + size * 2.6, "spare room: " + words("y"), size, style("y")))
+    turned = f'transform="translate({half_l + size * 2.4:.2f} 0) rotate(90)"'
+    out.append(
+        f'<text {turned} font-size="{size:.2f}" text-anchor="middle" '
+        f'dominant-baseline="middle" {style("x")}>{escape(words("x"))}</text>'
+    )
+    below = f"{words('z')}, {words('corner')}"
+    out.append(
+        _text(0, -half_w - size * 2.6, below, size, style("z" if limit == "z" else "corner"))
+    )
+    edge = f'stroke="{LIMIT}" stroke-width="{size * 0.3:.2f}" stroke-linecap="round"'
+    ix, iy = box.inner_length / 2, box.inner_width / 2
+    if limit == "x":
+        for x in (-ix, ix):
+            out.append(f'<line x1="{x:.2f}" y1="{-iy:.2f}" x2="{x:.2f}" y2="{iy:.2f}" {edge}/>')
+    elif limit == "y":
+        for y in (-iy, iy):
+            out.append(f'<line x1="{-ix:.2f}" y1="{y:.2f}" x2="{ix:.2f}" y2="{y:.2f}" {edge}/>')
+    elif limit == "corner":
+        r = box.inner_radius
+        for sx in (-1, 1):
+            for sy in (-1, 1):
+                cx, cy = sx * (ix - r * 0.3), sy * (iy - r * 0.3)
+                out.append(
+                    f'<circle cx="{cx:.2f}" cy="{-cy:.2f}" r="{max(r * 0.5, size):.2f}" '
+                    f'fill="none" {edge}/>'
+                )
+    return out

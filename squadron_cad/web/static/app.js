@@ -1,0 +1,196 @@
+// The customizer page: state in the address, live fit, builds streamed, downloads.
+import { buildForm, markChanged, readValue, setValue, showErrors } from "./form.js";
+import { startBuild, cancelBuild, showBuilt } from "./make.js";
+
+const $ = (id) => document.getElementById(id);
+const FIT_DELAY_MS = 60; // typing pauses this long before the layout is asked for
+
+export const state = { kit: "", tin: "", changes: {}, form: null, fields: {}, ok: false, seq: 0 };
+
+async function getJSON(url) {
+  const answer = await fetch(url);
+  if (!answer.ok) throw new Error((await answer.json()).error || answer.statusText);
+  return answer.json();
+}
+
+export async function postJSON(url, body) {
+  return fetch(url, { method: "POST", headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(body) });
+}
+
+// ---- the address: ?kit=...&tin=...&key=value for each changed value ----
+
+function readAddress() {
+  const query = new URLSearchParams(location.search);
+  state.kit = query.get("kit") || "";
+  state.tin = query.get("tin") || "";
+  state.changes = {};
+  for (const [key, value] of query) if (key !== "kit" && key !== "tin") state.changes[key] = value;
+}
+
+export function pageQuery() {
+  const query = new URLSearchParams({ kit: state.kit });
+  if (state.tin) query.set("tin", state.tin);
+  for (const [key, value] of Object.entries(state.changes)) query.set(key, value);
+  return query.toString();
+}
+
+function writeAddress() {
+  history.replaceState(null, "", `?${pageQuery()}`);
+  $("params-link").href = `/params.yaml?${pageQuery()}`;
+}
+
+export function pageState() {
+  return { kit: state.kit, tin: state.tin || null, changes: state.changes };
+}
+
+// ---- kit and tin pickers ----
+
+async function loadKits() {
+  const { kits, first } = await getJSON("/api/kits");
+  const picker = $("kit");
+  picker.replaceChildren(...kits.map((k) => new Option(`${k.title}`, k.name)));
+  if (!kits.some((k) => k.name === state.kit)) state.kit = first || kits[0].name;
+  picker.value = state.kit;
+}
+
+async function loadForm() {
+  state.form = await getJSON(`/api/form?kit=${encodeURIComponent(state.kit)}`);
+  state.kit = state.form.kit;
+  state.fields = Object.fromEntries(state.form.fields.map((f) => [f.key, f]));
+  for (const key of Object.keys(state.changes)) if (!(key in state.fields)) delete state.changes[key];
+  const tins = $("tin");
+  tins.replaceChildren(new Option("my tin (the kit's default sizes)", ""),
+    ...state.form.tins.map((t) => new Option(t, t)));
+  if (!state.form.tins.includes(state.tin)) state.tin = "";
+  tins.value = state.tin;
+  $("kit-title").textContent = state.form.title;
+  $("credit").textContent = state.form.credit;
+  $("paper").hidden = !state.form.makes.paper;
+  $("tolerance").hidden = !state.form.makes.tolerance;
+  buildForm($("form"), state.form, onEdit, onReset);
+  for (const [key, text] of Object.entries(state.changes)) setValue($("form"), state.fields[key], text);
+}
+
+// ---- edits and the live fit ----
+
+let timer = null;
+
+function onEdit(field) {
+  const text = readValue($("form"), field);
+  if (state.changes[field.key] === text) return; // a change event after its input events
+  state.changes[field.key] = text;
+  state.editedAt = performance.now();
+  changed();
+}
+
+function onReset(field) {
+  delete state.changes[field.key];
+  changed(true);
+}
+
+let pending = null; // the fit asked for the latest edit, until it has answered
+
+function changed(now = false) {
+  writeAddress();
+  markChanged($("form"), state.changes);
+  clearTimeout(timer);
+  pending = new Promise((done) => { timer = setTimeout(() => fit().then(done), now ? 0 : FIT_DELAY_MS); });
+}
+
+async function buildWhenFitted(what) {
+  // Build clicked while an edit's fit is on its way: build only what that fit accepts.
+  if (pending) await pending;
+  if (state.ok) startBuild(what);
+}
+
+export function setBuildable(ok) {
+  state.ok = ok;
+  const idle = !document.body.classList.contains("building");
+  $("build").disabled = !(ok && idle);
+  $("build2").disabled = !(ok && idle);
+  $("paper").disabled = !(ok && idle);
+  $("tolerance").disabled = !(ok && idle);
+}
+
+export async function fit() {
+  const seq = ++state.seq;
+  const asked = performance.now();
+  const answer = await (await postJSON("/api/fit", pageState())).json();
+  if (seq !== state.seq) return; // a later edit is on its way
+  if (answer.values) {
+    for (const [key, text] of Object.entries(answer.values)) {
+      if (!(key in state.changes) && state.fields[key]) setValue($("form"), state.fields[key], text);
+    }
+  }
+  if (answer.command) $("command").textContent = answer.command;
+  const refusal = $("refusal");
+  if (answer.ok) {
+    showErrors($("form"), [], "");
+    refusal.hidden = true;
+    $("layout").innerHTML = answer.svg || "<p class='small'>This kit has no box.</p>";
+    $("layout").classList.remove("stale");
+    $("fit-text").textContent = answer.lines.join("\n");
+  } else {
+    showErrors($("form"), answer.keys, answer.error);
+    refusal.textContent = answer.error;
+    refusal.hidden = false;
+    $("layout").classList.add("stale");
+    $("fit-text").textContent = "";
+  }
+  setBuildable(Boolean(answer.ok));
+  await new Promise((drawn) => requestAnimationFrame(() => drawn())); // painted, not just set
+  if (state.editedAt) document.body.dataset.editMs = String(Math.round(performance.now() - state.editedAt));
+  document.body.dataset.fitSeq = String(seq);
+  document.body.dataset.fitMs = String(Math.round(performance.now() - asked));
+  document.body.dataset.ready = "1";
+}
+
+// ---- tabs ----
+
+function showTab(name) {
+  for (const tab of document.querySelectorAll("[role=tab]")) {
+    tab.setAttribute("aria-selected", String(tab.dataset.tab === name));
+  }
+  for (const panel of document.querySelectorAll(".tab")) panel.hidden = panel.id !== `tab-${name}`;
+  if (name === "view3d") import("./viewer.js").then((v) => v.open(state.kit));
+}
+
+function wire() {
+  for (const tab of document.querySelectorAll("[role=tab]")) {
+    tab.addEventListener("click", () => showTab(tab.dataset.tab));
+  }
+  $("kit").addEventListener("change", async () => {
+    state.kit = $("kit").value;
+    state.tin = "";
+    state.changes = {};
+    await loadForm();
+    changed(true);
+    showBuilt(state.kit);
+  });
+  $("tin").addEventListener("change", () => {
+    state.tin = $("tin").value;
+    for (const key of Object.keys(state.changes)) if (key.startsWith("tin.")) delete state.changes[key];
+    changed(true);
+  });
+  $("reset").addEventListener("click", () => { state.changes = {}; changed(true); });
+  const build = () => { showTab("make"); buildWhenFitted("kit"); };
+  $("build").addEventListener("click", build);
+  $("build2").addEventListener("click", build);
+  $("paper").addEventListener("click", () => buildWhenFitted("paper"));
+  $("tolerance").addEventListener("click", () => buildWhenFitted("tolerance"));
+  $("cancel").addEventListener("click", cancelBuild);
+}
+
+async function main() {
+  readAddress();
+  wire();
+  await loadKits();
+  await loadForm();
+  writeAddress();
+  markChanged($("form"), state.changes);
+  await fit();
+  showBuilt(state.kit);
+}
+
+main();

@@ -1,0 +1,129 @@
+"""The customizer's library side, without a browser: form, params.yaml, refusals, files."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import pytest
+
+from squadron_cad.errors import InputError
+from squadron_cad.kit import installed_kits, load_kit
+from squadron_cad.resolve import resolve
+from squadron_cad.web import api, downloads, vendor
+from squadron_cad.web.form import form_fields
+from squadron_cad.web.layout_svg import layout_svg
+
+KITS = sorted(installed_kits())
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def test_the_served_three_js_files_are_the_pinned_npm_package_byte_for_byte() -> None:
+    lock = json.loads((ROOT / "package-lock.json").read_text())
+    pinned = lock["packages"][f"node_modules/{vendor.PACKAGE}"]["version"]
+    installed = json.loads((vendor.NODE_MODULES / "package.json").read_text())["version"]
+    assert installed == pinned, "node_modules is not the locked three.js: run `make setup`"
+    served = json.loads((ROOT / "package.json").read_text())["dependencies"][vendor.PACKAGE]
+    assert served == pinned
+    for rel in vendor.FILES:
+        assert sha256(vendor.VENDOR / rel) == sha256(vendor.NODE_MODULES / rel), rel
+
+
+def leaves(data: object, prefix: str = "") -> list[str]:
+    if isinstance(data, dict) and data:
+        return [k for key, v in data.items() for k in leaves(v, f"{prefix}{key}.")]
+    return [prefix.rstrip(".")]
+
+
+@pytest.mark.parametrize("kit", KITS)
+def test_the_form_has_a_field_for_every_parameter_of_every_kit(kit: str) -> None:
+    keys = {f.key for f in form_fields(load_kit(kit))}
+    values = resolve(kit=kit).model_dump(mode="json")
+    # a field may hold a whole mapping or list (dice by colour, the players' colours)
+    missing = [k for k in leaves(values) if not any(k == f or k.startswith(f"{f}.") for f in keys)]
+    assert missing == []
+    fields = {f.key: f for f in form_fields(load_kit(kit))}
+    width = fields["tin.inner_width_mm"]
+    assert (width.unit, width.minimum, width.maximum) == ("mm", 20, 400)
+    assert width.label == "Inside width of the tin"
+    assert width.featured
+
+
+def state(kit: str, tin: str | None = None, **changes: str) -> api.PageState:
+    return api.PageState.from_json({"kit": kit, "tin": tin, "changes": changes})
+
+
+@pytest.mark.parametrize(
+    ("kit", "tin", "changes"),
+    [
+        ("squadron-leader", "altoids", {"tin.inner_width_mm": "10"}),
+        ("squadron-leader", None, {"players": "2.5"}),
+        ("squadrons", None, {"tin.inner_depth_mm": "deep"}),
+        ("space-planes", None, {"player_colours": '[{"name": "a b", "colour": "red"}]'}),
+        ("squadron-leader", None, {"box.leave_out": '["teapot"]'}),
+    ],
+)
+def test_a_refusal_is_the_clis_line_for_the_pages_params_yaml(
+    kit: str, tin: str | None, changes: dict[str, str], tmp_path: Path
+) -> None:
+    page = state(kit, tin, **changes)
+    answer = api.fit(page)
+    file = tmp_path / api.PARAMS_NAME
+    file.write_text(api.params_yaml(page))
+    with pytest.raises(InputError) as said:
+        resolve([file], tin=tin, kit=kit)
+    assert answer["ok"] is False
+    assert answer["error"] == str(said.value)
+    assert answer["keys"], "the refusal is shown beside a field"
+
+
+def test_the_pages_params_yaml_resolves_to_the_pages_parameters(tmp_path: Path) -> None:
+    page = state(
+        "squadron-leader",
+        "altoids",
+        **{"tin.inner_width_mm": "60", "players": "1", "quality": "draft"},
+    )
+    file = tmp_path / api.PARAMS_NAME
+    file.write_text(api.params_yaml(page))
+    assert resolve([file], tin="altoids", kit="squadron-leader") == api.resolved(page)
+    assert api.resolved(page).tin.name == "altoids, changed by params.yaml"
+    assert api.params_yaml(page).startswith(
+        "# squadron-cad build --kit squadron-leader --tin altoids --params params.yaml\n"
+    )
+
+
+def test_a_fit_refusal_names_the_fields_it_speaks_of() -> None:
+    answer = api.fit(state("squadron-leader", "altoids", **{"tin.inner_width_mm": "40"}))
+    assert answer["stage"] == "fit"
+    assert "tin.inner_width_mm" in answer["keys"]
+    assert "more width" in answer["error"]
+
+
+@pytest.mark.parametrize("kit", KITS)
+def test_the_drawing_labels_every_pocket_and_names_every_piece(kit: str) -> None:
+    params = resolve(kit=kit)
+    game = load_kit(kit)
+    layout = game.design(params).layout
+    svg = layout_svg(layout, params, game)
+    for placed in layout.placements:
+        if not placed.on_top:
+            assert f"<title>{placed.name.replace('_', ' ')} (" in svg
+    assert svg.count('class="piece"') == sum(1 for q in layout.placements if not q.on_top)
+    assert "(limits)" in svg
+
+
+def test_only_listed_files_are_served(tmp_path: Path) -> None:
+    kit = tmp_path / "kit"
+    (kit / "stl").mkdir(parents=True)
+    (kit / "stl" / "a.stl").write_bytes(b"solid a")
+    (kit / "secret.txt").write_text("not ours")
+    manifest = {"generator": "squadron_cad", "files": {"stl/a.stl": "x", "../escape": "y"}}
+    (kit / "manifest.json").write_text(json.dumps(manifest))
+    assert downloads.listed_path(kit, "stl/a.stl") == (kit / "stl" / "a.stl").resolve()
+    for rel in ("secret.txt", "../escape", "stl/../secret.txt", "/etc/passwd", "stl/%2e%2e/x"):
+        assert downloads.listed_path(kit, rel) is None, rel
