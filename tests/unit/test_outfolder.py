@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from squadron_cad import outfolder
+from squadron_cad.outfolder import staging as staging_module
 from squadron_cad.errors import InputError, ToolError
 from squadron_cad.outfolder import (
     CACHE_NAME,
@@ -196,13 +197,13 @@ def test_a_signal_during_the_swap_waits_for_it_and_leaves_no_debris(
     kit stayed, but so did the staging folder, with nothing left to remove it."""
     out = tmp_path / "out"
     staged_kit(out, {"stl/a.stl": "one"})
-    hash_files = outfolder.hash_files
+    hash_files = staging_module.hash_files
 
     def hash_then_signal(folder: Path, skip=()) -> dict[str, str]:
         signal.raise_signal(signum)  # a Ctrl-C, mid-commit
         return hash_files(folder, skip)
 
-    monkeypatch.setattr(outfolder, "hash_files", hash_then_signal)
+    monkeypatch.setattr(staging_module, "hash_files", hash_then_signal)
     wanted = (signal.SIGINT, signal.SIGTERM)  # as the CLI has them (an xdist worker ignores)
     previous = {s: signal.signal(s, signal.default_int_handler) for s in wanted}
     try:
@@ -275,7 +276,7 @@ def test_clean_says_only_the_files_it_did_not_write(tmp_path: Path) -> None:
     outfolder.prepare_cache(out)
     (out / ".cache" / "entry.stl").write_text("cached")
     (out / "stl" / "mine.txt").write_text("a maker's note")
-    removed, left = outfolder.clean_output(out, cache=False)
+    removed, left, _edited = outfolder.clean_output(out, cache=False)
     assert removed == 3  # its two files and its record
     assert left == ["stl/mine.txt"]
     assert (out / ".cache" / "entry.stl").is_file()
@@ -375,7 +376,7 @@ def test_a_kit_without_its_record_owns_only_what_its_manifest_lists(tmp_path: Pa
     )
     with pytest.raises(InputError, match=r"did not write \(bom\.md, stl/my_own\.stl\)"):
         safe_output_folder(copy, "kit")
-    removed, left = clean_output(copy)
+    removed, left, _edited = clean_output(copy)
     assert removed == 2  # stl/box.stl and the manifest
     assert left == ["bom.md", "stl/my_own.stl"]
     assert (copy / "stl" / "my_own.stl").read_bytes() == b"mine"
