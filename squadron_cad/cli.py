@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar, cast, get_type_hints
 import typer
 import yaml
 
-from squadron_cad import __version__, console, interrupts, uptodate
+from squadron_cad import __version__, console, interrupts, lifeline, uptodate
 from squadron_cad.checks.findings import Finding
 from squadron_cad.errors import CheckFailed, InputError, Interrupted, SquadronError
 from squadron_cad.kit import default_kit, installed_kits, kit_of, load_kit
@@ -935,7 +935,8 @@ def main(argv: list[str] | None = None) -> None:
     _STATE.update(debug=False, json="--json" in args, interrupted=False, output=None)
     interrupts.forget()
     try:
-        _run(args)
+        with lifeline.run_temporaries():  # removed at the end; a killed run's, by the next
+            _run(args)
     except KeyboardInterrupt:  # a second Ctrl-C while the first one's line was being said
         sys.exit(130)
     finally:
