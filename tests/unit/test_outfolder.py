@@ -641,7 +641,7 @@ def test_an_out_folder_in_a_loop_of_links_is_refused_in_one_line(tmp_path: Path)
             safe_output_folder(tmp_path / target, "kit")
         with pytest.raises(InputError, match="lead round in a loop"):
             clean_output(tmp_path / target)
-    for command in ("build", "clean", "paper"):
+    for command in ("build", "clean"):
         done = cli(command, "--out", "loop", cwd=tmp_path)
         assert done.returncode == 2, done.stderr
         assert done.stderr.count("\n") == 1, done.stderr

@@ -316,3 +316,25 @@ def test_a_full_disk_when_a_run_starts_is_one_line_and_leaves_nothing(
         Staging(tmp_path / "kit", "kit")
     assert type(error.value).__name__ == "ToolError"
     assert list(tmp_path.iterdir()) == []
+
+
+def test_paper_and_tolerance_plate_do_not_write_over_a_changed_file(tmp_path: Path) -> None:
+    """Every command that replaces an output refuses the same way (build and previews:
+    tests/integration/test_faults.py), before it writes anything."""
+    from squadron_cad import tolerance
+    from squadron_cad.kits.squadron_leader.sheets.registry import write_paper
+    from squadron_cad.resolve import resolve
+
+    paper, plate = tmp_path / "paper", tmp_path / "plate"
+    staged(paper, {"squadron_leader_paper_a4.pdf": "as written"}, "paper")
+    staged(plate, {"README.md": "as written"}, "tolerance")
+    (paper / "squadron_leader_paper_a4.pdf").write_text("my annotations")
+    (plate / "README.md").write_text("my notes")
+    before = tree(tmp_path)
+    with pytest.raises(InputError, match=r"squadron_leader_paper_a4\.pdf changed since"):
+        write_paper(resolve(), paper, previews=False)
+    ladder = tolerance.Ladder.parse(tolerance.DEFAULT_LADDER)
+    with pytest.raises(InputError, match=r"README\.md changed since squadron-cad wrote it"):
+        tolerance.build_plate(resolve(), plate, ladder, picture=False)
+    assert tree(tmp_path) == before
+    assert hidden(tmp_path) == []
