@@ -121,6 +121,11 @@ def record_digest(folder: Path) -> str | None:
     return None
 
 
+def forget_look(out: Path) -> None:
+    """This run is done with out (its output swapped in, or given up)."""
+    _LOOKED.pop(str(out.resolve()), None)
+
+
 def recheck(out: Path, kind: str) -> None:
     """Once this run holds the folder: it still holds what it held when it was checked
     (another run may have swapped its output in meanwhile), nothing of the maker's, and no

@@ -15,7 +15,7 @@ from typing import Any
 from squadron_cad.errors import ToolError
 from squadron_cad.locks import release, try_lock
 from squadron_cad.outfolder.claims import anchor_lock, claim, stage_inside
-from squadron_cad.outfolder.folders import recheck
+from squadron_cad.outfolder.folders import forget_look, recheck
 from squadron_cad.outfolder.record import (
     CACHE_NAME,
     KEEP_NAMES,
@@ -91,6 +91,7 @@ class Staging:
             else:
                 self._swap_beside()
             self.claim.release()
+        forget_look(self.out)
         return owned
 
     def _swap_beside(self) -> None:
@@ -121,6 +122,7 @@ class Staging:
         if (self.path / STAGING_TOKEN).is_file():
             shutil.rmtree(self.path, ignore_errors=True)
         self.claim.release()
+        forget_look(self.out)
 
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)  # Ctrl-C and a polite kill: both end a run

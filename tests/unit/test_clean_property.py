@@ -24,7 +24,6 @@ from squadron_cad.outfolder import (
     Staging,
     clean_output,
     prepare_cache,
-    read_ownership,
 )
 
 KIT_FILES = [
@@ -44,6 +43,7 @@ FOREIGN_FILES = [
     "scad/deep/x.scad",
 ]
 FOREIGN_FOLDERS = ["photos/2024", "stl/empty", "plates/one/sub", "plates/two", "empty"]
+PAPER = {"a4.pdf", "svg/p1.svg"}  # a paper edition written inside the kit's folder
 CACHES = ["none", "ours", "untagged", "another tool's"]
 LINKS = ["none", "to a folder outside", "in place of a listed file", "in place of stl/"]
 
@@ -126,7 +126,7 @@ def test_clean_removes_exactly_what_the_tool_wrote(
             out.mkdir()  # the maker's folder: it stays
         stage(out, "kit", kit)
         if paper:
-            stage(out / "paper", "paper", {"a4.pdf", "svg/p1.svg"})
+            stage(out / "paper", "paper", PAPER)
         if cache == "ours":
             write(prepare_cache(out) / "entry.json", "{}")
         elif cache != "none":
@@ -149,18 +149,15 @@ def test_clean_removes_exactly_what_the_tool_wrote(
             write(outside / "stl" / rel, f"outside: {rel}")
         _link(out, outside, link, kit)
 
-        owned = read_ownership(out)
-        assert owned is not None
-        nested = read_ownership(out / "paper") if paper else None
         before = snapshot(root)
         cleaned = clean_output(out, cache=not keep_cache)
         after = snapshot(root)
 
-        removable, tool_folders, changed = _model(before, owned, nested, keep_cache)
-        if owned.made_folder:
-            tool_folders.add("out")
-        expected = expected_after(before, tool_folders, removable)
-        assert after == expected
+        outputs = {"out": ("kit", kit, made)} | (
+            {"out/paper": ("paper", PAPER, True)} if paper else {}
+        )
+        removable, tool_folders, changed = _model(before, outputs, keep_cache)
+        assert after == expected_after(before, tool_folders, removable)
         assert sorted(cleaned.edited) == sorted(changed)
         assert not [p for p in root.iterdir() if p.name.startswith(".")], "a claim was left"
 
@@ -179,37 +176,35 @@ def _link(out: Path, outside: Path, link: str, kit: set[str]) -> None:
 
 
 def _model(
-    before: Snapshot,
-    owned: object,
-    nested: object,
-    keep_cache: bool,
+    before: Snapshot, outputs: dict[str, tuple[str, set[str], bool]], keep_cache: bool
 ) -> tuple[set[str], set[str], list[str]]:
-    """What clean may remove (files under root's names), the folders the tool made, and
-    the listed files changed since written (the maker's)."""
-    removable: set[str] = {f"out/{RECORD_NAME}"}
+    """From what the test staged, not from the record: the files clean may remove (as
+    written, reached through real folders), the folders the tool made (each staged file's
+    folders, and the output folder when it was new), and the listed files changed since."""
+    removable: set[str] = set()
     folders: set[str] = set()
     changed: list[str] = []
-    for prefix, record in (("out", owned), ("out/paper", nested)):
-        if record is None:
-            continue
+    for prefix, (kind, files, made_here) in outputs.items():
         removable.add(f"{prefix}/{RECORD_NAME}")
-        folders |= {f"{prefix}/{rel}" for rel in record.tool_folders}  # type: ignore[attr-defined]
-        if prefix == "out/paper" and record.made_folder:  # type: ignore[attr-defined]
+        folders |= {f"{prefix}/{parent}" for rel in files for parent in _parents(rel)}
+        if made_here:
             folders.add(prefix)
-        for rel, _sha in record.files.items():  # type: ignore[attr-defined]
+        for rel in files:
             full = f"{prefix}/{rel}"
-            parents = [full.rsplit("/", n)[0] for n in range(1, full.count("/"))]
-            if any(before.get(p, ("",))[0] == "link" for p in parents):
+            if any(before.get(f"{prefix}/{p}", ("",))[0] == "link" for p in _parents(rel)):
                 continue  # reached through a link: not the folder's file
             entry = before.get(full)
-            if entry is None:
-                continue
-            if entry == ("file", f"{'kit' if prefix == 'out' else 'paper'}: {rel}".encode()):
+            if entry == ("file", f"{kind}: {rel}".encode()):
                 removable.add(full)
-            else:
+            elif entry is not None:
                 changed.append(full.removeprefix("out/"))
-    ours_cache = before.get(f"out/{CACHE_NAME}/CACHEDIR.TAG", ("", b""))[1]
-    if not keep_cache and b"squadron-cad's render cache" in bytes(ours_cache or b""):
+    tag = before.get(f"out/{CACHE_NAME}/CACHEDIR.TAG", ("", b""))[1]
+    if not keep_cache and b"squadron-cad's render cache" in bytes(tag or b""):
         removable |= {rel for rel in before if rel.startswith(f"out/{CACHE_NAME}/")}
         folders.add(f"out/{CACHE_NAME}")
     return removable, folders, changed
+
+
+def _parents(rel: str) -> list[str]:
+    parts = rel.split("/")[:-1]
+    return ["/".join(parts[: i + 1]) for i in range(len(parts))]
