@@ -20,6 +20,7 @@ import contextlib
 import ctypes
 import ctypes.util
 import errno
+import functools
 import json
 import os
 import shutil
@@ -48,11 +49,16 @@ _AT_FDCWD = -100
 ASIDE = "-old"  # where _exchange parks a name when the filesystem cannot exchange two
 
 
+@functools.cache
+def _libc() -> ctypes.CDLL:
+    """Looked up once: find_library runs ldconfig, which would widen the swap's window."""
+    return ctypes.CDLL(ctypes.util.find_library("c") or None, use_errno=True)
+
+
 def exchange(a: Path, b: Path) -> None:
     """Swap two names in one step (renameat2 RENAME_EXCHANGE); two renames where the
     filesystem cannot, leaving the window of one missing name as small as it can be."""
-    libc = ctypes.CDLL(ctypes.util.find_library("c") or None, use_errno=True)
-    renameat2 = getattr(libc, "renameat2", None)
+    renameat2 = getattr(_libc(), "renameat2", None)
     if renameat2 is not None:
         result = renameat2(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE)
         if result == 0:
