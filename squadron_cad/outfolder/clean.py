@@ -8,13 +8,19 @@ from pathlib import Path
 from typing import NamedTuple
 
 from squadron_cad.errors import InputError, ToolError
-from squadron_cad.outfolder.claims import claim, remove_stale_staging, stage_inside
+from squadron_cad.outfolder.claims import (
+    claim,
+    is_mount_point,
+    remove_stale_staging,
+    stage_inside,
+)
 from squadron_cad.outfolder.folders import output_path, refuse_root_or_home
 from squadron_cad.outfolder.record import (
     CACHE_NAME,
     KEEP_NAMES,
     OLD_KIT,
     RECORD_NAME,
+    VOLUME_NAMES,
     is_our_cache,
     is_staging_folder,
     old_kit_without_a_list,
@@ -70,6 +76,8 @@ def _holds_anything_else(out: Path) -> bool:
     record, such a folder is not ours to clean."""
     for entry in out.iterdir():
         if entry.name in KEEP_NAMES or is_staging_folder(entry):
+            continue
+        if entry.name in VOLUME_NAMES and is_mount_point(out):
             continue
         real_folder = entry.is_dir() and not entry.is_symlink()
         if entry.name == CACHE_NAME and real_folder and is_our_cache(entry):

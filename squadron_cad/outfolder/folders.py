@@ -8,7 +8,7 @@ import os
 from pathlib import Path
 
 from squadron_cad.errors import InputError, ToolError
-from squadron_cad.outfolder.claims import busy_with
+from squadron_cad.outfolder.claims import busy_with, is_mount_point
 from squadron_cad.outfolder.record import (
     CACHE_NAME,
     CACHE_NOTE,
@@ -18,6 +18,7 @@ from squadron_cad.outfolder.record import (
     LEGACY_MANIFEST,
     OLD_KIT,
     RECORD_NAME,
+    VOLUME_NAMES,
     edited_files,
     is_our_cache,
     is_staging_folder,
@@ -189,6 +190,7 @@ def foreign_files(folder: Path) -> list[str]:
             or name == RECORD_NAME
             or (name == CACHE_NAME and is_our_cache(entry))
             or is_staging_folder(entry)  # a run's (busy) or a killed one's (cleaned)
+            or (name in VOLUME_NAMES and is_mount_point(folder))
         ):
             continue
         if entry.is_dir() and not entry.is_symlink():

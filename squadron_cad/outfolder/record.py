@@ -26,6 +26,11 @@ CACHE_SIGNATURE = "Signature: 8a477f597d28d172789f06886806bc55"  # bford.net cac
 CACHE_NOTE = "# squadron-cad's render cache: safe to delete."
 KEEP_NAMES = frozenset({".gitkeep"})  # placeholders a repository keeps; carried, never deleted
 LEGACY_MANIFEST = "manifest.json"
+# What a filesystem or an OS puts at the root of a volume (a USB stick): not the maker's
+# files, never the tool's; a mount point holding them is still a new or empty folder.
+VOLUME_NAMES = frozenset(
+    {"lost+found", "System Volume Information", ".Trashes", ".Spotlight-V100", ".fseventsd"}
+)
 INSIDE_PREFIX = ".squadron-cad-staging-"  # a staging folder inside a mount point's --out
 # A staging folder of ours, by its name: beside its --out (".out.staging-PID-...") or
 # inside a mount point's (".squadron-cad-staging-PID-...").

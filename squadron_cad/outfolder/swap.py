@@ -208,24 +208,29 @@ def _ours_at_top(entry: Path) -> bool:
 
 
 def _move_back(entry: Path, out: Path, rel: str, *, changed: bool) -> str:
+    stamp = time.strftime("%Y%m%d-%H%M%S")
     target = out / rel
     if _lexists(target) or not _folder_for(target.parent, out):
-        target = _free_name(out / f"{rel}.edited-{time.strftime('%Y%m%d-%H%M%S')}")
+        target = _free_name(out / f"{rel}.edited-{stamp}")
+        if not _folder_for(target.parent, out):  # a file of the new output in the way
+            target = _free_name(out / f"{rel.replace('/', '_')}.edited-{stamp}")
     try:
         os.rename(entry, target)
-    except OSError as error:
-        raise ToolError(
-            f"cannot put {rel} back into {out} ({error.strerror}); it is in {entry}"
-        ) from error
+    except OSError as error:  # said, and left where it is: never lost, never a failed swap
+        _say(f"{rel} could not go back into {out} ({error.strerror}); it is in {entry}")
+        return ""
     placed = target.relative_to(out).as_posix()
     if changed:
-        said = f"your changed {rel} is kept as {placed} (the new output has its own {rel})"
+        _say(f"your changed {rel} is kept as {placed} (the new output has its own {rel})")
     elif placed == rel:
-        said = f"{rel} was saved into {out} during the run: left there (not the tool's)"
+        _say(f"{rel} was saved into {out} during the run: left there (not the tool's)")
     else:
-        said = f"{rel} was saved into {out} during the run: kept as {placed}"
-    print(f"squadron-cad: note: {said}", file=sys.stderr)
+        _say(f"{rel} was saved into {out} during the run: kept as {placed}")
     return placed
+
+
+def _say(line: str) -> None:
+    print(f"squadron-cad: note: {line}", file=sys.stderr)
 
 
 def _folder_for(parent: Path, out: Path) -> bool:

@@ -595,7 +595,13 @@ def test_an_unchanged_kit_is_not_rebuilt_nor_its_machinery_loaded(
     assert hashes(out) == before
     assert not killed.exists()  # removed by the next run, as README says, an unchanged one too
     bom = out / "bom.md"
-    bom.write_text("edited by hand")  # a changed file: the kit is rebuilt, not trusted
+    bom.write_text("edited by hand")  # a changed file: not up to date, and the maker's
+    run = cli(out, "--set", "quality=draft", "--json", **its_cache)
+    stdout, stderr = run.communicate(timeout=300)
+    assert run.returncode == 2, stderr
+    assert "bom.md changed since squadron-cad wrote it" in stderr
+    assert bom.read_text() == "edited by hand"
+    bom.unlink()  # deleted: the kit is rebuilt, nothing rendered
     run = cli(out, "--set", "quality=draft", "--json", **its_cache)
     stdout, stderr = run.communicate(timeout=300)
     assert run.returncode == 0, stderr

@@ -91,6 +91,7 @@ def test_a_tmpfs_mount_point_builds_and_rebuilds_atomically(tmp_path: Path) -> N
     script = f"""
 mkdir m p copy copy-paper
 mount -t tmpfs tmpfs m && mount -t tmpfs tmpfs p
+mkdir m/lost+found
 $SC build --out m --only stat_dial_clip {QUICK}; echo rc=$?
 echo "mine" > m/.gitkeep
 $SC build --out m --only stat_dial_clip --only plane_token {QUICK}; echo rc=$?
@@ -104,6 +105,7 @@ cp -a m/. copy/ && cp -a p/. copy-paper/
     assert {"stl/stat_dial_clip.stl", "stl/plane_token.stl", "manifest.json"} <= set(files)
     assert (tmp_path / "copy" / ".cache" / "CACHEDIR.TAG").is_file()  # kept inside
     assert (tmp_path / "copy" / ".gitkeep").read_text() == "mine\n"  # carried, untouched
+    assert (tmp_path / "copy" / "lost+found").is_dir()  # an ext4 stick's: not the maker's
     assert_whole_output(tmp_path / "copy-paper")
     beside = sorted(p.name for p in tmp_path.iterdir())
     assert beside == ["copy", "copy-paper", "in-m.txt", "m", "p"], "debris beside the mounts"
