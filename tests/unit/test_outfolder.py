@@ -568,9 +568,8 @@ def test_clean_refuses_a_folder_of_the_makers_even_with_a_cache_folder(tmp_path:
     folder = tmp_path / "d"
     maker_folders(folder)
     before = folders_and_files(tmp_path)
-    done = cli("clean", "--out", str(folder))
-    assert done.returncode == 2, done.stderr
-    assert "holds no squadron-cad kit" in done.stderr
+    with pytest.raises(InputError, match="holds no squadron-cad kit"):
+        clean_output(folder)
     assert folders_and_files(tmp_path) == before
 
 
@@ -596,15 +595,16 @@ def test_clean_removes_no_folder_it_did_not_make(tmp_path: Path) -> None:
     assert tuple(cleaned) == (3, ["notes.txt"], [])
 
 
-def test_clean_refuses_the_home_folder_as_build_does(tmp_path: Path) -> None:
+def test_clean_refuses_the_home_folder_as_build_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     home = tmp_path / "home"
     staged_kit(home, {"stl/a.stl": "one"})
     maker_folders(home)
     before = folders_and_files(tmp_path)
-    done = cli("clean", "--out", "~", HOME=str(home))
-    assert done.returncode == 2, done.stderr
-    assert "refusing your home folder" in done.stderr
-    assert "nothing removed" in done.stderr
+    monkeypatch.setenv("HOME", str(home))
+    with pytest.raises(InputError, match=r"refusing your home folder.*; nothing removed"):
+        clean_output(Path("~"))
     assert folders_and_files(tmp_path) == before
 
 
