@@ -115,7 +115,7 @@ def busy_with(out: Path) -> Busy | None:
         if folder in _OURS:
             continue
         with unless_held(folder) as free:
-            if free:
+            if free or not folder.exists():  # its run ended: swapped in a moment ago
                 continue
         return _who(folder, owner)
     return None

@@ -199,7 +199,7 @@ def rescue(old: Path, out: Path, owned: Ownership | None) -> list[str]:
 
     if old.is_dir():
         walk("")
-    return placed
+    return [rel for rel in placed if rel]
 
 
 def _ours_at_top(entry: Path) -> bool:
@@ -241,7 +241,7 @@ def _folder_for(parent: Path, out: Path) -> bool:
         return False
     if parent != out and not _folder_for(parent.parent, out):
         return False
-    with contextlib.suppress(FileExistsError):
+    with contextlib.suppress(OSError):  # no room: the stray stays where it is, said
         parent.mkdir(mode=DIR_MODE)
     return parent.is_dir()
 
