@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from squadron_cad import bed as bed_model
+from squadron_cad import lifeline
 from squadron_cad.bed import Bed, Placement, place_mesh
 from squadron_cad.checks.findings import Finding
 from squadron_cad.checks.mesh import load_mesh
@@ -283,7 +284,7 @@ class SlicerRuns:
                 if self.stopped:
                     raise SlicerError("slicing cancelled")
                 process = subprocess.Popen(
-                    command,
+                    lifeline.tied(command),  # dies with a build killed outright
                     stdout=subprocess.PIPE,
                     stderr=subprocess.PIPE,
                     text=True,

@@ -16,7 +16,7 @@ from typing import Annotated, Any, TypeVar
 
 import typer
 
-from squadron_cad import __version__, console, interrupts
+from squadron_cad import __version__, console, interrupts, lifeline
 from squadron_cad.cli.options import DebugOpt
 from squadron_cad.cli.session import Session, session_of
 from squadron_cad.errors import Interrupted, SquadronError
@@ -111,7 +111,8 @@ def main(argv: list[str] | None = None) -> None:
         warnings.simplefilter("ignore")  # numpy's notes on a broken mesh: the finding says it
     interrupts.forget()
     try:
-        _run(session, args)
+        with lifeline.run_temporaries():  # removed at the end; a killed run's, by the next
+            _run(session, args)
     except KeyboardInterrupt:  # a second Ctrl-C while the first one's line was being said
         sys.exit(130)
     finally:

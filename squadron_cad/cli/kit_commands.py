@@ -262,14 +262,20 @@ def clean(
     _debug: DebugOpt = False,
 ) -> None:
     """Remove what squadron-cad wrote in OUT: the kit and any paper edition or tolerance
-    plate it wrote inside it, only the files its ownership records list; anything else
-    is left, and said.
+    plate it wrote inside it, only the files its ownership records list and the folders
+    it made; a file changed since it was written is yours and kept; anything else is left,
+    and said.
 
     Example: squadron-cad clean --out out
     """
     opts = Given(quiet=quiet)
-    removed, left = clean_output(out, cache=cache)
+    removed, left, edited = clean_output(out, cache=cache)
     opts.show(f"removed {removed} file(s) from {out}")
+    if edited:
+        shown = ", ".join(edited[:5]) + (" ..." if len(edited) > 5 else "")
+        opts.note(
+            f"note: kept {len(edited)} file(s) you changed since squadron-cad wrote them: {shown}"
+        )
     if left:
         shown = ", ".join(left[:5]) + (" ..." if len(left) > 5 else "")
         opts.note(f"note: left {len(left)} file(s) squadron-cad did not write: {shown}")

@@ -34,6 +34,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from squadron_cad import lifeline
 from squadron_cad.errors import ToolError
 from squadron_cad.render import openscad
 from squadron_cad.render.atomic import (
@@ -378,7 +379,7 @@ class _BatchProcess:
     ) -> None:
         try:
             self.process = subprocess.Popen(
-                [tool.node, *NODE_FLAGS, str(tool.script), *options, str(listing)],
+                lifeline.tied([tool.node, *NODE_FLAGS, str(tool.script), *options, str(listing)]),
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,

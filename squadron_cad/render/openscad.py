@@ -23,6 +23,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, TypeVar
 
+from squadron_cad import lifeline
 from squadron_cad.errors import ToolError
 from squadron_cad.render.atomic import replace_into, temporary_sibling
 from squadron_cad.render.stl import clean_stl, verify_binary_stl
@@ -166,7 +167,7 @@ def _run_openscad(
     # Its own session, so a timeout or Ctrl-C can stop OpenSCAD and anything it started.
     try:
         process = subprocess.Popen(
-            command,
+            lifeline.tied(command),  # a build killed outright takes its renders with it
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,

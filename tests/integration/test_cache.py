@@ -68,10 +68,11 @@ def test_a_corrupted_cache_entry_is_detected_and_rebuilt(built: Path) -> None:
     assert all(result.ok for result in report.parts)
 
 
-def test_a_changed_output_file_is_restored_from_the_cache(built: Path) -> None:
+def test_a_deleted_output_file_is_restored_from_the_cache(built: Path) -> None:
+    """(A changed one is the maker's: refused, tests/integration/test_faults.py.)"""
     target = built / "stl" / "range_ruler_1.stl"
     good = target.read_bytes()
-    target.write_bytes(b"garbage")
+    target.unlink()
     report = _build(built)
     assert report.rendered == []
     assert target.read_bytes() == good

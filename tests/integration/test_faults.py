@@ -4,6 +4,7 @@ hashed) and no staging debris is left beside it."""
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import hashlib
 import json
@@ -267,6 +268,52 @@ def test_a_killed_build_leaves_no_virtual_display_running(tmp_path: Path) -> Non
     assert displays, "the build drew no picture under Xvfb"
     time.sleep(1.0)
     assert not [pid for pid in displays if _running(pid)]
+
+
+SLOW_SLICER = """#!/bin/sh
+case "$1" in --help) echo "PrusaSlicer-2.5.0+UNKNOWN based on Slic3r"; exit 0;; esac
+echo $$ >> "$FAKE_SLICER_PIDS"
+exec sleep 120
+"""
+
+
+def test_a_killed_build_takes_its_slicer_and_temporary_folders_with_it(tmp_path: Path) -> None:
+    """PrusaSlicer ran on after a build killed outright, and its squadron-slice-* folder
+    (squadron-batch-*, squadron-preview-* too) stayed in $TMPDIR with nothing to clean it."""
+    slicer = tmp_path / "prusa-slicer"
+    slicer.write_text(SLOW_SLICER)
+    slicer.chmod(0o755)
+    pids, temp = tmp_path / "slicer-pids", tmp_path / "tmp"
+    temp.mkdir()
+    env = {"SQUADRON_CAD_SLICER": str(slicer), "FAKE_SLICER_PIDS": str(pids), "TMPDIR": str(temp)}
+    args = ["--only", "stat_dial_clip", "--no-previews", "--cache-dir", str(tmp_path / "c")]
+    run = cli(tmp_path / "kit", *args, "--quiet", **env)
+    deadline = time.monotonic() + 120
+    while not pids.is_file() and run.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    started = [int(pid) for pid in pids.read_text().split()] if pids.is_file() else []
+    run.kill()
+    run.communicate(timeout=30)
+    try:
+        assert started, "the build started no slicer"
+        time.sleep(1.0)
+        assert not [pid for pid in started if _running(pid)], "the slicer outlived the build"
+    finally:
+        for pid in started:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+    left = list(temp.iterdir())
+    for folder in left:  # a killed run's: a run that just started is left alone a moment
+        os.utime(folder, (0, 0))
+    again = subprocess.run(
+        [sys.executable, "-m", "squadron_cad", "kits"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "TMPDIR": str(temp)},
+        check=False,
+    )
+    assert again.returncode == 0, again.stderr
+    assert list(temp.iterdir()) == [], f"left in $TMPDIR: {[p.name for p in left]}"
 
 
 # ---- the disk ------------------------------------------------------------------------------
@@ -550,7 +597,13 @@ def test_an_unchanged_kit_is_not_rebuilt_nor_its_machinery_loaded(
     assert hashes(out) == before
     assert not killed.exists()  # removed by the next run, as README says, an unchanged one too
     bom = out / "bom.md"
-    bom.write_text("edited by hand")  # a changed file: the kit is rebuilt, not trusted
+    bom.write_text("edited by hand")  # a changed file: not up to date, and the maker's
+    run = cli(out, "--set", "quality=draft", "--json", **its_cache)
+    stdout, stderr = run.communicate(timeout=300)
+    assert run.returncode == 2, stderr
+    assert "bom.md changed since squadron-cad wrote it" in stderr
+    assert bom.read_text() == "edited by hand"
+    bom.unlink()  # deleted: the kit is rebuilt, nothing rendered
     run = cli(out, "--set", "quality=draft", "--json", **its_cache)
     stdout, stderr = run.communicate(timeout=300)
     assert run.returncode == 0, stderr
@@ -662,3 +715,40 @@ def test_another_games_kit_does_not_replace_this_one(whole_kit: Path, tmp_path: 
     )
     assert hashes(out) == before
     assert_nothing_beside(out)
+
+
+# ---- a file the maker changed is theirs -----------------------------------------------------
+
+
+def test_a_plain_build_does_not_restore_an_edited_scad_file(
+    whole_kit: Path, tmp_path: Path
+) -> None:
+    """The README invites tweaks in scad/<part>.scad; a plain build restored the file,
+    even when it reported '0 rendered, 14 unchanged'."""
+    out = copy_of(whole_kit, tmp_path)
+    (out / "scad" / "stat_dial_clip.scad").write_text("// my tweak\n")
+    before = hashes(out)
+    with pytest.raises(InputError, match=r"scad/stat_dial_clip\.scad changed since squadron-cad"):
+        build(resolve(overrides=["quality=draft"]), BuildOptions(out_dir=out, jobs=2))
+    assert_kit_unchanged(out, before)
+
+
+def test_only_does_not_overwrite_an_edited_file_of_the_part_it_rebuilds(
+    whole_kit: Path, tmp_path: Path
+) -> None:
+    out = copy_of(whole_kit, tmp_path)
+    (out / "scad" / "stat_dial_clip.scad").write_text("// my tweak\n")
+    before = hashes(out)
+    options = BuildOptions(out_dir=out, only=("stat_dial_clip",), previews=False, slice=False)
+    with pytest.raises(InputError, match=r"stat_dial_clip\.scad changed since .* is yours"):
+        build(resolve(overrides=["quality=draft"]), options)
+    assert_kit_unchanged(out, before)
+
+
+def test_previews_do_not_redraw_over_an_edited_picture(whole_kit: Path, tmp_path: Path) -> None:
+    out = copy_of(whole_kit, tmp_path)
+    (out / "previews" / "box.png").write_bytes(b"my own picture")
+    before = hashes(out)
+    with pytest.raises(InputError, match=r"previews/box\.png changed since squadron-cad"):
+        refresh_previews(out)
+    assert_kit_unchanged(out, before)

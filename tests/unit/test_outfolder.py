@@ -28,6 +28,7 @@ from squadron_cad.outfolder import (
     safe_output_folder,
     shared_cache_folder,
 )
+from squadron_cad.outfolder import staging as staging_module
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -196,13 +197,13 @@ def test_a_signal_during_the_swap_waits_for_it_and_leaves_no_debris(
     kit stayed, but so did the staging folder, with nothing left to remove it."""
     out = tmp_path / "out"
     staged_kit(out, {"stl/a.stl": "one"})
-    hash_files = outfolder.hash_files
+    hash_files = staging_module.hash_files
 
     def hash_then_signal(folder: Path, skip=()) -> dict[str, str]:
         signal.raise_signal(signum)  # a Ctrl-C, mid-commit
         return hash_files(folder, skip)
 
-    monkeypatch.setattr(outfolder, "hash_files", hash_then_signal)
+    monkeypatch.setattr(staging_module, "hash_files", hash_then_signal)
     wanted = (signal.SIGINT, signal.SIGTERM)  # as the CLI has them (an xdist worker ignores)
     previous = {s: signal.signal(s, signal.default_int_handler) for s in wanted}
     try:
@@ -275,7 +276,7 @@ def test_clean_says_only_the_files_it_did_not_write(tmp_path: Path) -> None:
     outfolder.prepare_cache(out)
     (out / ".cache" / "entry.stl").write_text("cached")
     (out / "stl" / "mine.txt").write_text("a maker's note")
-    removed, left = outfolder.clean_output(out, cache=False)
+    removed, left, _edited = outfolder.clean_output(out, cache=False)
     assert removed == 3  # its two files and its record
     assert left == ["stl/mine.txt"]
     assert (out / ".cache" / "entry.stl").is_file()
@@ -375,7 +376,7 @@ def test_a_kit_without_its_record_owns_only_what_its_manifest_lists(tmp_path: Pa
     )
     with pytest.raises(InputError, match=r"did not write \(bom\.md, stl/my_own\.stl\)"):
         safe_output_folder(copy, "kit")
-    removed, left = clean_output(copy)
+    removed, left, _edited = clean_output(copy)
     assert removed == 2  # stl/box.stl and the manifest
     assert left == ["bom.md", "stl/my_own.stl"]
     assert (copy / "stl" / "my_own.stl").read_bytes() == b"mine"
@@ -541,3 +542,107 @@ def test_clean_does_not_delete_through_a_linked_sub_folder(tmp_path: Path) -> No
     (out / RECORD_NAME).write_text(json.dumps(record))
     clean_output(out)
     assert (elsewhere / "notes.stl").read_text() == "mine"
+
+
+# ---- clean removes only what the tool wrote, folders included ---------------------------
+
+
+def folders_and_files(root: Path) -> dict[str, bytes | None]:
+    """Every folder (None) and file (its bytes) under root: a removed folder shows."""
+    return {
+        p.relative_to(root).as_posix(): None if p.is_dir() else p.read_bytes()
+        for p in root.rglob("*")
+    }
+
+
+def maker_folders(folder: Path) -> None:
+    """What any home folder holds: a cache of other tools, empty folders, a repository."""
+    for rel in (".cache/pip", "photos/2024", "proj/.git/refs/tags"):
+        (folder / rel).mkdir(parents=True)
+    (folder / "notes.txt").write_text("x")
+
+
+def test_clean_refuses_a_folder_of_the_makers_even_with_a_cache_folder(tmp_path: Path) -> None:
+    """`.cache` (every home folder has one) skipped the refusal, and then every empty
+    folder in the tree was removed: only `d` was left."""
+    folder = tmp_path / "d"
+    maker_folders(folder)
+    before = folders_and_files(tmp_path)
+    with pytest.raises(InputError, match="holds no squadron-cad kit"):
+        clean_output(folder)
+    assert folders_and_files(tmp_path) == before
+
+
+def test_clean_removes_no_folder_it_did_not_make(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    staged_kit(out, {"stl/a.stl": "one", "bom.md": "x"})
+    maker_folders(out)
+    (out / "stl" / "empty").mkdir()
+    cleaned = clean_output(out)
+    assert sorted(folders_and_files(out)) == [
+        ".cache",
+        ".cache/pip",
+        "notes.txt",
+        "photos",
+        "photos/2024",
+        "proj",
+        "proj/.git",
+        "proj/.git/refs",
+        "proj/.git/refs/tags",
+        "stl",
+        "stl/empty",
+    ]
+    assert tuple(cleaned) == (3, ["notes.txt"], [])
+
+
+def test_clean_refuses_the_home_folder_as_build_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    home = tmp_path / "home"
+    staged_kit(home, {"stl/a.stl": "one"})
+    maker_folders(home)
+    before = folders_and_files(tmp_path)
+    monkeypatch.setenv("HOME", str(home))
+    with pytest.raises(InputError, match=r"refusing your home folder.*; nothing removed"):
+        clean_output(Path("~"))
+    assert folders_and_files(tmp_path) == before
+
+
+def test_clean_removes_the_output_folder_only_when_it_made_it(tmp_path: Path) -> None:
+    made = tmp_path / "made"
+    staged_kit(made, {"stl/a.stl": "one"})
+    staged_kit(made, {"stl/b.stl": "two"})  # a rebuild: the folder is still the tool's
+    yours = tmp_path / "yours"
+    yours.mkdir()
+    staged_kit(yours, {"stl/a.stl": "one"})
+    clean_output(made)
+    clean_output(yours)
+    assert not made.exists()
+    assert yours.is_dir()
+    assert not list(yours.iterdir())
+
+
+def test_clean_keeps_a_file_changed_since_it_was_written(tmp_path: Path) -> None:
+    """An edited bom.md was deleted, exit 0, no word."""
+    out = tmp_path / "out"
+    staged_kit(out, {"stl/a.stl": "one", "bom.md": "as built"})
+    (out / "bom.md").write_text("my notes in the BOM")
+    done = cli("clean", "--out", str(out))
+    assert done.returncode == 0, done.stderr
+    assert tree(out) == {"bom.md": b"my notes in the BOM"}
+    assert "kept 1 file(s) you changed since squadron-cad wrote them: bom.md" in done.stderr
+
+
+def test_an_out_folder_in_a_loop_of_links_is_refused_in_one_line(tmp_path: Path) -> None:
+    """`ln -s loop loop; build --out loop` ended in 'internal error: RuntimeError'."""
+    (tmp_path / "loop").symlink_to("loop")
+    for target in ("loop", "loop/kit"):
+        with pytest.raises(InputError, match="lead round in a loop"):
+            safe_output_folder(tmp_path / target, "kit")
+        with pytest.raises(InputError, match="lead round in a loop"):
+            clean_output(tmp_path / target)
+    for command in ("build", "clean"):
+        done = cli(command, "--out", "loop", cwd=tmp_path)
+        assert done.returncode == 2, done.stderr
+        assert done.stderr.count("\n") == 1, done.stderr
+        assert "loop" in done.stderr
