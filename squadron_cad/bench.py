@@ -36,16 +36,19 @@ SCENARIOS = ("cold render+checks", "cold full", "unchanged", "one change")
 
 
 class MemorySampler:
-    """Peak memory of what this process runs (its descendants: the build and everything it
-    starts), sampled (tree_rss_bytes); the benchmark's own process is not the build's."""
+    """Peak memory of what this process starts while sampling (its new descendants: the
+    build and everything it starts), sampled (tree_rss_bytes); the benchmark's own process
+    is not the build's, nor is a child it had before (a test runner's browser, say)."""
 
     def __init__(self, interval_s: float = 0.05) -> None:
         self.interval_s = interval_s
         self.peak_bytes = 0
+        self._before: set[int] = set()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
 
     def __enter__(self) -> MemorySampler:
+        self._before = {child.pid for child in psutil.Process().children(recursive=True)}
         self._thread.start()
         return self
 
@@ -55,21 +58,25 @@ class MemorySampler:
 
     def _run(self) -> None:
         while not self._stop.is_set():
-            self.peak_bytes = max(self.peak_bytes, tree_rss_bytes(os.getpid(), itself=False))
+            now = tree_rss_bytes(os.getpid(), itself=False, skip=self._before)
+            self.peak_bytes = max(self.peak_bytes, now)
             self._stop.wait(self.interval_s)
 
 
-def tree_rss_bytes(root: int, itself: bool = True) -> int:
-    """Memory in use by a process (unless itself=False) and all its descendants, now
-    (psutil): proportional set size, so shared pages (libraries, a child just forked) count
-    once across the tree where summing RSS would count them in every process; RSS where
-    PSS is unavailable."""
+def tree_rss_bytes(
+    root: int, itself: bool = True, skip: set[int] | frozenset[int] = frozenset()
+) -> int:
+    """Memory in use by a process (unless itself=False) and all its descendants but those
+    in `skip`, now (psutil): proportional set size, so shared pages (libraries, a child
+    just forked) count once across the tree where summing RSS would count them in every
+    process; RSS where PSS is unavailable."""
     try:
         top = psutil.Process(root)
         family = [top, *top.children(recursive=True)] if itself else top.children(recursive=True)
     except psutil.Error:
         return 0
-    return sum(_resident(process) for process in family if not _not_yet_started(process))
+    counted = [p for p in family if p.pid not in skip and not _not_yet_started(p)]
+    return sum(_resident(process) for process in counted)
 
 
 def _not_yet_started(process: psutil.Process) -> bool:

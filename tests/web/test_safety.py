@@ -113,9 +113,9 @@ def only_idle_runners(server) -> bool:
 
 def test_a_build_past_its_time_limit_is_stopped(tmp_path: Path) -> None:
     params = tmp_path / "params.yaml"
-    params.write_text("quality: draft\n")
+    params.write_text("quality: final\n")
     builds = Builds(time_limit_s=0.5)
-    job = Job("kit", "space-planes", None, params, tmp_path / "out", tmp_path / "cache")
+    job = Job("kit", "squadron-leader", None, params, tmp_path / "out", tmp_path / "cache")
     running = builds.start(job)
     events = list(builds.stream(running))
     assert events[-1]["event"] == "ended"
