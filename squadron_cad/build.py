@@ -947,11 +947,7 @@ def _drawing(
             report.out_dir, names, report.params, jobs, sharing=sharing, store=cache
         )
 
-    def stop() -> None:
-        sharing.stopped.set()
-        openscad.stop_all()  # the renders are over: only pictures are under way
-
-    return Beside("previews", work, stop)
+    return Beside("previews", work, sharing.stopped.set)
 
 
 def _join_previews(
