@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 import manifold3d
 import numpy as np
@@ -28,7 +28,7 @@ import trimesh
 from shapely import affinity
 from shapely.geometry import MultiPolygon, Polygon, box
 
-from squadron_cad.checks import fits, meshgeo
+from squadron_cad.checks import fits, memo, meshgeo
 from squadron_cad.checks.findings import Finding, verdict
 from squadron_cad.checks.fits import (
     OVERLAP_EPS_MM3,
@@ -712,11 +712,32 @@ def all_findings(
         findings += stack_findings(params, stack)
     for first, second in (("range_ruler_1", "range_ruler_2"), ("range_ruler_2", "range_ruler_3")):
         if first in meshes and second in meshes:
-            joint = measure_joint(meshes[first], meshes[second])
+            joint = remembered_joint(meshes[first], meshes[second])
             findings += joint_findings(params, joint, f"{first}+{second}")
     if "stat_dial_card" in meshes and "stat_dial_clip" in meshes:
-        dial = measure_dial(params, meshes["stat_dial_card"], meshes["stat_dial_clip"])
+        dial = remembered_dial(params, meshes["stat_dial_card"], meshes["stat_dial_clip"])
         findings += dial_findings(params, dial)
     if "box" in meshes:
         findings += dice_findings(params, meshes["box"], layout)
     return findings + lid_findings(params, meshes, layout)
+
+
+# ---- kept between builds ----------------------------------------------------------------
+# A joint and a dial depend on their meshes (and the dial on the parameters it reads), not
+# on the tin: a tin change, the change a maker makes most, does not measure them again.
+
+DIAL_IGNORES = frozenset({"tin", "box", "slicer", "printer", "previews", "plates", "paper"})
+
+
+def remembered_joint(first: trimesh.Trimesh, second: trimesh.Trimesh) -> JointMeasure:
+    inputs = f"{memo.mesh_digest(first)}|{memo.mesh_digest(second)}"
+    value = memo.remember("joint", inputs, lambda: asdict(measure_joint(first, second)))
+    return JointMeasure(**value)
+
+
+def remembered_dial(params: KitParams, card: trimesh.Trimesh, clip: trimesh.Trimesh) -> DialMeasure:
+    read = params.model_dump_json(exclude=set(DIAL_IGNORES))
+    inputs = f"{memo.mesh_digest(card)}|{memo.mesh_digest(clip)}|{read}"
+    value = memo.remember("dial", inputs, lambda: asdict(measure_dial(params, card, clip)))
+    unseated = [(int(row), int(value_)) for row, value_ in value["unseated"]]  # JSON: lists
+    return DialMeasure(**{**value, "unseated": unseated})
