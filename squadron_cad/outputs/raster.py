@@ -20,6 +20,7 @@ import math
 import sys
 import threading
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -188,15 +189,18 @@ void main() {
 
 
 class Painter:
-    """One OpenGL context for the process (made on first use), drawing one picture at a
-    time: a context is current in one thread at once."""
+    """One OpenGL context for the process, made on first use in a thread of its own that
+    does all the drawing: a context is current in one thread, and it stays in that one
+    (builds draw from their own threads, one after another)."""
 
     _lock = threading.Lock()
+    _thread: ThreadPoolExecutor | None = None
     _context: moderngl.Context | None = None
     _program: moderngl.Program | None = None
 
     @classmethod
     def _ready(cls) -> tuple[moderngl.Context, moderngl.Program]:
+        """The context and the program (on the painting thread only)."""
         if cls._context is None or cls._program is None:
             try:
                 context = moderngl.create_standalone_context(backend=_backend())
@@ -205,6 +209,13 @@ class Painter:
             cls._program = context.program(vertex_shader=_VERTEX, fragment_shader=_FRAGMENT)
             cls._context = context
         return cls._context, cls._program
+
+    @classmethod
+    def _painting_thread(cls) -> ThreadPoolExecutor:
+        with cls._lock:
+            if cls._thread is None:
+                cls._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="painter")
+            return cls._thread
 
     @classmethod
     def draw(
@@ -224,13 +235,15 @@ class Painter:
         projection = camera.projection(aspect)
         crop = framing(_to_ndc(corners, projection @ camera.view), aspect, margin)
         scene = Scene(shapes, camera.view, crop @ projection, background)
-        width, height = (side * SUPERSAMPLE for side in size_px)
-        with cls._lock:
-            context, program = cls._ready()
-            with context:
-                pixels = _paint(context, program, scene, (width, height))
-        image = Image.frombytes("RGB", (width, height), pixels)
+        size = (size_px[0] * SUPERSAMPLE, size_px[1] * SUPERSAMPLE)
+        pixels = cls._painting_thread().submit(cls._paint_here, scene, size).result()
+        image = Image.frombytes("RGB", size, pixels)
         return image.transpose(Image.Transpose.FLIP_TOP_BOTTOM).reduce(SUPERSAMPLE)
+
+    @classmethod
+    def _paint_here(cls, scene: Scene, size: tuple[int, int]) -> bytes:
+        context, program = cls._ready()
+        return _paint(context, program, scene, size)
 
 
 def _backend() -> str | None:

@@ -124,3 +124,19 @@ def test_a_camera_is_seven_numbers() -> None:
 def test_no_shapes_no_picture() -> None:
     with pytest.raises(raster.ToolError, match="nothing to draw"):
         raster.Painter.draw([], (55, 0, 25), SIZE, 0.05, previews.BACKGROUND)
+
+
+def test_pictures_drawn_from_threads_that_have_ended_draw_alike(tmp_path: Path) -> None:
+    """Each build draws from a thread of its own, which ends with the build; the OpenGL
+    context stays with the painter's thread, so a later build's thread draws the same."""
+    import threading
+
+    box = box_stl(tmp_path, "box", (20, 20, 4))
+    pictures = []
+    for name in ("first", "second"):
+        view = View(name, (Placed(box, GOLD),))
+        worker = threading.Thread(target=lambda v=view: pictures.append(draw(tmp_path, v)))
+        worker.start()
+        worker.join()
+    assert len(pictures) == 2
+    assert np.array_equal(pictures[0], pictures[1])
