@@ -35,5 +35,6 @@ def test_a_tin_change_measures_no_joint_and_no_dial_again(
         another_tin = resolve(overrides=["tin.inner_length_mm=112"])
         assert clearances.remembered_joint(*rulers) == joint  # read back as measured
         assert clearances.remembered_dial(another_tin, card, clip) == dial
-        with pytest.raises(AssertionError, match="measured again"):  # what the dial reads
-            clearances.remembered_dial(resolve(overrides=["stat_dial.clip_width_mm=5.8"]), card, clip)
+        wider_clip = resolve(overrides=["stat_dial.clip_width_mm=5.8"])  # what the dial reads
+        with pytest.raises(AssertionError, match="measured again"):
+            clearances.remembered_dial(wider_clip, card, clip)
