@@ -197,6 +197,7 @@ class Painter:
     _thread: ThreadPoolExecutor | None = None
     _context: moderngl.Context | None = None
     _program: moderngl.Program | None = None
+    _frames: dict[tuple[int, int], moderngl.Framebuffer] = {}  # noqa: RUF012 (the painter's)
 
     @classmethod
     def _ready(cls) -> tuple[moderngl.Context, moderngl.Program]:
@@ -234,16 +235,25 @@ class Painter:
         aspect = size_px[0] / size_px[1]
         projection = camera.projection(aspect)
         crop = framing(_to_ndc(corners, projection @ camera.view), aspect, margin)
-        scene = Scene(shapes, camera.view, crop @ projection, background)
+        scene = Scene(shapes, camera.view, TOP_ROW_FIRST @ crop @ projection, background)
         size = (size_px[0] * SUPERSAMPLE, size_px[1] * SUPERSAMPLE)
         pixels = cls._painting_thread().submit(cls._paint_here, scene, size).result()
-        image = Image.frombytes("RGB", size, pixels)
-        return image.transpose(Image.Transpose.FLIP_TOP_BOTTOM).reduce(SUPERSAMPLE)
+        return Image.frombytes("RGB", size, pixels).reduce(SUPERSAMPLE)
 
     @classmethod
     def _paint_here(cls, scene: Scene, size: tuple[int, int]) -> bytes:
         context, program = cls._ready()
-        return _paint(context, program, scene, size)
+        if size not in cls._frames:  # kept: fresh buffers for each picture cost page faults
+            colour = context.renderbuffer(size, 3)
+            depth = context.depth_renderbuffer(size)
+            cls._frames[size] = context.framebuffer([colour], depth)
+        return _paint(context, program, scene, cls._frames[size])
+
+
+# OpenGL's rows run bottom up, a PNG's top down: the picture is drawn upside down, so it
+# is read in a PNG's order with no flip (faces are drawn from both sides, so the mirrored
+# winding changes nothing).
+TOP_ROW_FIRST = np.diag([1.0, -1.0, 1.0, 1.0])
 
 
 def _backend() -> str | None:
@@ -265,11 +275,8 @@ def _matrix(value: np.ndarray) -> bytes:
 
 
 def _paint(
-    context: moderngl.Context, program: moderngl.Program, scene: Scene, size: tuple[int, int]
+    context: moderngl.Context, program: moderngl.Program, scene: Scene, frame: moderngl.Framebuffer
 ) -> bytes:
-    colour = context.renderbuffer(size, 3)
-    depth = context.depth_renderbuffer(size)
-    frame = context.framebuffer(color_attachments=[colour], depth_attachment=depth)
     uploaded: dict[int, tuple[moderngl.Buffer, moderngl.VertexArray]] = {}
     uniforms = {name: program[name] for name in _UNIFORMS}
     try:
@@ -298,8 +305,6 @@ def _paint(
         for buffer, array in uploaded.values():
             array.release()
             buffer.release()
-        for resource in (frame, colour, depth):
-            resource.release()
 
 
 _UNIFORMS = ("to_viewer", "to_screen", "colour", "accent", "accent_from", "light", "ambient")
