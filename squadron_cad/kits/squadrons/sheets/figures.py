@@ -124,13 +124,12 @@ def _sides(path: Path2D) -> list[float]:
 
 
 def counter_figures(pages: list[MeasuredPage]) -> dict[str, Any]:
-    bases = [side for piece in placed_pieces(pages, "ship_base_")
-             for side in _sides(piece.tagged("ship-base-cut")[0])]  # fmt: skip
+    bases = [piece.tagged("ship-base-cut")[0] for piece in placed_pieces(pages, "ship_base_")]
     markers = [path for page in pages for path in page.paths if path.tag == "marker-cut"]
     figures: dict[str, Any] = {}
     if bases:
-        figures["ship_bases"] = len(bases) // 2
-        figures["ship_base_mm"] = _span(bases)
+        figures["ship_bases"] = len(bases)
+        figures["ship_base_mm"] = _span([side for base in bases for side in _sides(base)])
     if markers:
         figures["markers"] = len(markers)
         figures["marker_diameter_mm"] = _span([_sides(path)[0] for path in markers])

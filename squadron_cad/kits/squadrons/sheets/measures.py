@@ -74,6 +74,7 @@ def ruler_strip(p: SquadronsParams, index: int) -> Piece:
                    dash_mm=SEAM_DASH_MM, round_caps=False, tag="ruler-seam")
         )  # fmt: skip
         note = f"GLUE {index + 1} HERE"
+        # turned a quarter, capitals rise 0.72 of the size towards -x: centred on the tab
         at = (length + GLUE_TAB_MM / 2 + TAB_TEXT_MM * 0.36, 0.0)
         items.append(Label(note, at, TAB_TEXT_MM, anchor="middle", angle_deg=90, tag="tab-note"))
     first, last = rulers.inches_on_section(index)[0], rulers.inches_on_section(index)[-1]
@@ -123,7 +124,7 @@ def _advance(p: SquadronsParams) -> Drawing:
 def pivot(p: SquadronsParams) -> Piece:
     inner, radius = p.pivot_cup_radius_mm, p.pivot.radius_mm
     outline = Polygon(points(pivot_guide.outline_points(inner, radius)))
-    rays, centre_mark = _pivot_lines(p)[:2], _pivot_lines(p)[2]
+    *rays, centre_mark = _pivot_lines(p)  # guide_lines: the two rays, then the centre mark
     items: list[Any] = [
         *body(outline, "pivot-guide"),
         *(item for ray in rays for item in ink(ray, "pivot-ray")),

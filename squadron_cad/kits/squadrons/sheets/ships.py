@@ -131,8 +131,8 @@ def squadron_sheet(p: SquadronsParams, player: int) -> PieceSheet:
         f"{who}: ship bases and trackers",
         pieces,
         notes=(
-            f"{who}'s squadron, every piece with the {mark} mark. Glue the page onto card "
-            "(about 1 mm) and cut along the black lines.",
+            f"{who}: every piece carries the {mark} mark. Glue the page onto card (about "
+            "1 mm) and cut along the black lines.",
             f"Ship bases, {float(p.base.size_mm):g} mm: the diagonals part the front, left, "
             "rear and right zones (90 degrees each); the line from the centre is the front "
             "(the Fixed line). Trackers: one per ship, with its number; rows "
