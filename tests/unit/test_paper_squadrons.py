@@ -275,7 +275,7 @@ def test_marker_counts_follow_the_kit_s_parts(monkeypatch, kit) -> None:
     """Counts are read from the parts' registry, never typed: change one and the sheet
     follows."""
     more = tuple(
-        replace(part, per_kit=part.per_kit + 3, count_rule=None)
+        replace(part, count_rule=lambda p, part=part: part.count(p) + 3)
         if part.name == "entry_marker"
         else part
         for part in PARTS
