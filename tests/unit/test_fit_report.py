@@ -30,7 +30,9 @@ def test_every_kit_reports_box_layout_pieces_margins_and_limit(kit: str, capsys)
     box = next(line for line in lines if line.startswith("box:"))
     length, width, height = summary["box_mm"]
     assert f"{length:g} x {width:g} x {height:g} mm outside" in box
-    assert "walls" in box and "floor" in box and "clearance to the tin" in box
+    assert "walls" in box
+    assert "floor" in box
+    assert "clearance to the tin" in box
     # Under the layout line, where the pieces lie (the kit's arrangement or its pockets).
     layout_at = next(i for i, line in enumerate(lines) if line.startswith("layout:"))
     assert lines[layout_at + 1].startswith("  ")
@@ -57,5 +59,6 @@ def test_squadron_leaders_report_keeps_its_arrangement_and_lid(capsys) -> None:
 
 def test_a_lidless_tray_says_so_and_its_depth_needs_no_lid(capsys) -> None:
     text = fit(capsys, "--kit", "space-planes")
-    assert "an open tray" in text and "no lid" in text
+    assert "an open tray" in text
+    assert "no lid" in text
     assert "limited by: the depth (tin depth minus floor)" in text
