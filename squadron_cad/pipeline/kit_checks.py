@@ -71,7 +71,7 @@ def kit_checks(
         return findings + [Finding.from_dict(f) for f in cached["findings"]], cached["invariants"]
     with memo.kept_in(store, checks_version):
         between = between_parts(design, meshes, built)
-        measured = kit.invariants(design, meshes)
+        measured = kit.invariants(design, kit_meshes(kit, meshes))
     store.store_record(key, {"findings": [f.as_dict() for f in between], "invariants": measured})
     return findings + between, measured
 
@@ -82,9 +82,18 @@ def between_parts(
     """The checks between parts: the kit's own (clearances, play), the fit proof, the
     players' marks clear of the labels, and the box (as `built`, by default `design`)
     against the design's tin."""
-    found = kit_of(design.params).checks(design, meshes) + fit_proof(design, meshes)
-    found += mark_clearance_findings(design, meshes)
+    kit = kit_of(design.params)
+    own = kit_meshes(kit, meshes)
+    found = kit.checks(design, own) + fit_proof(design, own)
+    found += mark_clearance_findings(design, meshes)  # each player's copy too
     return found + tin.tin_proof(built or design, meshes, design.params.tin)
+
+
+def kit_meshes(kit: Kit, meshes: Mapping[str, trimesh.Trimesh]) -> dict[str, trimesh.Trimesh]:
+    """The kit's own parts' meshes: a kit's checks know its part names, not the engine's
+    names of each player's copy ("token.p1"), which only the marks' check reads."""
+    names = set(kit.part_names)
+    return {name: mesh for name, mesh in meshes.items() if name in names}
 
 
 def fit_proof(design: Design, meshes: Mapping[str, trimesh.Trimesh]) -> list[Finding]:
