@@ -157,3 +157,19 @@ def test_the_kits_plates_pass_lib3mf_strict_with_one_change_each(name: str, buil
         if text is not None:
             assert f'print_z="{change:g}"' in text, path.name
             assert all(len(item.volumes) == 2 for item in objects), path.name
+
+
+@pytest.mark.parametrize("name", INSTALLED)
+def test_every_piece_in_the_packed_box_picture_stands_out_from_the_box(name, built_kit) -> None:
+    """The packed box as drawn: each piece's colour differs from the box's, in any of its
+    shades (lit walls to shadowed floors), by at least previews.MIN_DELTA_E (CIE76).
+    Before, Squadrons' and Space Planes' pieces were the box's silver."""
+    from squadron_cad.outputs import previews
+
+    kit: BuildReport = built_kit(name)
+    view = previews.box_view(kit.out_dir, kit.params)
+    assert view is not None
+    box, *pieces = view.items
+    assert pieces, name
+    for item in pieces:
+        assert previews.box_contrast(item.colour, box.colour) >= previews.MIN_DELTA_E, item.stl
