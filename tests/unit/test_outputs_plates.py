@@ -14,17 +14,15 @@ import trimesh
 from squadron_cad.errors import InputError
 from squadron_cad.kit import kit_of, variant_name
 from squadron_cad.kits.squadron_leader.parts.registry import PARTS
-from squadron_cad.outputs.plates import (
-    Skyline,
+from squadron_cad.outputs.plate_colours import (
     accent_material,
     by_change,
     change_height,
     one_change_height,
-    plate_groups,
     plate_material,
     split_at,
-    write_plates,
 )
+from squadron_cad.outputs.plates import Skyline, plate_groups, write_plates
 from squadron_cad.outputs.threemf import read_objects, read_strict
 from squadron_cad.resolve import resolve
 
