@@ -25,6 +25,7 @@ from squadron_cad.kit import Part, kit_of, variant_name
 UNDER_TOP_MM = 0.05  # sections a hair under and over the top face
 SPECK_MM2 = 1e-3
 JOIN_MM = 1.0  # pieces of one mark's difference this close are one patch
+SLIVER_MM = 0.02  # differences thinner than twice this are the renders', not the marks'
 ZONE_MARGIN_MM = 0.1  # the hull grown by a hair: a mark's own edge never counts as a label
 
 
@@ -52,6 +53,9 @@ def mark_zone(features: list[list[Polygon]]) -> shapely.Geometry:
     (a label every copy shares cancels out, even one fused into a mark)."""
     unions = [shapely.union_all(copy) for copy in features]
     differ = shapely.union_all(unions).difference(shapely.intersection_all(unions))
+    # Slivers where two renders of a shared shape differ by their facets are no mark.
+    differ = differ.buffer(-SLIVER_MM).buffer(SLIVER_MM)
+    differ = shapely.union_all([p for p in meshgeo.polygons(differ) if p.area > SPECK_MM2])
     patches = meshgeo.polygons(differ.buffer(JOIN_MM))
     return shapely.union_all([differ.intersection(patch).convex_hull for patch in patches])
 
