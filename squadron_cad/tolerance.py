@@ -22,6 +22,7 @@ import numpy as np
 import trimesh
 
 from squadron_cad.checks.mesh import load_mesh
+from squadron_cad.checks.meshgeo import top_face_z
 from squadron_cad.checks.slicer import SlicerError, SliceResult, SliceSettings, slice_part
 from squadron_cad.emit import emit
 from squadron_cad.errors import InputError, ToolError
@@ -77,7 +78,8 @@ LIMIT_GRAMS = 5.0
 MATE_COLOUR = COLOUR_NAMES["silver"]
 STEP_COLOUR = COLOUR_NAMES["orange"]
 CAMERA = "0,0,0,25,0,0,0"  # from the front and above, numerals upright
-PICTURE_PX = (1200, 600)  # the plate is wide: a wide picture keeps the coupons large
+PICTURE_PX = (1800, 900)  # the plate is wide: a wide picture keeps the coupons large,
+# and their 3 mm numerals (".25") some 20 px tall
 DOCS_OUT = Path("out") / "docs-tolerance"  # where `make docs` builds the README's picture
 DOCS_PICTURE = "tolerance_plate.png"  # under docs/
 ROW_GAP_MM = 4.0
@@ -281,16 +283,29 @@ def draw_plate(
     stls: dict[str, Path],
     spots: dict[str, np.ndarray],
 ) -> None:
+    snapshot(plate_view(pieces, stls, spots), target, PictureSettings(*PICTURE_PX))
+
+
+def plate_view(
+    pieces: list[CouponPiece], stls: dict[str, Path], spots: dict[str, np.ndarray]
+) -> View:
+    """The plate as drawn: mates grey, steps orange with their numerals darker."""
     items = tuple(
         Placed(
             stls[piece.name],
             MATE_COLOUR if piece.value is None else STEP_COLOUR,
             tuple(tuple(float(v) for v in row) for row in _translation(spots[piece.name])),
+            None if piece.value is None else label_base(stls[piece.name]),
         )
         for piece in pieces
     )
-    view = View(PLATE, items, "the tolerance test plate", CAMERA)
-    snapshot(view, target, PictureSettings(*PICTURE_PX))
+    return View(PLATE, items, "the tolerance test plate", CAMERA)
+
+
+def label_base(stl: Path) -> float:
+    """Where a step's raised numerals stand (its largest upward face): the picture draws
+    them darker from there, so ".25" reads against the coupon's own colour."""
+    return top_face_z(load_mesh(stl))
 
 
 def _translation(shift: np.ndarray) -> np.ndarray:

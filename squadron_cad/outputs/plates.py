@@ -20,16 +20,23 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import manifold3d
 import numpy as np
 import trimesh
 
 from squadron_cad import bed as bed_model
-from squadron_cad.checks import memo, meshgeo
+from squadron_cad.checks import memo
 from squadron_cad.errors import InputError
 from squadron_cad.kit import Part, kit_of, variant_name
-from squadron_cad.outputs.models import PlateColours, PlatePart
-from squadron_cad.outputs.threemf import PlateObject, plate_bytes
+from squadron_cad.outputs.plate_colours import (
+    _halves,
+    accent_material,
+    by_change,
+    change_plate_name,
+    plate_material,
+    plate_player,
+    plate_summary,
+)
+from squadron_cad.outputs.threemf import ColourChange, PlateObject, plate_bytes
 from squadron_cad.params import KitParamsBase
 from squadron_cad.render.atomic import write_bytes
 
@@ -124,6 +131,7 @@ class Plate:
     packer: Skyline
     placed: list[tuple[Piece, Spot]] = field(default_factory=list)
     used: tuple[float, float] = (0.0, 0.0)  # extent of the placed footprints
+    change_at_mm: float | None = None  # the plate's one filament change (None: one colour)
 
     def try_add(self, piece: Piece, spacing: float) -> bool:
         """Place the piece where the arrangement stays most compact; False if it cannot."""
@@ -164,10 +172,11 @@ class Bed:
     def usable(self) -> tuple[float, float]:
         return self.length_mm - 2 * self.margin_mm, self.width_mm - 2 * self.margin_mm
 
-    def new_plate(self, name: str) -> Plate:
+    def new_plate(self, name: str, change_at_mm: float | None = None) -> Plate:
         # Every footprint is grown by the spacing, so the bin grows by it too.
         length, width = self.usable
-        return Plate(name, Skyline(length + self.spacing_mm, width + self.spacing_mm))
+        bin_ = Skyline(length + self.spacing_mm, width + self.spacing_mm)
+        return Plate(name, bin_, change_at_mm=change_at_mm)
 
 
 def player_plate_name(index: int, params: KitParamsBase) -> str:
@@ -242,13 +251,16 @@ def lay_on_bed(
     return laid
 
 
-def arrange(name: str, pieces: list[Piece], bed: Bed) -> list[Plate]:
+def arrange(
+    name: str, pieces: list[Piece], bed: Bed, change_at_mm: float | None = None
+) -> list[Plate]:
     """Pack pieces, biggest first, onto as few plates as needed."""
     order = sorted(pieces, key=lambda p: (-max(p.footprint), -min(p.footprint), p.label))
     plates: list[Plate] = []
     for piece in order:
         if not any(plate.try_add(piece, bed.spacing_mm) for plate in plates):
-            plate = bed.new_plate(name if not plates else f"{name}_{len(plates) + 1}")
+            plate_name = name if not plates else f"{name}_{len(plates) + 1}"
+            plate = bed.new_plate(plate_name, change_at_mm)
             if not plate.try_add(piece, bed.spacing_mm):
                 raise InputError(f"plates: {piece.part} does not fit an empty plate")
             plates.append(plate)
@@ -277,68 +289,6 @@ def plate_meshes(plate: Plate, bed: Bed) -> dict[str, trimesh.Trimesh]:
     return {piece.label: placed_mesh(piece, spot, offset) for piece, spot in ordered}
 
 
-NEUTRAL = "#9e9e9e"  # shared parts: no player's colour
-PALETTE = ("#c0392b", "#2471a3", "#229954", "#d68910", "#7d3c98", "#17a589")
-
-
-def plate_material(plate: str, params: KitParamsBase) -> tuple[str, str]:
-    """The material name and display colour of the pieces on a plate."""
-    index = plate_player(plate, params)
-    if index is None:
-        return "shared", NEUTRAL
-    colours = params.player_colours
-    colour = colours[index].hex if colours else PALETTE[index % len(PALETTE)]
-    label = f" ({colours[index].name})" if colours else ""
-    return f"player {index + 1}{label}", colour
-
-
-DARK_MARKS, LIGHT_MARKS = "#1c1c1c", "#f2f2f2"
-SPLIT_ABOVE_MM = 0.001  # marks and body part this far above the marks' base
-
-
-def _luminance(colour_hex: str) -> float:
-    """WCAG relative luminance of an sRGB colour."""
-    linear = []
-    for i in (1, 3, 5):
-        channel = int(colour_hex[i : i + 2], 16) / 255
-        linear.append(channel / 12.92 if channel <= 0.04045 else ((channel + 0.055) / 1.055) ** 2.4)
-    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
-
-
-def accent_material(colour_hex: str) -> tuple[str, str]:
-    """The marks' material and colour: dark or light, whichever contrasts more (WCAG)."""
-    body = _luminance(colour_hex)
-    on_dark = (_luminance(LIGHT_MARKS) + 0.05) / (body + 0.05)
-    on_light = (body + 0.05) / (_luminance(DARK_MARKS) + 0.05)
-    return ("marks (dark)", DARK_MARKS) if on_light >= on_dark else ("marks (light)", LIGHT_MARKS)
-
-
-def split_at(
-    mesh: trimesh.Trimesh, z: float, within: list[list[tuple[float, float]]] | None = None
-) -> tuple[trimesh.Trimesh, trimesh.Trimesh | None]:
-    """The piece's body and its raised marks (above z, and inside the outlines `within`
-    when given), each closed.
-
-    The cut runs SPLIT_ABOVE_MM over z: a face lying in the cutting plane (the top the
-    marks stand on) would stay in both halves as a sheet of no thickness."""
-    cut = z + SPLIT_ABOVE_MM
-    if not mesh.bounds[0][2] < cut < mesh.bounds[1][2]:
-        return mesh, None
-    solid = meshgeo.to_manifold(mesh)
-    if within is None:
-        body = solid.trim_by_plane((0.0, 0.0, -1.0), -cut)
-        marks = solid.trim_by_plane((0.0, 0.0, 1.0), cut)
-    else:
-        height = float(mesh.bounds[1][2]) - cut + 1.0
-        rings = manifold3d.CrossSection(within, manifold3d.FillRule.NonZero)  # either winding
-        region = rings.extrude(height).translate((0.0, 0.0, cut))
-        marks = solid ^ region
-        body = solid - marks
-    if marks.is_empty():
-        return mesh, None
-    return meshgeo.to_trimesh(body), meshgeo.to_trimesh(marks)
-
-
 def rigid_transform(source: np.ndarray, target: np.ndarray) -> np.ndarray:
     """The 4x4 turn and shift taking source points onto target points (same order)."""
     a, b = source.mean(axis=0), target.mean(axis=0)
@@ -350,67 +300,6 @@ def rigid_transform(source: np.ndarray, target: np.ndarray) -> np.ndarray:
     matrix = np.eye(4)
     matrix[:3, :3], matrix[:3, 3] = turn, b - turn @ a
     return matrix
-
-
-def change_height(z: float, params: KitParamsBase) -> float:
-    """The top of the first layer printed wholly above z (pause for the filament before
-    it): the slicer's layers end at first_layer_height_mm + k * layer_height_mm."""
-    first, layer = params.slicer.first_layer_height_mm, params.slicer.layer_height_mm
-    steps = max(0, math.floor((z - first) / layer + 1e-6) + 1) if z >= first - 1e-6 else 0
-    return round(first + steps * layer, 4)
-
-
-def plate_summary(plate: Plate, params: KitParamsBase) -> dict[str, Any]:
-    """The plate's colours for the BOM: per part, the body's and the marks' colours and
-    the layer from which a single extruder prints the marks' colour."""
-    material, colour = plate_material(plate.name, params)
-    kit = kit_of(params)
-    counts: dict[str, int] = {}
-    for piece, _spot in plate.placed:
-        counts[piece.part] = counts.get(piece.part, 0) + 1
-    rows = []
-    for name in sorted(counts):
-        z = _accent(kit.part(name), params)
-        marks, marks_hex = accent_material(colour) if z is not None else (None, None)
-        row = PlatePart(
-            part=name,
-            count=counts[name],
-            material=material,
-            colour_hex=colour,
-            marks_material=marks,
-            marks_hex=marks_hex,
-            marks_from_mm=None if z is None else round(z, 4),
-            change_at_mm=None if z is None else change_height(z, params),
-        )
-        rows.append(row)
-    changes = [row.change_at_mm for row in rows if row.change_at_mm is not None]
-    summary = PlateColours(
-        plate=plate.name,
-        file=f"plates/{plate.name}.3mf",
-        pieces=len(plate.placed),
-        material=material,
-        colour=colour,
-        filament_change_mm=min(changes) if changes else None,
-        parts=rows,
-    )
-    return summary.model_dump()
-
-
-def _halves(
-    part: Part, mesh: trimesh.Trimesh, params: KitParamsBase, player: int | None
-) -> tuple[trimesh.Trimesh, trimesh.Trimesh | None]:
-    """A part's body and marks, as modelled (its accent z and outlines are in that frame)."""
-    z = _accent(part, params)
-    if z is None:
-        return mesh, None
-    within = None
-    if part.accent_within is not None:
-        within = part.accent_within(params, player or 0)
-    return split_at(mesh, z, within)
-
-
-def _accent(part: Part, params: KitParamsBase) -> float | None:
-    return None if part.accent_from_mm is None else float(part.accent_from_mm(params))
 
 
 def write_plate(folder: Path, plate: Plate, bed: Bed, params: KitParamsBase) -> list[Path]:
@@ -440,15 +329,20 @@ def write_plate(folder: Path, plate: Plate, bed: Bed, params: KitParamsBase) -> 
         )
     three_mf = folder / f"{plate.name}.3mf"
     stl = folder / f"{plate.name}.stl"
-    write_bytes(three_mf, _kept_plate_bytes(plate.name, objects))
+    change = None
+    if plate.change_at_mm is not None:
+        change = ColourChange(plate.change_at_mm, marks_colour)
+    write_bytes(three_mf, _kept_plate_bytes(plate.name, objects, change))
     write_bytes(stl, trimesh.util.concatenate(list(meshes.values())).export(file_type="stl"))
     return [three_mf, stl]
 
 
-def _kept_plate_bytes(plate: str, objects: list[PlateObject]) -> bytes:
+def _kept_plate_bytes(
+    plate: str, objects: list[PlateObject], change: ColourChange | None = None
+) -> bytes:
     """The 3MF, kept between builds by everything written into it (checks.memo): a change
     to one plate's pieces writes that plate's 3MF only."""
-    described = [plate]
+    described = [plate, str(change)]
     for item in objects:
         accent = memo.mesh_digest(item.accent) if item.accent is not None else ""
         described += [item.name, memo.mesh_digest(item.mesh), item.material, item.colour_hex]
@@ -456,17 +350,9 @@ def _kept_plate_bytes(plate: str, objects: list[PlateObject]) -> bytes:
     value = memo.remember(
         "plate3mf",
         "|".join(described),
-        lambda: base64.b64encode(plate_bytes(plate, objects)).decode(),
+        lambda: base64.b64encode(plate_bytes(plate, objects, change)).decode(),
     )
     return base64.b64decode(value)
-
-
-def plate_player(plate: str, params: KitParamsBase) -> int | None:
-    """The player (0-based) whose plate this is, or None for the shared ones."""
-    for index in range(params.players):
-        if plate.split("_")[0] == f"player{index + 1}":
-            return index
-    return None
 
 
 def part_file(part: Part, player: int | None) -> str:
@@ -497,7 +383,10 @@ def write_plates(
             loaded[stem] = load_part(out_dir, stem)
         meshes = lay_on_bed({part: loaded[stem] for part, stem in files.items()}, bed, optional)
         sources = {part: (loaded[stem], stem) for part, stem in files.items()}
-        plates += arrange(name, _pieces(wanted, meshes, sources), bed)
+        for change, parts in by_change(wanted, params).items():
+            pieces = _pieces(parts, meshes, sources)
+            if pieces:
+                plates += arrange(change_plate_name(name, change), pieces, bed, change)
     folder = out_dir / "plates"
     written = [path for plate in plates for path in write_plate(folder, plate, bed, params)]
     if summaries is not None:

@@ -181,7 +181,7 @@ def _content_items(out_dir: Path, contents: list[dict], params: KitParamsBase) -
         transform = _matrix(entry.get("transform"))
         if entry.get("on_top"):
             continue  # a piece lying over the pockets would hide them
-        colour = _content_colour(str(entry.get("name", stl.stem)), stl.stem, params)
+        colour = _content_colour(str(entry.get("name", stl.stem)), params)
         items.append(Placed(stl, colour, transform, accent_height(stl, params)))
     return items
 
@@ -190,18 +190,56 @@ _PLAYER = re.compile(r"^player(\d+)_")
 _DIE = re.compile(r"^die_([a-z]+)_\d+$")
 
 
-def _content_colour(name: str, part_name: str, params: KitParamsBase) -> str:
-    """player<n>_... in player n's colour, die_<colour>_<k> in that colour, the rest neutral."""
+def _content_colour(name: str, params: KitParamsBase) -> str:
+    """player<n>_... in player n's colour, die_<colour>_<k> in that colour, the rest in
+    previews.colour; each one standing out from the box's grey (standing_out)."""
     player = _PLAYER.match(name)
     if player:
         colours = player_colours(params)
-        return colours[(int(player.group(1)) - 1) % len(colours)][1]
+        return standing_out(colours[(int(player.group(1)) - 1) % len(colours)][1], params)
     die = _DIE.match(name)
     if die and die.group(1) in COLOUR_NAMES:
-        return COLOUR_NAMES[die.group(1)]
-    parts = {part.name: part for part in kit_of(params).parts}
-    neutral = part_name in parts and parts[part_name].colour == "neutral"
-    return NEUTRAL if neutral else part_colour(params)
+        return standing_out(COLOUR_NAMES[die.group(1)], params)
+    return standing_out(part_colour(params), params)
+
+
+# CIE76 difference a piece keeps from the box's colour: a white piece (15) reads against the
+# silver box at a glance, a silver one (0) vanished.
+MIN_DELTA_E = 12.0
+
+
+BOX_SHADES = (0.4, 0.55, 0.7, 0.85, 1.0)  # the box's faces, lit or turned from the light
+PIECE_FALLBACK = COLOUR_NAMES["orange"]  # when neither a piece's colour nor previews.colour will
+
+
+def standing_out(colour: str, params: KitParamsBase, box: str = NEUTRAL) -> str:
+    """The colour, or one that stands out from the box's when too close to it in any of
+    its shades (a grey piece vanished among the grey box's walls and shadows):
+    previews.colour, else orange."""
+    for candidate in (colour, part_colour(params)):
+        if box_contrast(candidate, box) >= MIN_DELTA_E:
+            return candidate
+    return PIECE_FALLBACK
+
+
+def box_contrast(colour: str, box: str = NEUTRAL) -> float:
+    """The least CIE76 difference of a colour from the box's colour in any of its shades."""
+    return min(delta_e(colour, shade(box, factor)) for factor in BOX_SHADES)
+
+
+def delta_e(first: str, second: str) -> float:
+    """CIE76 difference of two sRGB colours (#rrggbb): the distance in CIELAB (D65)."""
+    return float(np.linalg.norm(np.subtract(_lab(first), _lab(second))))
+
+
+def _lab(colour: str) -> tuple[float, float, float]:
+    linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in _rgb(colour)]
+    xyz = np.array([[0.4124, 0.3576, 0.1805], [0.2126, 0.7152, 0.0722],
+                    [0.0193, 0.1192, 0.9505]]) @ linear  # fmt: skip
+    white = (0.95047, 1.0, 1.08883)
+    f = [t ** (1 / 3) if t > (6 / 29) ** 3 else t / (3 * (6 / 29) ** 2) + 4 / 29
+         for t in (xyz[i] / white[i] for i in range(3))]  # fmt: skip
+    return 116 * f[1] - 16, 500 * (f[0] - f[1]), 200 * (f[1] - f[2])
 
 
 def _matrix(value: Any) -> Matrix | None:

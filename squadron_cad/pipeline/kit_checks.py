@@ -17,6 +17,7 @@ import trimesh
 
 from squadron_cad.checks import fits, memo, tin
 from squadron_cad.checks.findings import Finding
+from squadron_cad.checks.mark_clearance import mark_clearance_findings
 from squadron_cad.checks.printability import part_printability, printability_inputs
 from squadron_cad.errors import SquadronError
 from squadron_cad.kit import Design, Kit, Part, kit_of
@@ -70,7 +71,7 @@ def kit_checks(
         return findings + [Finding.from_dict(f) for f in cached["findings"]], cached["invariants"]
     with memo.kept_in(store, checks_version):
         between = between_parts(design, meshes, built)
-        measured = kit.invariants(design, meshes)
+        measured = kit.invariants(design, kit_meshes(kit, meshes))
     store.store_record(key, {"findings": [f.as_dict() for f in between], "invariants": measured})
     return findings + between, measured
 
@@ -78,10 +79,21 @@ def kit_checks(
 def between_parts(
     design: Design, meshes: Mapping[str, trimesh.Trimesh], built: Design | None = None
 ) -> list[Finding]:
-    """The checks between parts: the kit's own (clearances, play), the fit proof, and the
-    box (as `built`, by default `design`) against the design's tin."""
-    found = kit_of(design.params).checks(design, meshes) + fit_proof(design, meshes)
+    """The checks between parts: the kit's own (clearances, play), the fit proof, the
+    players' marks clear of the labels, and the box (as `built`, by default `design`)
+    against the design's tin."""
+    kit = kit_of(design.params)
+    own = kit_meshes(kit, meshes)
+    found = kit.checks(design, own) + fit_proof(design, own)
+    found += mark_clearance_findings(design, meshes)  # each player's copy too
     return found + tin.tin_proof(built or design, meshes, design.params.tin)
+
+
+def kit_meshes(kit: Kit, meshes: Mapping[str, trimesh.Trimesh]) -> dict[str, trimesh.Trimesh]:
+    """The kit's own parts' meshes: a kit's checks know its part names, not the engine's
+    names of each player's copy ("token.p1"), which only the marks' check reads."""
+    names = set(kit.part_names)
+    return {name: mesh for name, mesh in meshes.items() if name in names}
 
 
 def fit_proof(design: Design, meshes: Mapping[str, trimesh.Trimesh]) -> list[Finding]:

@@ -18,7 +18,7 @@ from squadron_cad.checks.findings import Finding
 from squadron_cad.checks.mesh import load_mesh
 from squadron_cad.errors import SquadronError, ToolError
 from squadron_cad.kit import kit_of
-from squadron_cad.outputs import bom, manifest, plates, previews, threemf
+from squadron_cad.outputs import bom, manifest, plate_colours, plates, previews, threemf
 from squadron_cad.pipeline.clock import BackgroundWork, Progress, StageClock
 from squadron_cad.pipeline.kit_checks import attach_findings, kit_checks
 from squadron_cad.pipeline.layout_files import write_layout_files
@@ -28,7 +28,7 @@ from squadron_cad.pipeline.report import BuildReport
 from squadron_cad.render.cache import RenderCache, file_sha256
 from squadron_cad.versions import code_version
 
-PLATES_VERSION = code_version(plates, threemf)
+PLATES_VERSION = code_version(plates, plate_colours, threemf)
 
 
 def after_renders(
@@ -81,8 +81,9 @@ def _kit_check_stage(
     report: BuildReport, renderer: Renderer, tell: Progress, whole_kit: bool
 ) -> None:
     tell("kit checks", "running")
-    meshes = {result.spec.name: load_mesh(result.stl) for result in report.parts}
-    shas = {result.spec.name: file_sha256(result.stl) for result in report.parts}
+    results = [*report.parts, *report.variants]  # each player's copy: their marks' checks
+    meshes = {result.spec.name: load_mesh(result.stl) for result in results}
+    shas = {result.spec.name: file_sha256(result.stl) for result in results}
     findings, measured = kit_checks(renderer.design, meshes, shas, renderer.cache)
     if not whole_kit:
         findings, measured = _partial_kit(report, findings, measured, set(meshes))

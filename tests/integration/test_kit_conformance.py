@@ -131,3 +131,45 @@ def test_the_kit_s_tolerance_coupons_set_its_own_keys(name: str) -> None:
         for part in coupon.key.split("."):
             value = getattr(value, part)
         assert isinstance(value, float), coupon.key
+
+
+@pytest.mark.parametrize("name", INSTALLED)
+def test_the_kits_plates_pass_lib3mf_strict_with_one_change_each(name: str, built_kit) -> None:
+    """Every plate of every kit reads in lib3mf's strict mode; a plate whose parts carry
+    marks carries its one colour change (PrusaSlicer's list, in the marks' colour) at the
+    height its BOM row names, and every marked piece on it is two volumes."""
+    import zipfile
+
+    from squadron_cad.outputs.threemf import read_objects
+
+    kit: BuildReport = built_kit(name)
+    summaries = {plate["plate"]: plate for plate in kit.extras["plates"]}
+    files = sorted((kit.out_dir / "plates").glob("*.3mf"))
+    assert {path.stem for path in files} == set(summaries)
+    for path in files:
+        objects = read_objects(str(path))  # strict: raises on any fault
+        assert objects, path.name
+        change = summaries[path.stem]["filament_change_mm"]
+        changes = "Metadata/Prusa_Slicer_custom_gcode_per_print_z.xml"
+        with zipfile.ZipFile(path) as archive:
+            text = archive.read(changes).decode() if changes in archive.namelist() else None
+        assert (text is not None) == (change is not None), path.name
+        if text is not None:
+            assert f'print_z="{change:g}"' in text, path.name
+            assert all(len(item.volumes) == 2 for item in objects), path.name
+
+
+@pytest.mark.parametrize("name", INSTALLED)
+def test_every_piece_in_the_packed_box_picture_stands_out_from_the_box(name, built_kit) -> None:
+    """The packed box as drawn: each piece's colour differs from the box's, in any of its
+    shades (lit walls to shadowed floors), by at least previews.MIN_DELTA_E (CIE76).
+    Before, Squadrons' and Space Planes' pieces were the box's silver."""
+    from squadron_cad.outputs import previews
+
+    kit: BuildReport = built_kit(name)
+    view = previews.box_view(kit.out_dir, kit.params)
+    assert view is not None
+    box, *pieces = view.items
+    assert pieces, name
+    for item in pieces:
+        assert previews.box_contrast(item.colour, box.colour) >= previews.MIN_DELTA_E, item.stl

@@ -146,3 +146,21 @@ def test_a_failed_first_plate_leaves_no_trace(tmp_path, monkeypatch) -> None:
     with pytest.raises(ToolError, match="SIGSEGV"):
         build_plate(resolve(), out, LADDER, jobs=2, picture=False)
     assert list(tmp_path.iterdir()) == []
+
+
+def test_the_picture_draws_every_steps_numerals_darker(plate: PlateReport) -> None:
+    """Each step's numerals stand on its top face: the picture's darker shade starts
+    there (tolerance.label_base), so ".25" reads against the coupon's orange. Before, all
+    of a step was one flat orange, and the clip steps' numerals stood on a tag below the
+    coupon's top."""
+    from squadron_cad.checks import meshgeo
+    from squadron_cad.tolerance import label_base
+
+    for stl in sorted((plate.out / COUPON_FOLDER).glob("*.stl")):
+        if stl.stem.endswith("_mate"):
+            continue
+        mesh = load_mesh(stl)
+        base = label_base(stl)
+        under = meshgeo.section(mesh, base - 0.1).area
+        numerals = meshgeo.section(mesh, base + 0.1).area
+        assert 0 < numerals < 0.5 * under, (stl.name, base, numerals, under)

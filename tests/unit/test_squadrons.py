@@ -18,7 +18,8 @@ from squadron_cad.kits.squadrons.design import SquadronsDesign
 from squadron_cad.kits.squadrons.parts import pivot_guide
 from squadron_cad.kits.squadrons.parts.rulers import gauge_word_spans
 from squadron_cad.kits.squadrons.stowing import part_bounds, units
-from squadron_cad.outputs.plates import _luminance, plate_material, player_plate_name
+from squadron_cad.outputs.plate_colours import _luminance, plate_material
+from squadron_cad.outputs.plates import player_plate_name
 from squadron_cad.resolve import resolve
 
 KIT = load_kit("squadrons")

@@ -62,7 +62,9 @@ JOINT_BODY_MM = 3.0  # stub behind the tab's shoulder
 JOINT_MARGIN_MM = 0.6  # stub between the slot's end and the label, and after it
 
 CLIP_WIDTH_MM = 1.2  # a slice of the clip's profile (no window, no bump): the sliding gap
-CLIP_TAG_MM = (5.0, 3.2, 0.4)  # the flat label tag on a clip's back (along u, w, z)
+# The label tag on a clip's back (along u, w, z), as high as the slice: its numerals stand
+# on the coupon's top face, where the plate's picture draws them darker.
+CLIP_TAG_MM = (5.0, 3.2, CLIP_WIDTH_MM)
 CARD_STUB_MM = 6.0  # the card finger the clips are tried on
 
 LID_BOX_MM = (9.0, 6.4)  # a small box top: rim, rebate and ledge are the box's own

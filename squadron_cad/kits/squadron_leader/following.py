@@ -10,6 +10,7 @@ default.yaml sizes a 26 mm token. The defaults a maker leaves alone follow what 
 
 and, at any width, fitted to the room the rules leave:
 
+- the text's stroke thins (to the checks' least) with the ruler's small numerals;
 - the joint's snap ridges stand as far past ruler.joint_clearance_mm as the default's;
 - the joint's tab narrows where the slot's walls would be thinner than WALL_MM;
 - the altitude token's hole shrinks where its wall to the sockets, or the ring left for
@@ -57,6 +58,8 @@ FITTED = (  # scaled down with a smaller token, kept on a larger one
 HEX = "paper.hex_across_flats_mm"
 TAB_LEAST_MM = 0.8  # ruler.tab_width_mm's least (its field's bound)
 LEAST_BITE_MM = 0.1  # a narrowed tab's shoulders stand at least this far past the clearance
+STROKE_PER_HEIGHT = 0.2  # the default 0.7 mm stroke is 0.18 of the 4 mm numerals
+STROKE_MARGIN_MM = 0.03  # over the least stroke: facets make the measured stroke a hair thinner
 Given = Callable[[str], bool]
 
 
@@ -125,6 +128,7 @@ def follow(values: dict[str, Any], given: Given) -> dict[str, float]:
         f.derive(path, round(ref[path] * min(scale, 1.0), 2))
     f.derive(HEX, round(width + ref[HEX] - ref[WIDTH], 2))
     _numerals_fit_the_ruler(f, width)
+    _stroke_fits_the_numerals(f)
     _tab_fits_the_slot(f, width)
     _snap_follows_the_clearance(f, ref)
     _hole_fits_the_ring(f, width)
@@ -172,6 +176,19 @@ def _numerals_fit_the_ruler(f: _Follower, width: float) -> None:
     most = _floor(width / C.RULER_WIDTH_DIVISOR - 1)
     if least <= most:
         f.derive("ruler.numeral_height_mm", min(max(height, least), most))
+
+
+def _stroke_fits_the_numerals(f: _Follower) -> None:
+    """The text's stroke at most STROKE_PER_HEIGHT of the ruler's numerals, down to the
+    checks' least stroke: a 2.46 mm "2" (a 16 mm token's ruler) in 0.7 mm strokes left a
+    0.20 mm land between its strokes (under checks.min_text_gap_mm), in 0.6 mm none."""
+    height, stroke = f.now("ruler.numeral_height_mm"), f.now("text.stroke_mm")
+    least = f.now("checks.min_text_stroke_mm")
+    if height is None or stroke is None or least is None:
+        return
+    fitted = max(_floor(height * STROKE_PER_HEIGHT), least + STROKE_MARGIN_MM)
+    if fitted < stroke:
+        f.derive("text.stroke_mm", fitted)
 
 
 def _tab_fits_the_slot(f: _Follower, width: float) -> None:

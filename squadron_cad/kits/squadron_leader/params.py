@@ -390,6 +390,9 @@ def peg_circle_radius(token: Any, socket_diameter: Number, socket_chamfer: Numbe
 
 
 MARK_WALL_MM = 0.4  # least wall left beside a player's mark
+# The raised silhouette (opened by the least wall, parted by the guides) stands up to this
+# much outside its drawn outline (0.24 mm measured on a 16 mm token).
+SILHOUETTE_GROWTH_MM = 0.3
 
 
 MARK_MIN_MM = 2.0  # a smaller mark is not told apart by shape
@@ -397,10 +400,20 @@ MARK_MIN_MM = 2.0  # a smaller mark is not told apart by shape
 
 def plane_mark_mm(kit: SquadronLeaderParams) -> float:
     """The plane token's mark, across: marks.plane_size_mm, or what the top leaves
-    beside the silhouette (MARK_WALL_MM inside its edge)."""
+    beside the silhouette (MARK_WALL_MM inside its edge, checks.min_mark_clearance_mm from
+    the silhouette: on a 16 mm token the 3.6 mm mark ran 0.3 mm from its tail)."""
+    from shapely.geometry import Point, Polygon
+    from shapely.ops import unary_union
+
+    from squadron_cad.kits.squadron_leader.geometry.icons import PLANE_SILHOUETTE
+
     x, y = (float(kit.token.width_mm) * f for f in C.PLANE_MARK_AT_WIDTHS)
     room = 2 * (float(kit.token.across_flats_mm) / 2 - MARK_WALL_MM - math.hypot(x, y))
-    return min(float(kit.marks.plane_size_mm), room)
+    length, span = float(kit.plane.silhouette_length_mm), float(kit.plane.silhouette_span_mm)
+    outline = unary_union([Polygon([(u * length, v * span) for u, v in part])
+                           for part in PLANE_SILHOUETTE])  # fmt: skip
+    clear = outline.distance(Point(x, y)) - kit.checks.min_mark_clearance_mm - SILHOUETTE_GROWTH_MM
+    return min(float(kit.marks.plane_size_mm), room, 2 * clear)
 
 
 def token_mark_mm(kit: SquadronLeaderParams) -> float:

@@ -17,6 +17,7 @@ import string
 from shapely import affinity
 from shapely.geometry import Polygon
 
+from squadron_cad.geometry.glyphs import layout_text
 from squadron_cad.kits.squadron_leader import constants as C
 from squadron_cad.kits.squadron_leader.params import SquadronLeaderParams
 from squadron_cad.kits.squadron_leader.sheets import outlines
@@ -31,8 +32,13 @@ ARROW_DEPTH_MM = 4.0
 ARROW_HALF_WIDTH_MM = 4.5
 ALTITUDE_NUMERAL_MM = 7.0
 ALTITUDE_STROKE_MM = 1.2
-SILHOUETTE_SCALE = 0.68  # of the token's: room for the letter behind, the arrow ahead
-SILHOUETTE_SHIFT_MM = 0.6  # forward, away from the letter
+# The letter, the silhouette and the arrow keep SYMBOL_GAP_MM from each other (at 0.68 of
+# the token's silhouette, 0.6 mm forward, the letter's "A" ran 1.0 mm from the tail, which
+# read as touching, and the nose 0.3 mm from the arrow); letters A-H stay 1.7 mm inside
+# the cut line.
+SILHOUETTE_SCALE = 0.55  # of the token's
+SILHOUETTE_SHIFT_MM = 0.5  # forward
+SYMBOL_GAP_MM = 1.5
 TINT_STRENGTH = 0.25  # share of the player's colour in the counter's fill
 
 
@@ -85,14 +91,18 @@ def plane_counter(p: SquadronLeaderParams, index: int) -> Piece:
         SILHOUETTE_SHIFT_MM,
         0,
     )
-    # the letter sits on the rear, clear of an altitude counter laid on the centre
+    # the letter sits on the rear, clear of an altitude counter laid on the centre, its
+    # right edge SYMBOL_GAP_MM behind the tail whatever its width
+    _strokes, width_em = layout_text(letter)
+    width = width_em * (LETTER_HEIGHT_MM - LETTER_STROKE_MM) + LETTER_STROKE_MM
+    letter_x = plane.bounds[0] - SYMBOL_GAP_MM - width / 2
     letter_strokes = stroke_text(
         letter,
         LETTER_HEIGHT_MM,
         LETTER_STROKE_MM,
         BLACK,
         "engrave",
-        at=(-flats / 2 + 3.8, 0.0),
+        at=(letter_x, 0.0),
         tag="player-letter",
     )
     items = [
