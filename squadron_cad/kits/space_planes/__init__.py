@@ -34,7 +34,8 @@ def contents() -> KitContents:
     return KitContents(
         parts=PARTS,
         design=design.SpacePlanesDesign,
-        invariants=Later(f"{__name__}.checks", "invariants"),  # loads trimesh
+        checks=Later(f"{__name__}.checks", "clearance_findings"),  # loads trimesh
+        invariants=Later(f"{__name__}.checks", "invariants"),
         fit_lines=stowing.fit_lines,
         purchases=design.purchases,
         paper=_paper,

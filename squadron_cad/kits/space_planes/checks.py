@@ -23,7 +23,10 @@ import trimesh
 from shapely.geometry import LineString, Point, Polygon, box
 
 from squadron_cad.checks import meshgeo
+from squadron_cad.checks.findings import Finding
+from squadron_cad.checks.tray_play import tray_findings
 from squadron_cad.components.invariants import invariant, unmeasured, valid_solids
+from squadron_cad.errors import SquadronError
 from squadron_cad.kits.space_planes.constants import GAUGE, HOLDER, MAX_SHIPS, cube_part
 
 MOVE_TOL_MM = 0.1  # the issue: slide distances within 0.1 mm
@@ -256,6 +259,17 @@ def holder_invariants(design: Any, meshes: Meshes) -> list[dict[str, Any]]:
 
 
 # ---- the box ------------------------------------------------------------------------------
+
+
+def clearance_findings(design: Any, meshes: Meshes) -> list[Finding]:
+    """The box in play, lid closed: the lid on the box and nothing rattling (the engine's
+    tray checks, checks.tray_play)."""
+    p = design.params
+    try:
+        layout = design.layout
+    except SquadronError:  # a tin too small: the build reported it already
+        return []
+    return tray_findings(layout, valid_solids(meshes), p.box, p.checks, p.tin)
 
 
 def invariants(design: Any, meshes: Meshes) -> list[dict[str, Any]]:

@@ -12,6 +12,8 @@ DECK = "card_deck"  # bought pieces: not parts, shown as blocks in the layout
 DIE = "plane_die"
 GAUGE = "joker_gauge"
 HOLDER = "die_holder"
+BOX = "box"
+LID = "box_lid"
 MAX_SHIPS = 6
 
 

@@ -14,6 +14,7 @@ from squadron_cad.fit import simple
 from squadron_cad.fit.layout import BoxShape, Layout
 from squadron_cad.kit import Purchase
 from squadron_cad.kits.space_planes import stowing
+from squadron_cad.kits.space_planes.constants import BOX, LID
 from squadron_cad.kits.space_planes.params import SpacePlanesParams
 
 
@@ -27,15 +28,8 @@ class SpacePlanesDesign:
 
     @cached_property
     def layout(self) -> Layout:
-        b = self.params.box
-        return simple.stow(
-            self.box,
-            stowing.units(self.params),
-            clearance=b.pocket_clearance_mm,
-            divider=b.divider_mm,
-            box_part="box",
-            lid_part=None,
-        )
+        p = self.params
+        return simple.stow_in_tray(p.tin, p.box, stowing.units(p), BOX, lid_part=LID)
 
 
 def purchases(p: SpacePlanesParams) -> list[Purchase]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from squadron_cad.kit import Part, PrintNotes
-from squadron_cad.kits.space_planes.constants import GAUGE, HOLDER, MAX_SHIPS, cube_part
+from squadron_cad.kits.space_planes.constants import BOX, GAUGE, HOLDER, LID, MAX_SHIPS, cube_part
 from squadron_cad.kits.space_planes.params import SpacePlanesParams
 from squadron_cad.kits.space_planes.parts import box, cubeship, die_holder, gauge
 
@@ -78,12 +78,21 @@ PARTS: tuple[Part, ...] = (
         noun="die holder",
     ),
     Part(
-        "box",
-        "Box: a pocket for the deck and gauge, each cubeship and each die in its holder",
+        BOX,
+        "Box: a pocket for the deck and gauge, the cubeships and the dice in their holders",
         box.build,
         "box",
         per_kit=1,
         orientation="floor down",
         slow_render=True,
+    ),
+    Part(
+        LID,
+        "Box lid: a cap whose lip laps the box's tongue; turned over, a dice tray",
+        box.build_lid,
+        "box",
+        per_kit=1,
+        orientation="top down, skirt up",
+        noun="box lid",
     ),
 )
