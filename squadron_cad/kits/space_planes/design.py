@@ -1,8 +1,9 @@
 """The Space Planes kit's derived design: computed once from the resolved parameters.
 
-The box holds the deck of cards with the joker gauge lying on it, the cubeships and the
-plane dice seated in their holders, stowed as `stowing` lays them out; a container too
-small is refused naming the shortfall.
+The box holds the deck of cards with the joker gauge lying on it (beside it when the deck
+is sleeved), the cubeships and the plane dice seated in their holders, stowed as
+`stowing` lays them out, under the engine's tray lid; a container too small is refused
+naming the shortfall.
 """
 
 from __future__ import annotations
@@ -34,9 +35,13 @@ class SpacePlanesDesign:
 
 def purchases(p: SpacePlanesParams) -> list[Purchase]:
     c = p.card
-    return [
+    bought = [
         Purchase("deck of playing cards", 1,
-                 f"54 cards with two jokers, {c.short_mm:g} x {c.long_mm:g} mm (poker size)"),
-        Purchase("d6", p.cube.ships,
-                 f"{p.holder.die_size_mm:g} mm six-sided dice: the plane dice"),
+                 f"{c.deck_cards} cards with two jokers, {c.short_mm:g} x {c.long_mm:g} mm"),
+        Purchase("d6", p.ships,
+                 f"{p.holder.die_size_mm:g} mm six-sided dice: a plane die for each cubeship"),
     ]  # fmt: skip
+    if c.sleeved:
+        size = f"{c.sleeve_short_mm:g} x {c.sleeve_long_mm:g} mm"
+        bought.append(Purchase("card sleeves", c.deck_cards, f"{size}, one per card"))
+    return bought

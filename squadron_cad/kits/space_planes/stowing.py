@@ -1,7 +1,9 @@
 """How the Space Planes pieces are stowed: what each part (or bought piece) occupies in
-its modelled frame, and the units the engine's generic stower (`fit.simple`) packs: the
-deck and gauge, the cubes side by side, the holders side by side, each in a pocket of its
-own. The deck and the dice are bought, not printed: layout.json shows them as blocks.
+its modelled frame, and the units the engine's generic stower (`fit.simple`) packs, each in
+a pocket of its own: the deck with the joker gauge on it (a sleeved deck is larger than the
+gauge, which then gets a pocket of its own, so it cannot slide on the deck), the cubeships
+side by side, the dice seated in their holders side by side. The deck and the dice are
+bought, not printed: layout.json shows them as blocks.
 """
 
 from __future__ import annotations
@@ -9,14 +11,17 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
+from squadron_cad.fit.layout import pocket_label
 from squadron_cad.fit.units import Piece, Unit
 from squadron_cad.geometry import frames
 from squadron_cad.geometry.frames import Bounds
-from squadron_cad.kits.space_planes.constants import DECK, DIE, GAUGE, HOLDER, cube_part
+from squadron_cad.kits.space_planes.constants import CUBE, DECK, DIE, GAUGE, HOLDER
 from squadron_cad.kits.space_planes.params import SpacePlanesParams
 
 if TYPE_CHECKING:
     from squadron_cad.kits.space_planes.design import SpacePlanesDesign
+
+WORDS = {DECK: "deck", GAUGE: "joker gauge", CUBE: "cubeship", HOLDER: "die holder", DIE: "d6"}
 
 
 def holder_outer_mm(p: SpacePlanesParams) -> float:
@@ -29,8 +34,8 @@ def part_bounds(p: SpacePlanesParams, part: str) -> Bounds:
     if part == GAUGE:
         return (0.0, 0.0, 0.0), (p.card.long_mm, p.card.short_mm, p.gauge.fence_height_mm)
     if part == DECK:
-        return (0.0, 0.0, 0.0), (p.card.long_mm, p.card.short_mm, p.card.deck_thickness_mm)
-    if part.startswith("cubeship_"):
+        return (0.0, 0.0, 0.0), p.card.stowed_size_mm
+    if part == CUBE:
         s = p.cube.side_mm
         return (0.0, 0.0, 0.0), (s, s, s)
     if part == HOLDER:
@@ -47,32 +52,45 @@ def _size(bounds: Bounds) -> tuple[float, float, float]:
     return (high[0] - low[0], high[1] - low[1], high[2] - low[2])
 
 
-def units(p: SpacePlanesParams) -> list[Unit]:
-    """The deck with the gauge on top; the cubeships in a grid; the dice seated in their
-    holders, in a grid."""
+def _grid(count: int) -> tuple[int, int]:
+    """Columns and rows of a grid of `count` pieces: two rows (one for a single piece)."""
+    columns = max(1, math.ceil(count / 2))
+    return columns, math.ceil(count / columns)
+
+
+def card_units(p: SpacePlanesParams) -> list[Unit]:
+    """The deck with the gauge lying on it; a sleeved deck and the gauge apart."""
     deck, gauge = part_bounds(p, DECK), part_bounds(p, GAUGE)
-    t = p.card.deck_thickness_mm
-    out = [
-        Unit(
-            "deck_and_gauge",
-            "stack",
-            (p.card.long_mm, p.card.short_mm, t + p.gauge.fence_height_mm),
-            (
-                Piece("card_deck", DECK, frames.identity(), deck),
-                Piece(GAUGE, GAUGE, frames.translate(0, 0, t), gauge),
-            ),
-        )
-    ]
-    ships = p.cube.ships
-    columns = max(1, math.ceil(ships / 2))
-    s = p.cube.side_mm
+    long, short, thick = _size(deck)
+    cards = Piece(DECK, DECK, frames.identity(), deck)
+    if p.card.sleeved:
+        alone = Piece(GAUGE, GAUGE, frames.identity(), gauge)
+        return [
+            Unit("deck", "stack", (long, short, thick), (cards,)),
+            Unit("joker_gauge", "flat", _size(gauge), (alone,)),
+        ]
+    on_deck = Piece(GAUGE, GAUGE, frames.translate(0, 0, thick), gauge)
+    height = thick + _size(gauge)[2]
+    return [Unit("deck_and_gauge", "stack", (long, short, height), (cards, on_deck))]
+
+
+def _owner(p: SpacePlanesParams, index: int) -> tuple[int, int]:
+    """The player (1-based) whose cube `index` is, and its number among theirs."""
+    return index // p.ships_per_player + 1, index % p.ships_per_player + 1
+
+
+def units(p: SpacePlanesParams) -> list[Unit]:
+    """The deck and the gauge; the cubeships in a grid; the dice seated in their holders,
+    in a grid."""
+    out = card_units(p)
+    ships, s = p.ships, p.cube.side_mm
+    columns, rows = _grid(ships)
     cubes = []
     for k in range(ships):
+        player, number = _owner(p, k)
         at = frames.translate((k % columns) * s, (k // columns) * s, 0)
-        cubes.append(
-            Piece(cube_part(k + 1), cube_part(k + 1), at, part_bounds(p, cube_part(k + 1)))
-        )
-    rows = math.ceil(ships / columns)
+        name = f"player{player}_cubeship_{number}"
+        cubes.append(Piece(name, CUBE, at, part_bounds(p, CUBE)))
     out.append(Unit("cubeships", "grid", (columns * s, rows * s, s), tuple(cubes)))
     h = p.holder
     seat = h.wall_mm + h.clearance_mm
@@ -90,13 +108,53 @@ def units(p: SpacePlanesParams) -> list[Unit]:
 
 
 def fit_lines(design: SpacePlanesDesign) -> list[str]:
-    layout, p = design.layout, design.params
-    box, tin = layout.box, p.tin
-    return [
-        f"container {tin.name}: {tin.inner_length_mm:g} x {tin.inner_width_mm:g} x "
-        f"{tin.inner_depth_mm:g} mm inside; box {box.length:.1f} x {box.width:.1f} x "
-        f"{box.height:.1f} mm",
-        f"{len(layout.pockets)} pockets hold {len(layout.placements)} pieces: the deck with "
-        f"the joker gauge on it, {p.cube.ships} cubeships, {p.cube.ships} dice in holders",
-        layout.describe(),
+    """The tin, the box, each pocket with what it holds, the pieces, the spare room in
+    every direction and what limited it."""
+    p, layout = design.params, design.layout
+    tin, box, margins = p.tin, layout.box, layout.margins
+    lid = p.box.lid
+    approximate = ", sizes approximate" if tin.approximate else ""
+    names = [pocket.name for pocket in layout.pockets]
+    lines = [
+        f"tin:    {tin.inner_length_mm:g} x {tin.inner_width_mm:g} x {tin.inner_depth_mm:g} mm"
+        f" inside, corner r{tin.corner_radius_mm:g} ({tin.name}{approximate})",
+        f"box:    {box.length:g} x {box.width:g} x {box.height:g} mm outside, lid included"
+        f" ({box.tin_gap:g} mm clearance to the tin); walls {box.wall:g}, floor {box.floor:g},"
+        f" lid {box.lid_thickness:g} mm with a {lid.skirt_mm:g} mm skirt"
+        if lid is not None
+        else f"box:    {box.length:g} x {box.width:g} x {box.height:g} mm, an open tray",
+        f"layout: {layout.strategy}",
     ]
+    for pocket in layout.pockets:
+        held = [q for q in layout.placements if q.unit == pocket.name]
+        width, length = pocket.size
+        lines.append(
+            f"  {pocket_label(pocket.name, names)}: {width:.1f} x {length:.1f} mm, floor at "
+            f"{pocket.z_bottom:.1f} mm, {_counted(held)}"
+        )
+    deck = "sleeved" if p.card.sleeved else "unsleeved"
+    lines += [
+        f"pieces: {_counted(layout.placements)} ({deck} deck, "
+        f"{p.players} players x {p.ships_per_player} cubeships)",
+        f"spare room inside the box: length {margins['x']:.1f} mm, width {margins['y']:.1f} mm,"
+        f" depth {margins['z']:.1f} mm; tightest rounded corner {margins['corner']:.1f} mm",
+        f"limited by: {_limit_words(layout.limited_by)}",
+    ]
+    return lines
+
+
+def _counted(placements: object) -> str:
+    counts: dict[str, int] = {}
+    for placed in placements:  # type: ignore[attr-defined]
+        word = WORDS.get(placed.part, placed.part.replace("_", " "))
+        counts[word] = counts.get(word, 0) + 1
+    return ", ".join(f"{n} x {word}" for word, n in counts.items())
+
+
+def _limit_words(axis: str) -> str:
+    return {
+        "x": "the box's length",
+        "y": "the box's width",
+        "z": "the depth (tin depth minus floor, lid and headroom)",
+        "corner": "a rounded corner of the tin",
+    }[axis]
