@@ -3,8 +3,9 @@ TrayParams.lid, fit.tray_lid), measured on the rendered meshes placed as the lay
 
 - rattle: each stowed unit (what is stowed together moves together: a stack, a grid of
   pieces) is moved alone, up and along +x, -x, +y, -y, until it meets the box, the closed
-  lid or a piece of another unit; so is the lid, on the box in its tin. Nothing may move
-  more than the tray's max_rattle_mm any way.
+  lid or a piece of another unit; each of its pieces is also slid alone, everything else
+  in place (a piece loose on the others of its unit); so is the lid, on the box in its
+  tin. Nothing may move more than the tray's max_rattle_mm any way.
 - the lid: clear of the box; its lip's gap to the box's tongue in checks.lid_fit; and it
   stays on: its lip laps the tongue (measured: the tongue's top above the lip's bottom),
   more than the lid can rise under the tin's lid, so it cannot slide off.
@@ -210,6 +211,12 @@ def unit_travels(
         up = min(rise(closed, body, others) for body in members)
         slices = _slices(closed, members, others, _heights(members))
         sideways = {way: slide(slices, d) for way, d in DIRECTIONS.items()}
+        if len(members) > 1:  # a piece loose on its unit (a small card on a big one)
+            for body in members:
+                rest = [b for b in everything if b is not body]
+                alone = _slices(closed, [body], rest, _heights([body]))
+                for way, d in DIRECTIONS.items():
+                    sideways[way] = max(sideways[way], slide(alone, d))
         travels.append(Travel(unit, up, sideways))
     return travels
 

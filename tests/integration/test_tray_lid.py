@@ -80,3 +80,26 @@ def test_the_lid_coupons_measure_their_labels(lidded, tmp_path) -> None:
     for row in plate.measures:
         assert row["key"] == "tray.lid.clearance_mm"
         assert row["measured_mm"] == pytest.approx(row["label_mm"], abs=0.02)
+
+
+def test_a_piece_loose_on_its_stack_rattles_though_the_stack_does_not(lidded) -> None:
+    """A tile 2 mm smaller on top of a stack slides 1.4 mm where the stack slides 0.4: the
+    unit alone would not tell (as a sleeved deck under a card-sized gauge)."""
+    _, layout, meshes = lidded
+    top = max(layout.placements, key=lambda q: q.bounds[1][2])
+    small = meshes["tile"].copy()
+    centre = (small.bounds[0] + small.bounds[1]) / 2
+    small.apply_translation([-centre[0], -centre[1], 0])
+    small.apply_scale([0.9, 0.9, 1.0])
+    small.apply_translation([centre[0], centre[1], 0])
+    loose = replace(
+        layout,
+        placements=tuple(
+            replace(q, part="small_tile") if q is top else q for q in layout.placements
+        ),
+    )
+    travels = {t.name: t for t in unit_travels(loose, {**meshes, "small_tile": small})}
+    stack = travels[top.unit]
+    assert max(stack.sideways.values()) == pytest.approx(0.4 + 1.0, abs=0.03)
+    others = [t for name, t in travels.items() if name != top.unit]
+    assert max(max(t.sideways.values()) for t in others) == pytest.approx(0.4, abs=0.03)
