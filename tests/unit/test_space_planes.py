@@ -85,6 +85,23 @@ def test_the_six_cubes_are_shared_evenly(players: int) -> None:
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_no_pocket_has_an_empty_place_to_slide_into(players: int) -> None:
+    """Five cubes in a 3 x 2 grid's pocket left a cube's place empty: a cube slid 16.3 mm in
+    the closed box. Each pocket's pieces now cover its floor (less the clearance)."""
+    p = params(f"players={players}")
+    layout = SpacePlanesDesign(p).layout
+    for pocket in layout.pockets:
+        lowest = [q for q in layout.placements if q.unit == pocket.name]
+        bottom = min(q.bounds[0][2] for q in lowest)
+        floor = [Polygon.from_bounds(*q.bounds[0][:2], *q.bounds[1][:2]) for q in lowest
+                 if q.bounds[0][2] <= bottom + 1e-6]  # fmt: skip
+        covered = sum(shape.area for shape in floor)
+        width, length = pocket.size
+        inside = (width - 2 * p.box.pocket_clearance_mm) * (length - 2 * p.box.pocket_clearance_mm)
+        assert covered == pytest.approx(inside, rel=1e-6), pocket.name
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_each_players_cubes_carry_their_mark(players: int) -> None:
     p = params(f"players={players}")
     cube = KIT.part("cubeship")

@@ -2,8 +2,9 @@
 its modelled frame, and the units the engine's generic stower (`fit.simple`) packs, each in
 a pocket of its own: the deck with the joker gauge on it (a sleeved deck is larger than the
 gauge, which then gets a pocket of its own, so it cannot slide on the deck), the cubeships
-side by side, the dice seated in their holders side by side. The deck and the dice are
-bought, not printed: layout.json shows them as blocks.
+in full rows, the dice seated in their holders in full rows (an odd count leaves its last
+row a pocket of its own: no empty place in a pocket for a piece to slide into). The deck
+and the dice are bought, not printed: layout.json shows them as blocks.
 """
 
 from __future__ import annotations
@@ -52,10 +53,14 @@ def _size(bounds: Bounds) -> tuple[float, float, float]:
     return (high[0] - low[0], high[1] - low[1], high[2] - low[2])
 
 
-def _grid(count: int) -> tuple[int, int]:
-    """Columns and rows of a grid of `count` pieces: two rows (one for a single piece)."""
+def _grids(count: int) -> list[tuple[int, int]]:
+    """(pieces, columns) of each grid: two rows of half the pieces (rounded up), and the
+    rest in a row of its own (5: a row of 3 and a row of 2), so no grid has an empty
+    place a piece could slide into."""
     columns = max(1, math.ceil(count / 2))
-    return columns, math.ceil(count / columns)
+    full = columns * (count // columns)
+    rest = count - full
+    return [(full, columns)] + ([(rest, rest)] if rest else [])
 
 
 def card_units(p: SpacePlanesParams) -> list[Unit]:
@@ -83,28 +88,44 @@ def units(p: SpacePlanesParams) -> list[Unit]:
     """The deck and the gauge; the cubeships in a grid; the dice seated in their holders,
     in a grid."""
     out = card_units(p)
-    ships, s = p.ships, p.cube.side_mm
-    columns, rows = _grid(ships)
+    grids = _grids(p.ships)
+    start = 0
+    for index, (count, columns) in enumerate(grids):
+        tail = f"_{index + 1}" if len(grids) > 1 else ""
+        out.append(_cube_grid(p, f"cubeships{tail}", start, count, columns))
+        out.append(_dice_grid(p, f"plane_dice{tail}", start, count, columns))
+        start += count
+    return out
+
+
+def _cube_grid(p: SpacePlanesParams, name: str, start: int, count: int, columns: int) -> Unit:
+    """Cubeships start..start+count in full rows of `columns`."""
+    s = p.cube.side_mm
+    rows = count // columns
     cubes = []
-    for k in range(ships):
-        player, number = _owner(p, k)
+    for k in range(count):
+        player, number = _owner(p, start + k)
         at = frames.translate((k % columns) * s, (k // columns) * s, 0)
-        name = f"player{player}_cubeship_{number}"
-        cubes.append(Piece(name, CUBE, at, part_bounds(p, CUBE)))
-    out.append(Unit("cubeships", "grid", (columns * s, rows * s, s), tuple(cubes)))
+        cubes.append(Piece(f"player{player}_cubeship_{number}", CUBE, at, part_bounds(p, CUBE)))
+    return Unit(name, "grid", (columns * s, rows * s, s), tuple(cubes))
+
+
+def _dice_grid(p: SpacePlanesParams, name: str, start: int, count: int, columns: int) -> Unit:
+    """The plane dice seated in their holders, in a grid as the cubes'."""
     h = p.holder
     seat = h.wall_mm + h.clearance_mm
     holder, die = part_bounds(p, HOLDER), part_bounds(p, DIE)
     o = holder_outer_mm(p)
+    rows = count // columns
     height = max(h.floor_mm + h.die_size_mm, _size(holder)[2])
     dice = []
-    for k in range(ships):
+    for k in range(count):
         x, y = (k % columns) * o, (k // columns) * o
-        dice.append(Piece(f"die_holder_{k + 1}", HOLDER, frames.translate(x, y, 0), holder))
+        number = start + k + 1
+        dice.append(Piece(f"die_holder_{number}", HOLDER, frames.translate(x, y, 0), holder))
         at = frames.translate(x + seat, y + seat, h.floor_mm)
-        dice.append(Piece(f"plane_die_{k + 1}", DIE, at, die))
-    out.append(Unit("plane_dice", "grid", (columns * o, rows * o, height), tuple(dice)))
-    return out
+        dice.append(Piece(f"plane_die_{number}", DIE, at, die))
+    return Unit(name, "grid", (columns * o, rows * o, height), tuple(dice))
 
 
 def fit_lines(design: SpacePlanesDesign) -> list[str]:
