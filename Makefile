@@ -13,7 +13,7 @@ help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
 	@echo "  Variables: OUT=folder (default out), ARGS='--tin v2-box --set token.width_mm=26'"
 
-system: ## Install OpenSCAD, PrusaSlicer, xvfb with apt-get when missing (as root)
+system: ## Install OpenSCAD, PrusaSlicer, Mesa's EGL with apt-get when missing (as root)
 	@sh scripts/setup-system.sh
 
 $(VENV)/.installed: pyproject.toml

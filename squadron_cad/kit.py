@@ -234,6 +234,17 @@ class KitContents:
 
 
 @dataclass(frozen=True)
+class BenchChange:
+    """A change a maker often makes, which `squadron-cad bench` times against a cold build:
+    its name in the table, the `--set` it applies (valid for the kit's defaults) and the
+    goal for its build time, as a fraction of a cold build's."""
+
+    name: str  # "tin"
+    setting: str  # "tin.inner_length_mm=112"
+    goal_ratio: float  # 0.25: at most a quarter of a cold build
+
+
+@dataclass(frozen=True)
 class Kit:
     """A game's kit: its parameters, parts, checks and sheets. The engine reads only this."""
 
@@ -245,11 +256,10 @@ class Kit:
     contents: KitContents | Callable[[], KitContents]
     presets: Path | None = None  # the kit's tin presets (--tin NAME reads NAME.yaml there)
     notes: str = ""  # one line for `squadron-cad kits`
-    # The benchmark's one change: a key, and how much to add to its value.
-    bench_change: tuple[str, float] = ("tin.inner_length_mm", 4.0)
     # Keys makers change most besides the tin, players and colours (dotted, as --set takes
     # them): the customizer page shows them first.
     featured: tuple[str, ...] = ()
+    bench_changes: tuple[BenchChange, ...] = ()  # what `bench` changes, one build each
 
     def __repr__(self) -> str:
         return f"Kit({self.name!r})"

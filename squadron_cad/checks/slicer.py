@@ -26,10 +26,10 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
-from functools import cache
+from functools import cache, partial
 from pathlib import Path
 from typing import Any
 
@@ -428,20 +428,68 @@ def slice_kit(
         return outcome
     outcome.version = slicer_version(path)
     cache = SliceCache(cache_dir)
-    specs = _wanted(params, stl_dir, parts)
     runs = runs or SlicerRuns()
-    with ThreadPoolExecutor(max_workers=max(1, jobs or os.cpu_count() or 1)) as pool:
+    workers = max(1, jobs or os.cpu_count() or 1)
+    pending = [
+        spec
+        for spec in _wanted(params, stl_dir, parts)
+        if not _cached(spec, stl_dir, cache, outcome)
+    ]
+    with ThreadPoolExecutor(max_workers=workers) as pool:
         futures = [
-            pool.submit(
-                _one, spec, stl_dir / spec.file_name, path, cache, outcome, runs,
-                optional=spec.count(params) == 0,
-            )
-            for spec in specs
-        ]  # fmt: skip
+            pool.submit(work)
+            for work in _batched(pending, params, stl_dir, path, cache, outcome, runs, workers)
+        ]
         for future in futures:
             future.result()  # anything but a SlicerError is a bug: let it surface
     outcome.seconds = time.perf_counter() - started
     return outcome
+
+
+def _cached(spec: Part, stl_dir: Path, cache: SliceCache, outcome: KitSlice) -> bool:
+    result = cache.get(SliceCache.key(stl_dir / spec.file_name, outcome.settings, outcome.version))
+    if result is not None:
+        outcome.results[spec.name] = result
+        outcome.cached.append(spec.name)
+    return result is not None
+
+
+def _batched(
+    specs: list[Part],
+    params: KitParamsBase,
+    stl_dir: Path,
+    path: str,
+    cache: SliceCache,
+    outcome: KitSlice,
+    runs: SlicerRuns,
+    workers: int,
+) -> list[Callable[[], None]]:
+    """The work, one task per batch of parts sliced in one process (slicer_batch); a part
+    the bed model refuses, one alone (a part not printed with these parameters: `optional`)."""
+    from squadron_cad.checks import slicer_batch  # it builds on this module
+
+    by_name = {spec.name: spec for spec in specs}
+
+    def alone(name: str) -> None:
+        spec = by_name[name]
+        optional = spec.count(params) == 0
+        _one(spec, stl_dir / spec.file_name, path, cache, outcome, runs, optional=optional)
+
+    def keep(name: str, result: SliceResult) -> None:
+        key = SliceCache.key(stl_dir / by_name[name].file_name, outcome.settings, outcome.version)
+        outcome.results[name] = cache.put(key, result)
+
+    plans = {
+        spec.name: slicer_batch.plan(spec.name, stl_dir / spec.file_name, outcome.settings)
+        for spec in specs
+    }
+    tasks: list[Callable[[], None]] = [
+        partial(alone, name) for name, plan in plans.items() if plan is None
+    ]
+    batches = slicer_batch.deal([plan for plan in plans.values() if plan is not None], workers)
+    run = slicer_batch.run_batch
+    tasks += [partial(run, path, batch, outcome.settings, runs, keep, alone) for batch in batches]
+    return tasks
 
 
 def _one(

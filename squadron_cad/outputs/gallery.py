@@ -28,14 +28,12 @@ from squadron_cad.outputs.previews import (
     View,
     box_view,
     load_index,
-    part_colour,
     part_view,
     render_views,
 )
 from squadron_cad.params import KitParamsBase
 from squadron_cad.render.atomic import read_json_object, write_bytes, write_json, write_text
 from squadron_cad.render.cache import file_sha256
-from squadron_cad.render.openscad import OpenScad
 from squadron_cad.resolve import resolve
 
 GALLERY_DIR = "gallery"
@@ -84,8 +82,7 @@ def gallery_views(out_dir: Path, params: KitParamsBase) -> list[View]:
     kit = kit_of(params)
     scenes = kit.scenes(params, stl_dir) if kit.scenes else []
     scenes.append(box_view(out_dir, params))
-    colour = part_colour(params)
-    parts = [part_view(stl_dir, name, colour, params) for name in names]
+    parts = [part_view(stl_dir, name, params) for name in names]
     return [scene for scene in scenes if scene is not None] + parts
 
 
@@ -94,8 +91,6 @@ def write_gallery(
     out_dir: Path,
     params: KitParamsBase,
     jobs: int = 2,
-    *,
-    tool: OpenScad | None = None,
 ) -> list[Path]:
     """Draw docs/gallery/*.png from a default build in out_dir; write the docs pages.
 
@@ -108,7 +103,7 @@ def write_gallery(
     drawn_before = _ours(docs_dir)
     views = gallery_views(out_dir, params)
     settings = PictureSettings(params.previews.width_px, params.previews.height_px)
-    pictures = render_views(views, folder, settings, jobs, tool)
+    pictures = render_views(views, folder, settings, jobs)
     plan = _draw_layout_plan(params, folder)
     _prune(folder, drawn_before, {picture.path.name for picture in pictures} | {plan.name})
     index = load_index(folder)

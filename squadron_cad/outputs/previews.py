@@ -1,15 +1,12 @@
 """Preview pictures: every part, the kit's scenes (one player's set), and the packed box.
 
-OpenSCAD draws them: its OpenGL preview of the imported STLs has a real depth buffer and
-its own lighting, so engraving and pegs read clearly (a matplotlib renderer sorts polygons
-instead and shows seams and see-through faces). On Linux it needs a display, so a private
-Xvfb server is started for the batch (one server, many OpenSCAD processes; `xvfb-run -a`
-per picture races for display numbers when run in parallel). Each picture is rendered at
-1.5 times its size (SUPERSAMPLE), cropped to the part and downsampled: smooth edges, and
-every part fills the frame whatever its size. A picture is redrawn only when its STLs or the
-settings change (index.json in the previews folder); a build also keeps each picture in its
-render cache by that same content key, so a kit built into another folder with the same
-cache (`--cache-dir`) takes the pictures of its unchanged parts from there.
+Drawn in this process from the parts' meshes (squadron_cad.outputs.raster: OpenGL on
+Mesa's software renderer, no display needed), with OpenSCAD's preview look: flat faces,
+its light and its perspective, framed to the part, so every part fills the frame whatever
+its size. A picture is redrawn only when its STLs or the settings change (index.json in the
+previews folder); a build also keeps each picture in its render cache by that same content
+key, so a kit built into another folder with the same cache (`--cache-dir`) takes the
+pictures of its unchanged parts from there.
 """
 
 from __future__ import annotations
@@ -23,7 +20,6 @@ import io
 import json
 import re
 import sys
-import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -33,35 +29,26 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from PIL import Image, ImageChops
+from PIL import Image
 
-from squadron_cad.checks import meshgeo
 from squadron_cad.checks.memo import RecordStore
-from squadron_cad.checks.mesh import load_mesh
 from squadron_cad.errors import ToolError
 from squadron_cad.geometry import frames
-from squadron_cad.kit import kit_of
+from squadron_cad.kit import Part, kit_of
+from squadron_cad.outputs import raster
 from squadron_cad.params import COLOUR_NAMES, KitParamsBase
-from squadron_cad.render import display, openscad
 from squadron_cad.render.atomic import read_json_object, write_bytes, write_json
 from squadron_cad.render.cache import file_sha256
-from squadron_cad.render.display import display_environment
 from squadron_cad.versions import code_version
 
 # The picture pipeline's own source: a change to it redraws every preview.
-PICTURE_VERSION = code_version(sys.modules[__name__], display)
+PICTURE_VERSION = code_version(sys.modules[__name__], raster)
 INDEX_NAME = "index.json"
 BOX_VIEW = "packed_box"
-# Render 1.5x, downsample: anti-aliased edges. 2x took 192 MB per OpenSCAD against 159 MB,
-# and two of them beside the build pushed its peak over 500 MB (516 MB, measured).
-SUPERSAMPLE = 1.5
 ACCENT_SHADE = 0.5  # a raised silhouette is drawn this much darker: flat shading hides it
-ACCENT_CUT_MM = 0.02
-MARGIN = 0.05  # blank border around the cropped part, as a fraction of the frame
-CAMERA = "0,0,0,55,0,25,0"  # OpenSCAD's default angles: from the front, above, turned 25 deg
-COLOUR_SCHEME = "Tomorrow"  # light background; the part colours come from color()
-BACKGROUND_TOLERANCE = 6  # grey levels: anything further from the corner colour is the part
-PICTURE_TIMEOUT_S = 120.0
+MARGIN = 0.05  # blank border around the part, as a fraction of the frame
+CAMERA = "0,0,0,55,0,25,0"  # OpenSCAD's --camera: its default angles (above, turned 25 deg)
+BACKGROUND = (248, 248, 248)  # OpenSCAD's "Tomorrow" colour scheme: a light background
 STORE_PREFIX = "picture"  # the cache's records of drawn pictures, pruned as one kind
 NEUTRAL = COLOUR_NAMES["silver"]  # the box and shared parts in scenes, under coloured parts
 FALLBACK_PLAYER_COLOURS = ("red", "blue", "green", "yellow", "black", "white", "orange", "purple")
@@ -103,7 +90,7 @@ class PictureSettings:
     @property
     def key(self) -> str:
         size = f"{self.width_px}x{self.height_px}"
-        return f"{PICTURE_VERSION}|{size}|{SUPERSAMPLE}|{MARGIN}|{CAMERA}|{COLOUR_SCHEME}"
+        return f"{PICTURE_VERSION}|{size}|{raster.SUPERSAMPLE}|{MARGIN}|{CAMERA}|{BACKGROUND}"
 
 
 @dataclass(frozen=True)
@@ -128,7 +115,16 @@ def player_colours(params: KitParamsBase) -> list[tuple[str, str]]:
 
 
 def part_colour(params: KitParamsBase) -> str:
+    """The colour of shared parts' own pictures (previews.colour)."""
     return _hex(params.previews.colour)
+
+
+def own_colour(part: Part | None, params: KitParamsBase) -> str:
+    """The colour a part's own picture shows it in: a player's part in player 1's colour
+    (as on the table), any other in previews.colour."""
+    if part is not None and part.colour == "player":
+        return player_colours(params)[0][1]
+    return part_colour(params)
 
 
 def _hex(colour: str) -> str:
@@ -152,11 +148,12 @@ def accent_height(stl: Path, params: KitParamsBase) -> float | None:
     return float(part.accent_from_mm(params))
 
 
-def part_view(stl_dir: Path, name: str, colour: str, params: KitParamsBase) -> View:
+def part_view(stl_dir: Path, name: str, params: KitParamsBase) -> View:
+    """A part on its own, in its own colour (own_colour), from its declared camera."""
     stl = stl_dir / f"{name}.stl"
-    declared = {part.name: part.camera for part in kit_of(params).parts}.get(name)
-    items = (Placed(stl, colour, None, accent_height(stl, params)),)
-    return View(name, items, camera=declared or CAMERA)
+    part = {part.name: part for part in kit_of(params).parts}.get(name)
+    items = (Placed(stl, own_colour(part, params), None, accent_height(stl, params)),)
+    return View(name, items, camera=(part.camera if part is not None else "") or CAMERA)
 
 
 def box_view(out_dir: Path, params: KitParamsBase) -> View | None:
@@ -216,61 +213,15 @@ def _matrix(value: Any) -> Matrix | None:
     return tuple(tuple(float(v) for v in row) for row in rows)
 
 
-def scene_source(view: View) -> str:
-    """The OpenSCAD file that imports and colours the view's STLs."""
-    lines = [f"// preview {view.name}: generated by squadron_cad"]
-    for item in view.items:
-        placing = ""
-        if item.transform is not None:
-            rows = ", ".join(
-                "[" + ", ".join(f"{v:.6g}" for v in row) + "]" for row in item.transform
-            )
-            placing = f"multmatrix([{rows}]) "
-        shape = f"import({json.dumps(str(item.stl.resolve()))}, convexity=10);"
-        lines.append(f'color("{item.colour}") {placing}{shape}')
-    return "\n".join(lines) + "\n"
-
-
-def split_accents(view: View, folder: Path) -> View:
-    """Accented parts as two STLs, base and raised top, so each takes its own colour.
-
-    (Cutting in OpenSCAD's preview instead flickers and loses faces.)"""
-    halves: dict[tuple[Path, float], tuple[Path, Path]] = {}
-    items: list[Placed] = []
-    for item in view.items:
-        z = item.accent_from_z_mm
-        if z is None:
-            items.append(item)
-            continue
-        if (item.stl, z) not in halves:
-            halves[(item.stl, z)] = _halves(item.stl, z, folder / f"accent{len(halves)}")
-        lower, upper = halves[(item.stl, z)]
-        items.append(Placed(lower, item.colour, item.transform))
-        items.append(Placed(upper, shade(item.colour, ACCENT_SHADE), item.transform))
-    return dataclasses.replace(view, items=tuple(items))
-
-
-def _halves(stl: Path, z: float, stem: Path) -> tuple[Path, Path]:
-    solid = meshgeo.to_manifold(load_mesh(stl))
-    # Cut just above the base's top face, and leave a hair between the halves: faces on the
-    # cut or shared by both halves would flicker (z-fighting) in the picture.
-    lower = solid.trim_by_plane((0.0, 0.0, -1.0), -(z + ACCENT_CUT_MM))
-    upper = solid.trim_by_plane((0.0, 0.0, 1.0), z + 2 * ACCENT_CUT_MM)
-    paths = (stem.with_name(stem.name + "_base.stl"), stem.with_name(stem.name + "_top.stl"))
-    for path, half in zip(paths, (lower, upper), strict=True):
-        meshgeo.to_trimesh(half).export(path, file_type="stl")
-    return paths
-
-
 def shade(colour: str, factor: float) -> str:
     """#rrggbb scaled towards black."""
     rgb = [int(colour[i : i + 2], 16) for i in (1, 3, 5)]
     return "#" + "".join(f"{round(v * factor):02x}" for v in rgb)
 
 
-def view_key(view: View, settings: PictureSettings, tool: openscad.OpenScad) -> str:
+def view_key(view: View, settings: PictureSettings) -> str:
     """What a picture depends on: the STLs' contents, colours, placements and settings."""
-    digest = hashlib.sha256(f"{settings.key}|{tool.identity}|{view.camera}".encode())
+    digest = hashlib.sha256(f"{settings.key}|{view.camera}".encode())
     hashes: dict[Path, str] = {}
     for item in view.items:
         if item.stl not in hashes:
@@ -280,72 +231,68 @@ def view_key(view: View, settings: PictureSettings, tool: openscad.OpenScad) -> 
     return digest.hexdigest()
 
 
-# ---- the display ---------------------------------------------------------------------
-
-
 # ---- one picture ---------------------------------------------------------------------
 
 
+class Meshes:
+    """Each STL's triangles, read once for a batch of pictures (a scene shows the same
+    token many times; the parts' pictures and the scenes share them)."""
+
+    def __init__(self) -> None:
+        self._triangles: dict[Path, raster.Corners] = {}
+        self._lock = threading.Lock()
+
+    def triangles(self, stl: Path) -> raster.Corners:
+        with self._lock:
+            if stl not in self._triangles:
+                try:
+                    self._triangles[stl] = raster.read_triangles(stl)
+                except OSError as error:
+                    raise ToolError(f"preview: cannot read {stl}: {error.strerror}") from error
+            return self._triangles[stl]
+
+
+def _rgb(colour: str) -> tuple[float, float, float]:
+    red, green, blue = (int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5))
+    return red, green, blue
+
+
+def shapes_of(view: View, meshes: Meshes) -> list[raster.Shape]:
+    """The view's items as the painter takes them; a raised top in a darker shade."""
+    return [
+        raster.Shape(
+            meshes.triangles(item.stl),
+            _rgb(item.colour),
+            None if item.transform is None else np.asarray(item.transform, dtype=float),
+            item.accent_from_z_mm,
+            _rgb(shade(item.colour, ACCENT_SHADE)),
+        )
+        for item in view.items
+    ]
+
+
+def angles(camera: str) -> tuple[float, float, float]:
+    """The rotation of an OpenSCAD --camera string (its translation and distance are
+    OpenSCAD's --viewall --autocenter's to choose, as they were)."""
+    numbers = [float(value) for value in camera.split(",")]
+    if len(numbers) != 7:
+        raise ToolError(f"preview: a camera is 7 numbers (x,y,z, rotations, distance): {camera}")
+    return numbers[3], numbers[4], numbers[5]
+
+
 def snapshot(
-    tool: openscad.OpenScad,
-    view: View,
-    target: Path,
-    settings: PictureSettings,
-    env: dict[str, str],
+    view: View, target: Path, settings: PictureSettings, meshes: Meshes | None = None
 ) -> float:
     """Draw one view into target (PNG, atomically); the seconds it took."""
     started = time.perf_counter()
-    with tempfile.TemporaryDirectory(prefix="squadron-preview-") as work:
-        raw = Path(work) / "raw.png"
-        width, height = (round(side * SUPERSAMPLE) for side in settings.size_px)
-        options = [
-            f"--imgsize={width},{height}",
-            "--viewall",
-            "--autocenter",
-            f"--camera={view.camera}",
-            f"--colorscheme={COLOUR_SCHEME}",
-        ]
-        scene = scene_source(split_accents(view, Path(work)))
-        openscad.draw_png(tool, view.name, scene, raw, options, env, PICTURE_TIMEOUT_S)
-        with Image.open(raw) as image:
-            finished = frame(image, (settings.width_px, settings.height_px))
+    shapes = shapes_of(view, meshes or Meshes())
+    image = raster.Painter.draw(shapes, angles(view.camera), settings.size_px, MARGIN, BACKGROUND)
     buffer = io.BytesIO()
-    # 256 colours look the same here (few hues, smooth shading) at under half the bytes.
-    palette = finished.quantize(256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
-    palette.save(buffer, format="PNG", optimize=True)
+    # 256 colours look the same here (flat faces, few hues) at a third of the bytes.
+    palette = image.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    palette.save(buffer, format="PNG")
     write_bytes(target, buffer.getvalue())
     return time.perf_counter() - started
-
-
-def frame(image: Image.Image, size: tuple[int, int]) -> Image.Image:
-    """Crop to the part with a margin at the target aspect, then downsample to size."""
-    rgb = image.convert("RGB")
-    background = rgb.getpixel((0, 0))
-    content = content_box(rgb, background)
-    if content is None:
-        raise ToolError("preview: the picture is blank")
-    left, top, right, bottom = _framed(content, size)
-    canvas = Image.new("RGB", (right - left, bottom - top), background)
-    canvas.paste(rgb, (-left, -top))
-    return canvas.resize(size, Image.Resampling.LANCZOS)
-
-
-def content_box(image: Image.Image, background: Any) -> tuple[int, int, int, int] | None:
-    """The bounding box of every pixel that is not background."""
-    plain = Image.new("RGB", image.size, background)
-    distance = ImageChops.difference(image, plain).convert("L")
-    return distance.point(lambda v: 255 if v > BACKGROUND_TOLERANCE else 0).getbbox()
-
-
-def _framed(content: tuple[int, int, int, int], size: tuple[int, int]) -> tuple[int, ...]:
-    left, top, right, bottom = content
-    aspect = size[0] / size[1]
-    width = (right - left) / (1 - 2 * MARGIN)
-    height = (bottom - top) / (1 - 2 * MARGIN)
-    width, height = max(width, height * aspect), max(height, width / aspect)
-    centre_x, centre_y = (left + right) / 2, (top + bottom) / 2
-    x0, y0 = round(centre_x - width / 2), round(centre_y - height / 2)
-    return x0, y0, x0 + round(width), y0 + round(height)
 
 
 # ---- a batch, cached -----------------------------------------------------------------
@@ -360,14 +307,12 @@ def render_views(
     folder: Path,
     settings: PictureSettings,
     jobs: int,
-    tool: openscad.OpenScad | None = None,
     progress: Progress | None = None,
     sharing: Sharing | None = None,
     store: RecordStore | None = None,
 ) -> list[Picture]:
     """Draw the views into folder/<name>.png, skipping those already drawn as they are now
     (in folder, or in store: a render cache that keeps pictures by their content key)."""
-    tool = tool or openscad.locate()
     report = progress or _quiet
     folder.mkdir(parents=True, exist_ok=True)
     index = load_index(folder)
@@ -375,7 +320,7 @@ def render_views(
     pictures: dict[str, Picture] = {}
     todo: list[tuple[View, str]] = []
     for view in views:
-        key = view_key(view, settings, tool)
+        key = view_key(view, settings)
         target = folder / f"{view.name}.png"
         if _still_valid(known.get(view.name), key, target):
             seconds = float(known[view.name].get("seconds", 0.0))
@@ -387,7 +332,7 @@ def render_views(
         else:
             todo.append((view, key))
     if todo:
-        pictures.update(_draw_all(todo, folder, settings, jobs, tool, report, sharing, store))
+        pictures.update(_draw_all(todo, folder, settings, jobs, report, sharing, store))
     ordered = [pictures[view.name] for view in views]
     _save_index(folder, index, ordered)
     return ordered
@@ -429,33 +374,35 @@ def _draw_all(
     folder: Path,
     settings: PictureSettings,
     jobs: int,
-    tool: openscad.OpenScad,
     report: Progress,
     sharing: Sharing | None = None,
     store: RecordStore | None = None,
 ) -> dict[str, Picture]:
+    """Draw the pictures not kept: one at a time on the OpenGL context, each encoding its
+    PNG while the next is drawn."""
     share = sharing or Sharing()
+    meshes = Meshes()
 
     def draw(job: tuple[View, str]) -> Picture:
         view, key = job
         target = folder / f"{view.name}.png"
         with share.slot():
             report(view.name, "drawing")
-            seconds = snapshot(tool, view, target, settings, env)
+            seconds = snapshot(view, target, settings, meshes)
         picture = Picture(view, target, key, seconds, cached=False)
         _keep(store, picture)
         report(view.name, "drawn")
         return picture
 
-    with display_environment() as env, ThreadPoolExecutor(max(1, jobs)) as pool:
+    with ThreadPoolExecutor(max(1, jobs)) as pool:
         return {picture.view.name: picture for picture in pool.map(draw, todo)}
 
 
 @dataclass
 class Sharing:
-    """How pictures drawn beside other work share the machine: each OpenSCAD holds one of
-    the build's `slots` while it runs, and none starts once `stopped` is set (the build was
-    interrupted; openscad.stop_all ends those under way)."""
+    """How pictures drawn beside other work share the machine: each picture holds one of
+    the build's `slots` while it is drawn, and none starts once `stopped` is set (the build
+    was interrupted)."""
 
     slots: threading.Semaphore | None = None
     stopped: threading.Event = dataclasses.field(default_factory=threading.Event)
@@ -490,11 +437,8 @@ def _save_index(folder: Path, index: dict[str, Any], pictures: Iterable[Picture]
 def preview_views(out_dir: Path, parts: Iterable[str], params: KitParamsBase) -> list[View]:
     """A view per part whose STL exists, the assembled stack, and the packed box."""
     stl_dir = out_dir / "stl"
-    colour = part_colour(params)
     views = [
-        part_view(stl_dir, name, colour, params)
-        for name in parts
-        if (stl_dir / f"{name}.stl").is_file()
+        part_view(stl_dir, name, params) for name in parts if (stl_dir / f"{name}.stl").is_file()
     ]
     kit = kit_of(params)
     scenes = kit.scenes(params, stl_dir) if kit.scenes else []
@@ -507,7 +451,6 @@ def write_previews(
     params: KitParamsBase,
     jobs: int,
     *,
-    tool: openscad.OpenScad | None = None,
     progress: Progress | None = None,
     sharing: Sharing | None = None,
     store: RecordStore | None = None,
@@ -515,12 +458,12 @@ def write_previews(
     """out/previews/<part>.png for each part's STL, plus the kit, stack and packed box views
     (those kept in store, a render cache, are copied from it).
 
-    Raises ToolError when OpenSCAD cannot draw (no Xvfb on a machine without a display).
+    Raises ToolError when no picture can be drawn (no OpenGL through EGL here).
     """
     folder = out_dir / FOLDER
     views = preview_views(out_dir, parts, params)
     settings = PictureSettings(params.previews.width_px, params.previews.height_px)
-    pictures = render_views(views, folder, settings, jobs, tool, progress, sharing, store)
+    pictures = render_views(views, folder, settings, jobs, progress, sharing, store)
     _remove_orphans(folder, {view.name for view in views}, out_dir / "stl")
     return [picture.path for picture in pictures]
 

@@ -121,12 +121,16 @@ class Renderer:
         checked and cached as soon as its mesh lands, while the next ones render."""
         done: dict[str, PartResult] = {}
         missing: list[Part] = []
+        twins: list[Part] = []  # the shape of a part rendered here (player 1's copy): cached
+        rendering: set[str] = set()
         for spec in specs:
             cached = self._cached(spec, sources[spec.name])
-            if cached is None:
-                missing.append(spec)
-            else:
+            if cached is not None:
                 done[spec.name] = cached
+                continue
+            key = source_key(sources[spec.name].text, self.backend)
+            (twins if key in rendering and self.options.use_cache else missing).append(spec)
+            rendering.add(key)
         by_name = {spec.name: spec for spec in missing}
         jobs = [
             RenderJob(
@@ -148,6 +152,9 @@ class Renderer:
 
         workers = max(1, self.options.jobs or os.cpu_count() or 1)
         self.backend.render(jobs, self.options.timeout_s, workers, on_done=landed)
+        for spec in twins:
+            twin = self._cached(spec, sources[spec.name])
+            done[spec.name] = twin or self._render_all([spec], sources)[0]  # a pruned cache
         return [done[spec.name] for spec in specs]
 
     def _cached(self, spec: Part, source: ScadSource) -> PartResult | None:

@@ -25,7 +25,6 @@ from squadron_cad.pipeline.layout_files import write_layout_files
 from squadron_cad.pipeline.options import BuildOptions
 from squadron_cad.pipeline.rendering import Renderer
 from squadron_cad.pipeline.report import BuildReport
-from squadron_cad.render import openscad
 from squadron_cad.render.cache import RenderCache, file_sha256
 from squadron_cad.versions import code_version
 
@@ -177,11 +176,7 @@ def _drawing(
             report.out_dir, names, report.params, jobs, sharing=sharing, store=cache
         )
 
-    def stop() -> None:
-        sharing.stopped.set()
-        openscad.stop_all()  # the renders are over: only pictures are under way
-
-    return BackgroundWork("previews", work, stop)
+    return BackgroundWork("previews", work, sharing.stopped.set)
 
 
 def _join_previews(

@@ -27,11 +27,19 @@ class Renderer(Protocol):
 
 
 def source_key(source: str, tool: Renderer) -> str:
+    """What a render depends on: the tool and the source's geometry. Comment lines are left
+    out: they name the file and the part, so player 1's copy of a part (its own file, the
+    same shape) would otherwise render again what the part itself rendered."""
     digest = hashlib.sha256()
     digest.update(tool.identity.encode())
     digest.update(b"\0")
-    digest.update(source.encode())
+    digest.update(geometry_text(source).encode())
     return digest.hexdigest()
+
+
+def geometry_text(source: str) -> str:
+    """The source without its whole-line // comments (OpenSCAD ignores them)."""
+    return "\n".join(line for line in source.splitlines() if not line.lstrip().startswith("//"))
 
 
 def file_sha256(path: Path) -> str:

@@ -161,9 +161,7 @@ def render(tool: OpenScad, part: str, source: str, target: Path, timeout_s: floa
     return RenderResult(part=part, seconds=seconds, backend=backend, triangles=triangles)
 
 
-def _run_openscad(
-    command: list[str], part: str, timeout_s: float, env: dict[str, str] | None = None
-) -> str:
+def _run_openscad(command: list[str], part: str, timeout_s: float) -> str:
     # Its own session, so a timeout or Ctrl-C can stop OpenSCAD and anything it started.
     try:
         process = subprocess.Popen(
@@ -172,7 +170,6 @@ def _run_openscad(
             stderr=subprocess.PIPE,
             text=True,
             start_new_session=True,
-            env=env,
         )
     except OSError as error:
         raise ToolError(
@@ -193,19 +190,11 @@ def _run_openscad(
     finally:
         untrack(process)
     if process.returncode != 0:
-        failed = Crashed if -process.returncode in CRASH_SIGNALS else ToolError
-        raise failed(
+        raise ToolError(
             f"{part}: OpenSCAD failed ({_describe_exit(process.returncode)}): "
             f"{_useful_output(stderr)}"
         )
     return stderr
-
-
-class Crashed(ToolError):
-    """OpenSCAD died of a fault of its own (SIGSEGV and the like), not of our stop."""
-
-
-CRASH_SIGNALS = {signal.SIGSEGV, signal.SIGBUS, signal.SIGABRT, signal.SIGILL, signal.SIGFPE}
 
 
 def track(process: subprocess.Popen[str]) -> None:
@@ -320,28 +309,3 @@ def time_render(tool: OpenScad, scad_path: Path, timeout_s: float) -> float:
     if errors:
         raise ToolError(f"{scad_path}: OpenSCAD failed: {errors[0]}")
     return seconds
-
-
-def draw_png(
-    tool: OpenScad,
-    name: str,
-    source: str,
-    target: Path,
-    view_options: list[str],
-    env: dict[str, str],
-    timeout_s: float,
-) -> None:
-    """Draw a scene to a PNG with OpenSCAD's preview (needs a display in env on Linux).
-    A crash is drawn again, once: OpenSCAD 2021's offscreen OpenGL on Xvfb segfaults now
-    and then on a scene it draws fine (seen once in a suite run of some 300 pictures)."""
-    with tempfile.TemporaryDirectory(prefix="squadron-picture-") as work:
-        scad_path = Path(work) / f"{name}.scad"
-        scad_path.write_text(source, encoding="utf-8")
-        command = [tool.executable, "-o", str(target), *view_options, str(scad_path)]
-        try:
-            stderr = _run_openscad(command, f"preview {name}", timeout_s, env)
-        except Crashed:
-            stderr = _run_openscad(command, f"preview {name}", timeout_s, env)
-    _raise_on_complaints(f"preview {name}", stderr)
-    if not target.is_file() or target.stat().st_size == 0:
-        raise ToolError(f"preview {name}: OpenSCAD drew nothing (no OpenGL display?)")

@@ -14,6 +14,7 @@ from squadron_cad.pipeline.options import BuildOptions
 from squadron_cad.pipeline.parts import progress_total
 from squadron_cad.pipeline.transaction import build
 from squadron_cad.render import openscad
+from squadron_cad.render.cache import source_key
 from squadron_cad.resolve import resolve
 
 pytestmark = pytest.mark.integration
@@ -124,3 +125,26 @@ def test_the_progress_counts_to_the_parts_the_build_goes_through(tmp_path: Path)
     ended: list[str] = []
     build(params, options, lambda part, status: ended.append(part) if status in FINAL else None)
     assert len(ended) == total == 2 + params.players  # each player's own plane token
+
+
+def test_player_ones_copy_is_not_rendered_again(tmp_path: Path) -> None:
+    """Player 1's copy of a part has the part's own shape (its file and comments differ):
+    it comes from the cache the part's render fills, and only player 2's renders."""
+    events: list[tuple[str, str]] = []
+    options = BuildOptions(out_dir=tmp_path / "kit", only=("stat_dial_clip", "plane_token"))
+    report = build(resolve(), options, lambda name, status: events.append((name, status)))
+    rendering = sorted(name for name, status in events if status == "rendering")
+    assert rendering == ["plane_token", "plane_token.p2", "stat_dial_clip"]
+    assert ("plane_token.p1", "cached") in events
+    stl = tmp_path / "kit" / "stl"
+    assert (stl / "plane_token.p1.stl").read_bytes() == (stl / "plane_token.stl").read_bytes()
+    assert (stl / "plane_token.p2.stl").read_bytes() != (stl / "plane_token.stl").read_bytes()
+    assert report.committed
+
+
+def test_comments_do_not_change_a_render_key() -> None:
+    tool = openscad.OpenScad("openscad", "2021.01", manifold=False)
+    source = "// a.scad: a part\ncube(1);\n  // ---- a ----\nsphere(2);\n"
+    renamed = "// a.p1.scad: a part\ncube(1);\n  // ---- a.p1 ----\nsphere(2);\n"
+    assert source_key(source, tool) == source_key(renamed, tool)
+    assert source_key(source.replace("cube(1)", "cube(2)"), tool) != source_key(source, tool)

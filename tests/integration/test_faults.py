@@ -239,11 +239,6 @@ def test_a_killed_build_leaves_staging_that_the_next_run_removes(out: Path) -> N
     assert_kit_unchanged(out, hashes(out))
 
 
-def _children_named(pid: int, name: str) -> list[int]:
-    found = subprocess.run(["pgrep", "-P", str(pid), "-x", name], capture_output=True, text=True)
-    return [int(line) for line in found.stdout.split()]
-
-
 def _running(pid: int) -> bool:
     """Alive and not a zombie (a container's first process may never reap one)."""
     try:
@@ -251,23 +246,6 @@ def _running(pid: int) -> bool:
     except OSError:
         return False
     return state != "Z"
-
-
-def test_a_killed_build_leaves_no_virtual_display_running(tmp_path: Path) -> None:
-    """Xvfb runs in a session of its own: a build killed with SIGKILL (its whole process
-    group) left it running for good."""
-    # One small part and its picture: Xvfb starts as soon as it is rendered.
-    run = cli(tmp_path / "kit", "--only", "stat_dial_clip", "--no-slice", "--no-cache", "--quiet")
-    displays: list[int] = []
-    deadline = time.monotonic() + 120
-    while not displays and run.poll() is None and time.monotonic() < deadline:
-        displays = _children_named(run.pid, "Xvfb")
-        time.sleep(0.05)
-    run.kill()
-    run.communicate(timeout=30)
-    assert displays, "the build drew no picture under Xvfb"
-    time.sleep(1.0)
-    assert not [pid for pid in displays if _running(pid)]
 
 
 SLOW_SLICER = """#!/bin/sh

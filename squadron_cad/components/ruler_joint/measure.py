@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 import manifold3d
 import numpy as np
 import trimesh
 
-from squadron_cad.checks import meshgeo
+from squadron_cad.checks import memo, meshgeo
 from squadron_cad.checks.findings import Finding, verdict
 from squadron_cad.checks.fits import FitLimits, overlap_finding
 from squadron_cad.components.ruler_joint.params import SectionedRulerParams
@@ -100,6 +100,14 @@ def measure_joint(
     overlap = meshgeo.overlap_volume(fixed, moving)
     play = {name: travel(fixed, moving, DIRECTIONS[name]) for name in directions}
     return JointMeasure(offset, overlap, play)
+
+
+def remembered_joint(first: trimesh.Trimesh, second: trimesh.Trimesh) -> JointMeasure:
+    """measure_joint, kept between builds by the two meshes' content (a change that leaves
+    the ruler alone, another tin, measures it no more)."""
+    inputs = f"{memo.mesh_digest(first)}|{memo.mesh_digest(second)}"
+    value = memo.remember("joint", inputs, lambda: asdict(measure_joint(first, second)))
+    return JointMeasure(**value)
 
 
 def joint_pull_max_mm(sections: int) -> float:

@@ -9,7 +9,7 @@ takes repeatedly; the window frames the numeral.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 import manifold3d
 import numpy as np
@@ -17,7 +17,7 @@ import shapely
 import trimesh
 from shapely.geometry import MultiPolygon, Polygon, box
 
-from squadron_cad.checks import meshgeo
+from squadron_cad.checks import memo, meshgeo
 from squadron_cad.checks.findings import Finding, verdict
 from squadron_cad.checks.fits import OVERLAP_EPS_MM3, FitLimits, overlap_finding
 from squadron_cad.components.stat_card.params import StatCardParams
@@ -204,6 +204,17 @@ def measure_dial(layout: DialLayout, card: trimesh.Trimesh, clip: trimesh.Trimes
         jaw_thickness,
         jaw_span,
     )
+
+
+def remembered_dial(
+    layout: DialLayout, card: trimesh.Trimesh, clip: trimesh.Trimesh
+) -> DialMeasure:
+    """measure_dial, kept between builds by the meshes and the card's own parameters."""
+    read = f"{layout.card.model_dump_json()}|{layout.text.model_dump_json()}"
+    inputs = f"{memo.mesh_digest(card)}|{memo.mesh_digest(clip)}|{read}"
+    value = memo.remember("dial", inputs, lambda: asdict(measure_dial(layout, card, clip)))
+    unseated = [(int(row), int(value_)) for row, value_ in value["unseated"]]  # JSON: lists
+    return DialMeasure(**{**value, "unseated": unseated})
 
 
 def dial_findings(

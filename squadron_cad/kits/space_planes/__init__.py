@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from squadron_cad.kit import Kit, KitContents, Later
+from squadron_cad.kit import BenchChange, Kit, KitContents, Later
 from squadron_cad.kits.space_planes.constants import GAME_CREDIT
 from squadron_cad.kits.space_planes.params import SpacePlanesParams
 
@@ -60,5 +60,10 @@ KIT = Kit(
         "card.deck_thickness_mm",
         "card.sleeved",
         "cube.side_mm",
+    ),
+    # The change a maker makes most (another tin), and one that reaches most parts.
+    bench_changes=(
+        BenchChange("tin", "tin.inner_length_mm=129", 0.25),
+        BenchChange("cube side", "cube.side_mm=17", 0.6),
     ),
 )

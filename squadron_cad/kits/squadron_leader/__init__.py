@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from squadron_cad.kit import Kit, KitContents, Later
+from squadron_cad.kit import BenchChange, Kit, KitContents, Later
 from squadron_cad.kits.squadron_leader.constants import GAME_CREDIT
 from squadron_cad.kits.squadron_leader.params import SquadronLeaderParams
 
@@ -57,6 +57,10 @@ KIT = Kit(
     presets=HERE / "tins",
     contents=contents,
     notes="WW1 dogfights in a tobacco tin: tokens, templates, ruler, stat dials and a box",
-    bench_change=("ruler.joint_clearance_mm", 0.05),  # two ruler sections and nothing else
     featured=("token.width_mm", "box.leave_out", "dice.colours"),
+    # The change a maker makes most (another tin), and one that reaches most parts.
+    bench_changes=(
+        BenchChange("tin", "tin.inner_length_mm=112", 0.25),
+        BenchChange("token width", "token.width_mm=27", 0.6),
+    ),
 )

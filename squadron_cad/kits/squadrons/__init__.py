@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from squadron_cad.kit import Kit, KitContents, Later
+from squadron_cad.kit import BenchChange, Kit, KitContents, Later
 from squadron_cad.kits.squadrons.constants import GAME_CREDIT
 from squadron_cad.kits.squadrons.params import SquadronsParams
 
@@ -43,4 +43,9 @@ KIT = Kit(
     contents=contents,
     notes="ship bases, inch ruler, movement gauge, pivot guide, objectives, trackers, a box",
     featured=("base.per_player", "base.size_mm"),
+    # The change a maker makes most (another tin), and one that reaches most parts.
+    bench_changes=(
+        BenchChange("tin", "tin.inner_length_mm=219", 0.25),
+        BenchChange("base size", "base.size_mm=42", 0.6),
+    ),
 )

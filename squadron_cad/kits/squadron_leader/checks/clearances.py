@@ -32,8 +32,8 @@ from squadron_cad.checks.fits import (
     overlap_finding,
     signed_gap,
 )
-from squadron_cad.components.ruler_joint.measure import joint_findings, measure_joint
-from squadron_cad.components.stat_card.measure import dial_findings, measure_dial
+from squadron_cad.components.ruler_joint.measure import joint_findings, remembered_joint
+from squadron_cad.components.stat_card.measure import dial_findings, remembered_dial
 from squadron_cad.components.stat_card.shape import DialLayout
 from squadron_cad.fit.layout import Layout
 from squadron_cad.geometry import frames
@@ -324,12 +324,12 @@ def all_findings(
         findings += stack_findings(params, stack)
     for first, second in (("range_ruler_1", "range_ruler_2"), ("range_ruler_2", "range_ruler_3")):
         if first in meshes and second in meshes:
-            joint = measure_joint(meshes[first], meshes[second])
+            joint = remembered_joint(meshes[first], meshes[second])
             name = f"{first}+{second}"
             findings += joint_findings(params.ruler, joint_limits(params), joint, name, SECTIONS)
     if "stat_dial_card" in meshes and "stat_dial_clip" in meshes:
         card, clip = meshes["stat_dial_card"], meshes["stat_dial_clip"]
-        dial = measure_dial(dial_layout(params), card, clip)
+        dial = remembered_dial(dial_layout(params), card, clip)
         findings += dial_findings(params.stat_dial, clip_limits(params), dial, DIAL_PAIR)
     if "box" in meshes:
         findings += dice_findings(params, meshes["box"], layout)
