@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from squadron_cad.fit.layout import pocket_label
+from squadron_cad.fit.report import fit_report
 from squadron_cad.fit.units import Piece, Unit
 from squadron_cad.geometry import frames
 from squadron_cad.geometry.frames import Bounds
@@ -21,8 +21,6 @@ from squadron_cad.kits.space_planes.params import SpacePlanesParams
 
 if TYPE_CHECKING:
     from squadron_cad.kits.space_planes.design import SpacePlanesDesign
-
-WORDS = {DECK: "deck", GAUGE: "joker gauge", CUBE: "cubeship", HOLDER: "die holder", DIE: "d6"}
 
 
 def holder_outer_mm(p: SpacePlanesParams) -> float:
@@ -129,53 +127,26 @@ def _dice_grid(p: SpacePlanesParams, name: str, start: int, count: int, columns:
 
 
 def fit_lines(design: SpacePlanesDesign) -> list[str]:
-    """The tin, the box, each pocket with what it holds, the pieces, the spare room in
-    every direction and what limited it."""
+    """The engine's report (tin, box, each pocket with its pieces, the pieces, the spare
+    room in every direction and what limited it), with what the box holds in the kit's
+    words and how its floors and lid stand."""
     p, layout = design.params, design.layout
-    tin, box, margins = p.tin, layout.box, layout.margins
+    deck = (
+        "a sleeved deck, the joker gauge"
+        if p.card.sleeved
+        else "the deck with the joker gauge on it"
+    )
+    holds = (
+        f"{deck}, {p.ships} cubeships ({p.players} players x {p.ships_per_player}), "
+        f"{p.ships} plane dice in their holders"
+    )
+    notes = []
     lid = p.box.lid
-    approximate = ", sizes approximate" if tin.approximate else ""
-    names = [pocket.name for pocket in layout.pockets]
-    lines = [
-        f"tin:    {tin.inner_length_mm:g} x {tin.inner_width_mm:g} x {tin.inner_depth_mm:g} mm"
-        f" inside, corner r{tin.corner_radius_mm:g} ({tin.name}{approximate})",
-        f"box:    {box.length:g} x {box.width:g} x {box.height:g} mm outside, lid included"
-        f" ({box.tin_gap:g} mm clearance to the tin); walls {box.wall:g}, floor {box.floor:g},"
-        f" lid {box.lid_thickness:g} mm with a {lid.skirt_mm:g} mm skirt"
-        if lid is not None
-        else f"box:    {box.length:g} x {box.width:g} x {box.height:g} mm, an open tray",
-        f"layout: {layout.strategy}",
-    ]
-    for pocket in layout.pockets:
-        held = [q for q in layout.placements if q.unit == pocket.name]
-        width, length = pocket.size
-        lines.append(
-            f"  {pocket_label(pocket.name, names)}: {width:.1f} x {length:.1f} mm, floor at "
-            f"{pocket.z_bottom:.1f} mm, {_counted(held)}"
-        )
-    deck = "sleeved" if p.card.sleeved else "unsleeved"
-    lines += [
-        f"pieces: {_counted(layout.placements)} ({deck} deck, "
-        f"{p.players} players x {p.ships_per_player} cubeships)",
-        f"spare room inside the box: length {margins['x']:.1f} mm, width {margins['y']:.1f} mm,"
-        f" depth {margins['z']:.1f} mm; tightest rounded corner {margins['corner']:.1f} mm",
-        f"limited by: {_limit_words(layout.limited_by)}",
-    ]
-    return lines
-
-
-def _counted(placements: object) -> str:
-    counts: dict[str, int] = {}
-    for placed in placements:  # type: ignore[attr-defined]
-        word = WORDS.get(placed.part, placed.part.replace("_", " "))
-        counts[word] = counts.get(word, 0) + 1
-    return ", ".join(f"{n} x {word}" for word, n in counts.items())
-
-
-def _limit_words(axis: str) -> str:
-    return {
-        "x": "the box's length",
-        "y": "the box's width",
-        "z": "the depth (tin depth minus floor, lid and headroom)",
-        "corner": "a rounded corner of the tin",
-    }[axis]
+    if lid is not None:
+        floors = ", ".join(f"{q.name.replace('_', ' ')} {q.z_bottom:.1f}" for q in layout.pockets)
+        notes = [
+            f"lid:    {lid.thickness_mm:g} mm top, {lid.skirt_mm:g} mm skirt lapping the box's "
+            f"tongue {lid.lip_mm:g} mm; each pocket's floor raised to bring its pieces "
+            f"{lid.headroom_mm:g} mm under it (floors at mm: {floors})"
+        ]
+    return fit_report(design, holds=holds, notes=notes)

@@ -9,6 +9,7 @@ import math
 from typing import TYPE_CHECKING
 
 from squadron_cad.errors import InputError
+from squadron_cad.fit.report import fit_report
 from squadron_cad.fit.units import Piece, Unit
 from squadron_cad.geometry import frames
 from squadron_cad.geometry.frames import Bounds
@@ -148,14 +149,6 @@ def _units(design: SquadronsDesign) -> list[Unit]:
 
 
 def fit_lines(design: SquadronsDesign) -> list[str]:
-    layout = design.layout
-    box = layout.box
-    tin = design.params.tin
-    return [
-        f"container {tin.name}: {tin.inner_length_mm:g} x {tin.inner_width_mm:g} x "
-        f"{tin.inner_depth_mm:g} mm inside; box {box.length:.1f} x {box.width:.1f} x "
-        f"{box.height:.1f} mm",
-        f"{len(layout.pockets)} pockets hold {len(layout.placements)} pieces: one player's "
-        f"{design.params.base.per_player} ships with their trackers, and the shared pieces",
-        layout.describe(),
-    ]
+    ships = design.params.base.per_player
+    holds = f"one player's {ships} ships with their trackers, and the shared pieces"
+    return fit_report(design, holds=holds)
