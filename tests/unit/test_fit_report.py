@@ -5,10 +5,17 @@ from __future__ import annotations
 
 import json
 import re
+import sys
+from pathlib import Path
 
 import pytest
 
+from squadron_cad import kit as kit_module
 from squadron_cad.cli import main
+from squadron_cad.kit import register
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from toykit import TOY_KIT
 
 KITS = ("squadron-leader", "squadrons", "space-planes")
 
@@ -30,7 +37,9 @@ def test_every_kit_reports_box_layout_pieces_margins_and_limit(kit: str, capsys)
     box = next(line for line in lines if line.startswith("box:"))
     length, width, height = summary["box_mm"]
     assert f"{length:g} x {width:g} x {height:g} mm outside" in box
-    assert "walls" in box and "floor" in box and "clearance to the tin" in box
+    assert "walls" in box
+    assert "floor" in box
+    assert "clearance to the tin" in box
     # Under the layout line, where the pieces lie (the kit's arrangement or its pockets).
     layout_at = next(i for i, line in enumerate(lines) if line.startswith("layout:"))
     assert lines[layout_at + 1].startswith("  ")
@@ -56,6 +65,19 @@ def test_squadron_leaders_report_keeps_its_arrangement_and_lid(capsys) -> None:
 
 
 def test_a_lidless_tray_says_so_and_its_depth_needs_no_lid(capsys) -> None:
-    text = fit(capsys, "--kit", "space-planes")
-    assert "an open tray" in text and "no lid" in text
+    """The toy kit's tray (Space Planes' box has the engine's lid now)."""
+    register(TOY_KIT)
+    try:
+        text = fit(capsys, "--kit", "toy")
+    finally:
+        kit_module._REGISTERED.pop(TOY_KIT.name, None)  # no toy words for other tests
+    assert "an open tray" in text
+    assert "no lid" in text
     assert "limited by: the depth (tin depth minus floor)" in text
+
+
+def test_a_lidded_tray_names_its_lid_and_the_depth_it_takes(capsys) -> None:
+    text = fit(capsys, "--kit", "space-planes")
+    assert "lid included" in text
+    assert "lid 1.2 mm" in text
+    assert "limited by: the depth (tin depth minus floor, lid and headroom)" in text

@@ -64,6 +64,6 @@ KIT = Kit(
     # The change a maker makes most (another tin), and one that reaches most parts.
     bench_changes=(
         BenchChange("tin", "tin.inner_length_mm=129", 0.25),
-        BenchChange("cube side", "cube.side_mm=17", 0.6),
+        BenchChange("cube side", "cube.side_mm=15.5", 0.6),
     ),
 )

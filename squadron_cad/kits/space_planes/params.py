@@ -34,8 +34,11 @@ from squadron_cad.params import (
 FLOOR_MM = 0.8  # least material left under any engraving or recess
 GAP_MM = 1.0  # engraved words stand this far from the fences
 MIN_MOVE_MM = 10.0  # a short move shorter than this is no move
-KEY_GAP_MM = 0.6  # an empty slot between a cube face's key and its recess's walls
+# Between a cube face's key (the top's: the player's mark) and its recess's walls: the
+# mark reads as a symbol of its own (checks.min_mark_clearance_mm, a word space).
+KEY_GAP_MM = 1.1  # (a hair over the checks.min_mark_clearance_mm default 1.0: facets)
 PAPER_GAP_MM = 0.4  # a footprint's cut-off corner clears the key by this much
+KEY_CUT_SHARE = 0.2  # the footprint's cut-off corner takes at most this share of its area
 ROOT2 = 2**0.5
 # A player's mark's narrowest stroke, as a share of its size (geometry.marks): the marks
 # not listed are stouter than the cross.
@@ -166,12 +169,13 @@ class CubeParams(Section):
                 f"cube.corner_radius_mm ({self.corner_radius_mm}) must be at most an eighth of "
                 f"cube.side_mm ({self.side_mm}): the rules' moves are corner to corner"
             )
-        if self.key_cut_mm > self.footprint_mm / 2:
+        share = self.key_cut_mm**2 / 2 / self.footprint_mm**2
+        if share > KEY_CUT_SHARE:
             raise ValueError(
                 f"cube.mark_mm ({self.mark_mm}) is too big for the {self.footprint_mm:.1f} mm "
                 f"footprint that cube.side_mm ({self.side_mm}), cube.corner_radius_mm "
                 f"({self.corner_radius_mm}) and cube.rim_mm ({self.rim_mm}) leave: its key "
-                f"corner would take {self.key_cut_mm:.1f} mm of it (at most half)"
+                f"corner would take {share:.0%} of it (at most {KEY_CUT_SHARE:.0%})"
             )
         return self
 
