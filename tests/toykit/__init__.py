@@ -16,6 +16,7 @@ from solid2.core.object_base import OpenSCADObject
 
 from squadron_cad.fit import simple
 from squadron_cad.fit.layout import Layout
+from squadron_cad.fit.report import fit_report
 from squadron_cad.fit.tray import pocket_tray
 from squadron_cad.geometry import frames
 from squadron_cad.kit import Kit, KitContents, Part, PrintNotes, Purchase, Stowing
@@ -124,6 +125,12 @@ TOY_KIT = Kit(
     credit="Toy tiles, a test kit of squadron_cad (CC0)",
     params_model=ToyParams,
     defaults=HERE / "default.yaml",
-    contents=KitContents(parts=PARTS, design=ToyDesign, invariants=invariants, purchases=purchases),
+    contents=KitContents(
+        parts=PARTS,
+        design=ToyDesign,
+        invariants=invariants,
+        purchases=purchases,
+        fit_lines=fit_report,  # the engine's report, nothing of the kit's own to add
+    ),
     notes="two parts, for the engine's tests",
 )

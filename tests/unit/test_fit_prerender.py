@@ -28,7 +28,7 @@ REFUSED = {
     "a tray taller than the printer": (  # fit said yes, the build failed after the renders
         "space-planes",
         ["tin.inner_depth_mm=60", "printer.bed_height_mm=50"],
-        "the box stands at least 59.5 mm tall (fitted to the tin's depth), over the "
+        "the box stands at least 58.0 mm tall (fitted to the tin's depth), over the "
         "printer's 50 mm (printer.bed_height_mm)",
     ),
     "a box bigger than a small bed": (

@@ -1,5 +1,5 @@
-"""The Space Planes kit: the joker gauge, cubeships, plane-die holders and a box fitted to a
-container for the deck, the gauge, the cubes and the dice.
+"""The Space Planes kit: the joker gauge, each player's cubeships, plane-die holders and a
+lidded box fitted to a container for the deck, the gauge, the cubes and the dice.
 
 This module stays light (the parameter model and paths): the parts and checks load on
 first use, through `contents`.
@@ -34,10 +34,12 @@ def contents() -> KitContents:
     return KitContents(
         parts=PARTS,
         design=design.SpacePlanesDesign,
-        invariants=Later(f"{__name__}.checks", "invariants"),  # loads trimesh
+        checks=Later(f"{__name__}.checks", "clearance_findings"),  # loads trimesh
+        invariants=Later(f"{__name__}.checks", "invariants"),
         fit_lines=stowing.fit_lines,
         purchases=design.purchases,
         paper=_paper,
+        coupons=Later(f"{__name__}.coupons", "COUPONS"),  # loads trimesh
     )
 
 
@@ -51,17 +53,17 @@ KIT = Kit(
     defaults=HERE / "default.yaml",
     presets=HERE / "tins",
     contents=contents,
-    notes="joker gauge, cubeships, plane-die holders, a box for deck, cubes and dice",
+    notes="joker gauge, cubeships per player, plane-die holders, a lidded box for them all",
     featured=(
         "card.long_mm",
         "card.short_mm",
         "card.deck_thickness_mm",
-        "cube.ships",
+        "card.sleeved",
         "cube.side_mm",
     ),
     # The change a maker makes most (another tin), and one that reaches most parts.
     bench_changes=(
         BenchChange("tin", "tin.inner_length_mm=129", 0.25),
-        BenchChange("cube side", "cube.side_mm=17", 0.6),
+        BenchChange("cube side", "cube.side_mm=15.5", 0.6),
     ),
 )

@@ -4,9 +4,13 @@ the meshes (the parameters give only what is expected).
 - joker gauge: the card's edges; the slide distances (gauge edge minus the cube's side, both
   measured) and the notched end points; the pivot corner square and sharp; the long edge
   straight (the range line);
-- cubeships: the side on every axis, faces flat and at 90 degrees, the edge radius, the
-  panels' size, cut-off key corner and depth (top, bed and side faces);
+- cubeships: the side on every axis, faces flat and at 90 degrees, the edge radius; each
+  face's footprint recess: its side against the face's (top, bed and side faces), its
+  depth, and its key: where it stands in the key corner and how far the footprint's
+  cut-off corner clears it;
 - die holder: the clearance around the die, and how far the die stands proud;
+- the box in play (clearance_findings): the engine's tray checks (checks.tray_play), lid
+  closed: the lid's gap, lap and hold, and no piece rising or sliding over box.max_rattle_mm.
 (Every piece group in its box pocket is the engine's fit proof, run by the build for every
 kit with a layout: checks.fits.stowed_findings.)
 """
@@ -19,17 +23,25 @@ from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
+import shapely
 import trimesh
 from shapely.geometry import LineString, Point, Polygon, box
 
 from squadron_cad.checks import meshgeo
+from squadron_cad.checks.findings import Finding
+from squadron_cad.checks.tray_play import tray_findings
 from squadron_cad.components.invariants import invariant, unmeasured, valid_solids
-from squadron_cad.kits.space_planes.constants import GAUGE, HOLDER, MAX_SHIPS, cube_part
+from squadron_cad.errors import SquadronError
+from squadron_cad.kits.space_planes.constants import CUBE, GAUGE, HOLDER
+from squadron_cad.kits.space_planes.params import PAPER_GAP_MM
+from squadron_cad.kits.space_planes.parts.cubeship import footprint_points
 
 MOVE_TOL_MM = 0.1  # the issue: slide distances within 0.1 mm
 SIDE_TOL_MM = 0.1  # cube side and flatness
 ANGLE_TOL_DEG = 0.2  # faces at 90 degrees
 DEPTH_TOL_MM = 0.05
+RECESS_TOL_MM = 0.1  # a recess's side
+KEY_TOL_MM = 0.1  # where a key stands (its outline is facets)
 CLEARANCE_TOL_MM = 0.05
 AXES = np.eye(3)
 
@@ -67,9 +79,7 @@ def _angle_deg(a: np.ndarray, b: np.ndarray) -> float:
 
 
 def _cube_side_mm(meshes: Meshes) -> float | None:
-    cube = next((meshes[cube_part(n)] for n in range(1, MAX_SHIPS + 1) if cube_part(n) in meshes),
-                None)  # fmt: skip
-    return None if cube is None else float(np.mean(cube.extents))
+    return float(np.mean(meshes[CUBE].extents)) if CUBE in meshes else None
 
 
 # ---- the joker gauge ----------------------------------------------------------------------
@@ -143,9 +153,9 @@ def _chord(polygon: Any, start: tuple[float, float], end: tuple[float, float]) -
     return float(polygon.intersection(LineString([start, end])).length)
 
 
-def cube_measure(mesh: trimesh.Trimesh, depth: float, side_mm: float) -> dict[str, float]:
-    """Side (the axis farthest from `side_mm`), squareness, flatness, edge radius and
-    panels of one cube, as measured."""
+def cube_measure(mesh: trimesh.Trimesh, c: Any) -> dict[str, float]:
+    """Side (the axis farthest from the nominal side), squareness, flatness, edge radius,
+    and the footprint recesses and their keys of one cube, as measured."""
     (x0, y0, z0), (x1, y1, z1) = mesh.bounds
     extents = mesh.extents
     faces = [_facet(mesh, sign * AXES[axis]) for axis in range(3) for sign in (1, -1)]
@@ -159,38 +169,85 @@ def cube_measure(mesh: trimesh.Trimesh, depth: float, side_mm: float) -> dict[st
                 flat.append(float(np.ptp(face[1][:, axis])))
     middle = meshgeo.section(mesh, (z0 + z1) / 2)
     reach = [Point(x, y).distance(middle) for x in (x0, x1) for y in (y0, y1)]
-    radius = max(reach) / (math.sqrt(2) - 1)
-    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-    side_depths = [
-        (extents[0] - _chord(middle, (x0 - 1, cy), (x1 + 1, cy))) / 2,
-        (extents[1] - _chord(middle, (cx, y0 - 1), (cx, y1 + 1))) / 2,
-    ]
-    top_holes = _holes(meshgeo.section(mesh, z1 - depth / 2))
-    bed_holes = _holes(meshgeo.section(mesh, z0 + depth / 2))
     out = {
-        "side_worst": float(max(extents, key=lambda e: abs(e - side_mm))),
+        "side_worst": float(max(extents, key=lambda e: abs(e - c.side_mm))),
         "square_deg": max(angles) if len(angles) == 15 else math.nan,
         "flat_mm": max(flat) if len(flat) == 6 else math.nan,
-        "radius_mm": radius,
-        "side_panel_depth_mm": float(np.mean(side_depths)),
+        "radius_mm": max(reach) / (math.sqrt(2) - 1),
+        **_side_recesses(middle, mesh.bounds, c.recess_depth_mm),
     }
-    for name, holes, floor in (("top", top_holes, True), ("bed", bed_holes, False)):
-        if not holes:
-            out.update({f"{name}_panel_mm": math.nan, f"{name}_key_mm": math.nan,
-                        f"{name}_depth_mm": math.nan})  # fmt: skip
-            continue
-        hole = holes[0]
-        hx0, hy0, hx1, hy1 = hole.bounds
-        size = max(hx1 - hx0, hy1 - hy0)
-        key = math.sqrt(max(2 * ((hx1 - hx0) * (hy1 - hy0) - hole.area), 0.0))
-        out[f"{name}_panel_mm"] = size
-        out[f"{name}_key_mm"] = key
-        out[f"{name}_depth_mm"] = _panel_depth(mesh, hole, floor)
+    depth = c.recess_depth_mm
+    for name, z, top in (("top", z1 - depth / 2, True), ("bed", z0 + depth / 2, False)):
+        out.update(_face_recess(mesh, meshgeo.section(mesh, z), name, top, c))
     return out
 
 
-def _panel_depth(mesh: trimesh.Trimesh, hole: Polygon, top: bool) -> float:
-    """Depth of the panel's floor (top face) or ceiling (face on the bed) from its face."""
+def _side_recesses(middle: Any, bounds: np.ndarray, depth: float) -> dict[str, float]:
+    """The four side faces' recesses at mid-height: depth (from the chords through the
+    middle) and width (the gap between the rims, along a line inside the recess)."""
+    (x0, y0, _), (x1, y1, _) = bounds
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    extents = (x1 - x0, y1 - y0)
+    depths = [
+        (extents[0] - _chord(middle, (x0 - 1, cy), (x1 + 1, cy))) / 2,
+        (extents[1] - _chord(middle, (cx, y0 - 1), (cx, y1 + 1))) / 2,
+    ]
+    half = depth / 2
+    lines = [
+        ((x1 - half, y0 - 1), (x1 - half, y1 + 1)),
+        ((x0 + half, y0 - 1), (x0 + half, y1 + 1)),
+        ((x0 - 1, y1 - half), (x1 + 1, y1 - half)),
+        ((x0 - 1, y0 + half), (x1 + 1, y0 + half)),
+    ]
+    widths = [_gap_along(middle, start, end) for start, end in lines]
+    return {"side_depth_mm": float(np.mean(depths)), "side_width_mm": float(np.mean(widths))}
+
+
+def _gap_along(section: Any, start: tuple[float, float], end: tuple[float, float]) -> float:
+    """The longest stretch of a line outside the section, between two stretches inside it."""
+    line = LineString([start, end])
+    parts = shapely.get_parts(section.intersection(line))
+    spans = sorted(
+        sorted((line.project(Point(part.coords[0])), line.project(Point(part.coords[-1]))))
+        for part in parts
+        if part.length > 0
+    )
+    gaps = [b[0] - a[1] for a, b in itertools.pairwise(spans)]
+    return max(gaps, default=math.nan)
+
+
+def _face_recess(
+    mesh: trimesh.Trimesh, section: Any, name: str, top: bool, c: Any
+) -> dict[str, float]:
+    """A top or bed recess: its side, depth and key, in the section through it."""
+    holes = _holes(section)
+    if not holes:
+        return {f"{name}_{key}": math.nan for key in ("side_mm", "depth_mm", "key_x_mm",
+                                                      "key_y_mm", "key_clear_mm")}  # fmt: skip
+    hole = holes[0]
+    hx0, hy0, hx1, hy1 = hole.bounds
+    keys = [g for g in _polygons(section) if hole.contains(g.representative_point())]
+    key_x = key_y = clear = math.nan
+    if keys:
+        key = max(keys, key=lambda g: g.area)
+        # the key corner: +x +y on the top face; on the bed face (seen from below) too
+        key_x, key_y = hx1 - key.centroid.x, hy1 - key.centroid.y
+        cut = footprint_points(c.footprint_mm, c.key_cut_mm)
+        centre = ((hx0 + hx1) / 2, (hy0 + hy1) / 2)
+        paper = Polygon([(centre[0] + u, centre[1] + v) for u, v in cut])
+        clear = float(paper.distance(key))
+    return {
+        f"{name}_side_mm": float(max(hx1 - hx0, hy1 - hy0)),
+        f"{name}_depth_mm": _recess_depth(mesh, hole, top),
+        f"{name}_key_x_mm": float(key_x),
+        f"{name}_key_y_mm": float(key_y),
+        f"{name}_key_clear_mm": clear,
+    }
+
+
+def _recess_depth(mesh: trimesh.Trimesh, hole: Polygon, top: bool) -> float:
+    """Depth of a recess's floor (top face) or ceiling (face on the bed) from its face; the
+    key standing in it reaches the face and is left out."""
     normal_z = mesh.face_normals[:, 2]
     (_, _, z0), (_, _, z1) = mesh.bounds
     centres = mesh.triangles_center
@@ -204,29 +261,38 @@ def _panel_depth(mesh: trimesh.Trimesh, hole: Polygon, top: bool) -> float:
 
 
 def cube_invariants(design: Any, meshes: Meshes) -> list[dict[str, Any]]:
+    """The representative cubeship (player 1's: every player's differs by its mark only)."""
     c = design.params.cube
-    out: list[dict[str, Any]] = []
-    for n in range(1, MAX_SHIPS + 1):
-        name = cube_part(n)
-        if name not in meshes:
-            continue
-        m = cube_measure(meshes[name], c.panel_depth_mm, c.side_mm)
-        label = f"cubeship {n}"
+    if CUBE not in meshes:
+        return []
+    m = cube_measure(meshes[CUBE], c)
+    share = c.footprint_mm / c.side_mm
+    out = [
+        invariant("cubeship: side (mm), worst axis", c.side_mm, m["side_worst"], SIDE_TOL_MM),
+        invariant("cubeship: faces off 90 degrees (deg), worst pair", 0, m["square_deg"],
+                  ANGLE_TOL_DEG),
+        invariant("cubeship: faces flat (mm), worst face", 0, m["flat_mm"], SIDE_TOL_MM),
+        invariant("cubeship: edge radius (mm)", c.corner_radius_mm, m["radius_mm"], 0.1),
+        invariant("cubeship: top recess covers the face, side over the cube's side", share,
+                  m["top_side_mm"] / c.side_mm, RECESS_TOL_MM / c.side_mm),
+        invariant("cubeship: side recesses width (mm), mean of 4", c.footprint_mm,
+                  m["side_width_mm"], RECESS_TOL_MM),
+        invariant("cubeship: side recesses depth (mm), mean of 4", c.recess_depth_mm,
+                  m["side_depth_mm"], DEPTH_TOL_MM),
+    ]  # fmt: skip
+    for face in ("top", "bed"):
+        what = "mark" if face == "top" else "key"
         out += [
-            invariant(f"{label}: side (mm), worst axis", c.side_mm, m["side_worst"], SIDE_TOL_MM),
-            invariant(f"{label}: faces off 90 degrees (deg), worst pair", 0, m["square_deg"],
-                      ANGLE_TOL_DEG),
-            invariant(f"{label}: faces flat (mm), worst face", 0, m["flat_mm"], SIDE_TOL_MM),
-            invariant(f"{label}: edge radius (mm)", c.corner_radius_mm, m["radius_mm"], 0.1),
-            invariant(f"{label}: top panel side (mm)", c.panel_mm, m["top_panel_mm"], 0.1),
-            invariant(f"{label}: top panel key corner (mm)", c.key_mm, m["top_key_mm"], 0.2),
-            invariant(f"{label}: top panel depth (mm)", c.panel_depth_mm, m["top_depth_mm"],
-                      DEPTH_TOL_MM),
-            invariant(f"{label}: bed panel side (mm)", c.panel_mm, m["bed_panel_mm"], 0.1),
-            invariant(f"{label}: bed panel depth (mm)", c.panel_depth_mm, m["bed_depth_mm"],
-                      DEPTH_TOL_MM),
-            invariant(f"{label}: side panels depth (mm), mean of 4", c.panel_depth_mm,
-                      m["side_panel_depth_mm"], DEPTH_TOL_MM),
+            invariant(f"cubeship: {face} recess side (mm)", c.footprint_mm,
+                      m[f"{face}_side_mm"], RECESS_TOL_MM),
+            invariant(f"cubeship: {face} recess depth (mm)", c.recess_depth_mm,
+                      m[f"{face}_depth_mm"], DEPTH_TOL_MM),
+            invariant(f"cubeship: {face} {what} from the key corner's x wall (mm)",
+                      c.key_centre_mm, m[f"{face}_key_x_mm"], KEY_TOL_MM),
+            invariant(f"cubeship: {face} {what} from the key corner's y wall (mm)",
+                      c.key_centre_mm, m[f"{face}_key_y_mm"], KEY_TOL_MM),
+            invariant(f"cubeship: {face} {what} clear of the footprint's cut corner (mm)",
+                      PAPER_GAP_MM, m[f"{face}_key_clear_mm"], KEY_TOL_MM),
         ]  # fmt: skip
     return out
 
@@ -244,7 +310,7 @@ def holder_invariants(design: Any, meshes: Meshes) -> list[dict[str, Any]]:
     if holes:
         hx0, hy0, hx1, hy1 = holes[0].bounds
         gap = (min(hx1 - hx0, hy1 - hy0) - h.die_size_mm) / 2
-        floor = top - _panel_depth(mesh, holes[0], True)
+        floor = top - _recess_depth(mesh, holes[0], True)
     else:
         gap, floor = math.nan, math.nan
     return [
@@ -256,6 +322,17 @@ def holder_invariants(design: Any, meshes: Meshes) -> list[dict[str, Any]]:
 
 
 # ---- the box ------------------------------------------------------------------------------
+
+
+def clearance_findings(design: Any, meshes: Meshes) -> list[Finding]:
+    """The box in play, lid closed: the lid on the box and nothing rattling (the engine's
+    tray checks, checks.tray_play)."""
+    p = design.params
+    try:
+        layout = design.layout
+    except SquadronError:  # a tin too small: the build reported it already
+        return []
+    return tray_findings(layout, valid_solids(meshes), p.box, p.checks, p.tin)
 
 
 def invariants(design: Any, meshes: Meshes) -> list[dict[str, Any]]:

@@ -1,5 +1,5 @@
-"""What the Space Planes kit fixes: its credit line and the names of its parts and of the
-pieces a player buys (shown as blocks in the layout)."""
+"""What the Space Planes kit fixes: its credit line, the rules' counts and the names of its
+parts and of the pieces a player buys (shown as blocks in the layout)."""
 
 from __future__ import annotations
 
@@ -8,12 +8,18 @@ GAME_CREDIT = (
     "unofficial, no rules text or art"
 )
 
+MIN_PLAYERS, MAX_PLAYERS = 2, 6  # the rules: "a wargame for two to six players"
+MAX_SHIPS = 6  # the rules: "up to six cubes", shared evenly among the players
+
 DECK = "card_deck"  # bought pieces: not parts, shown as blocks in the layout
 DIE = "plane_die"
 GAUGE = "joker_gauge"
+CUBE = "cubeship"
 HOLDER = "die_holder"
-MAX_SHIPS = 6
+BOX = "box"
+LID = "box_lid"
 
 
-def cube_part(number: int) -> str:
-    return f"cubeship_{number}"
+def ships_per_player(players: int) -> int:
+    """Six cubes shared evenly: each player gets the same number, the rest stay out."""
+    return MAX_SHIPS // players

@@ -1,8 +1,9 @@
 """The Space Planes kit's derived design: computed once from the resolved parameters.
 
-The box holds the deck of cards with the joker gauge lying on it, the cubeships and the
-plane dice seated in their holders, stowed as `stowing` lays them out; a container too
-small is refused naming the shortfall.
+The box holds the deck of cards with the joker gauge lying on it (beside it when the deck
+is sleeved), the cubeships and the plane dice seated in their holders, stowed as
+`stowing` lays them out, under the engine's tray lid; a container too small is refused
+naming the shortfall.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from squadron_cad.fit import simple
 from squadron_cad.fit.layout import BoxShape, Layout
 from squadron_cad.kit import Purchase
 from squadron_cad.kits.space_planes import stowing
+from squadron_cad.kits.space_planes.constants import BOX, LID
 from squadron_cad.kits.space_planes.params import SpacePlanesParams
 
 
@@ -27,22 +29,19 @@ class SpacePlanesDesign:
 
     @cached_property
     def layout(self) -> Layout:
-        b = self.params.box
-        return simple.stow(
-            self.box,
-            stowing.units(self.params),
-            clearance=b.pocket_clearance_mm,
-            divider=b.divider_mm,
-            box_part="box",
-            lid_part=None,
-        )
+        p = self.params
+        return simple.stow_in_tray(p.tin, p.box, stowing.units(p), BOX, lid_part=LID)
 
 
 def purchases(p: SpacePlanesParams) -> list[Purchase]:
     c = p.card
-    return [
+    bought = [
         Purchase("deck of playing cards", 1,
-                 f"54 cards with two jokers, {c.short_mm:g} x {c.long_mm:g} mm (poker size)"),
-        Purchase("d6", p.cube.ships,
-                 f"{p.holder.die_size_mm:g} mm six-sided dice: the plane dice"),
+                 f"{c.deck_cards} cards with two jokers, {c.short_mm:g} x {c.long_mm:g} mm"),
+        Purchase("d6", p.ships,
+                 f"{p.holder.die_size_mm:g} mm six-sided dice: a plane die for each cubeship"),
     ]  # fmt: skip
+    if c.sleeved:
+        size = f"{c.sleeve_short_mm:g} x {c.sleeve_long_mm:g} mm"
+        bought.append(Purchase("card sleeves", c.deck_cards, f"{size}, one per card"))
+    return bought

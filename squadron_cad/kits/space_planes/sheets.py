@@ -1,9 +1,10 @@
-"""The footprint sheet: blank face outlines at the cubeship's panel size, each with the
-panel's cut-off key corner, for players to draw or paste the original footprints on (the
-footprint art is not ours to print), cut out and stick in the panels.
+"""The footprint sheet: blank face outlines at the size of a cubeship's footprint recess
+(the face less its rounded edge and rim), each with the corner cut off that clears the
+recess's key, for players to print the game's own footprint art onto (it is not ours to
+print), cut out and stick in the recesses.
 
-Each outline is cut along its `cut` layer; a small filled triangle marks the key corner on
-the print layer, so the footprint goes into its panel one way only.
+Each outline is cut along its `cut` layer; a small filled triangle beside the cut-off
+corner shows which corner of the art goes there, so the footprint goes in one way only.
 """
 
 from __future__ import annotations
@@ -11,26 +12,26 @@ from __future__ import annotations
 from pathlib import Path
 
 from squadron_cad.kits.space_planes.params import SpacePlanesParams
-from squadron_cad.kits.space_planes.parts.cubeship import panel_points
+from squadron_cad.kits.space_planes.parts.cubeship import footprint_points
 from squadron_cad.paper.drawing import BLACK, CUT_LINE_MM, Area, Drawing, Stroke, drawing
 from squadron_cad.paper.edition import PaperReport, write_edition
 from squadron_cad.paper.sheet import PaperKit, Piece, PieceSheet
 
 FACES = 6
-KEY_MARK_SHARE = 0.18  # the key mark's legs, as a share of the panel's side
+KEY_MARK_SHARE = 0.18  # the key mark's legs, as a share of the footprint's side
 KEY_GAP_MM = 0.6  # the key mark stands this far inside the cut-off corner (along x and y)
 SPARE = 6  # a spare set, for mistakes
 
 
 def footprint(p: SpacePlanesParams) -> Drawing:
-    """One blank footprint: the panel outline, its key corner at top right."""
+    """One blank footprint: the recess's outline, its key corner (cut off) at top right."""
     c = p.cube
-    points = tuple(panel_points(c.panel_mm, c.key_mm))
-    half, key = c.panel_mm / 2, c.key_mm
+    size, cut = c.footprint_mm, c.key_cut_mm
+    points = tuple(footprint_points(size, cut))
     # A right triangle echoing the cut-off corner: its long side parallel to the cut,
-    # KEY_GAP_MM inside it; its legs KEY_MARK_SHARE of the panel.
-    tip = half - key / 2 - KEY_GAP_MM
-    leg = c.panel_mm * KEY_MARK_SHARE
+    # KEY_GAP_MM inside it; its legs KEY_MARK_SHARE of the footprint.
+    tip = size / 2 - cut / 2 - KEY_GAP_MM
+    leg = size * KEY_MARK_SHARE
     mark = ((tip, tip - leg), (tip - leg, tip), (tip - leg, tip - leg))
     return drawing(
         Stroke(points, CUT_LINE_MM, BLACK, "cut", closed=True, tag="footprint-outline"),
@@ -38,16 +39,22 @@ def footprint(p: SpacePlanesParams) -> Drawing:
     )
 
 
+def copies(p: SpacePlanesParams) -> int:
+    """One for each face of every cubeship, and a spare set."""
+    return FACES * p.ships + SPARE
+
+
 def footprint_sheet(p: SpacePlanesParams) -> PieceSheet:
     c = p.cube
-    copies = FACES * c.ships + SPARE
     notes = (
-        f"Blank cubeship footprints, {c.panel_mm:g} mm: one for each face of {c.ships} "
-        f"cubeships and {SPARE} spare.",
-        "Draw or paste a footprint on each, cut along the outline and glue it into a panel, "
-        "the cut-off corner in the panel's cut-off corner (the triangle marks it).",
+        f"Cubeship footprints, {c.footprint_mm:g} mm: one for each face of {p.ships} "
+        f"cubeships and {SPARE} spare. Print the game's footprint art into the outlines at "
+        f"{c.footprint_mm:g} mm, the corner with the triangle where the art's top-right "
+        "corner goes.",
+        "Cut along the outline and glue each into a face's recess, the cut-off corner "
+        "beside the recess's key (the player's mark on top, a square on the other faces).",
     )
-    piece = Piece("footprint", f"Footprint, {c.panel_mm:g} mm", footprint(p), copies=copies)
+    piece = Piece("footprint", f"Footprint, {c.footprint_mm:g} mm", footprint(p), copies=copies(p))
     return PieceSheet("footprints", "Cubeship footprints", (piece,), notes)
 
 
@@ -63,9 +70,8 @@ def paper_kit(p: SpacePlanesParams, credit: str) -> PaperKit:
 def write_paper(p: SpacePlanesParams, out: Path, previews: bool, credit: str) -> PaperReport:
     """The footprint sheet into `out` (a PDF, one SVG per page, laser SVGs)."""
     report = write_edition(paper_kit(p, credit), p.paper, out, previews=previews)
-    copies = FACES * p.cube.ships + SPARE
     report.summary = [
-        f"{copies} blank footprints of {p.cube.panel_mm:g} mm with the key corner, "
+        f"{copies(p)} blank footprints of {p.cube.footprint_mm:g} mm with the key corner, "
         f"on {len(report.pages)} page(s) -> {report.pdf}"
     ]
     return report

@@ -1,16 +1,15 @@
 """The kit's parts, in one list.
 
-Ship numbers: the engine's Part is one STL with no per-copy parameter, so each numbered
-cubeship is a part of its own (cubeship_1..cubeship_6, the most the rules field); those
-above cube.ships count 0.
+The cubeships are the players' parts: the six of the rules shared evenly, players x
+floor(6 / players), each player's in their colour with their mark as the key of the top
+face (one STL per player, cubeship.p1, cubeship.p2, ...; on the plates the mark is a
+second-colour volume). One plane die and its holder go with each cubeship.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
 from squadron_cad.kit import Part, PrintNotes
-from squadron_cad.kits.space_planes.constants import GAUGE, HOLDER, MAX_SHIPS, cube_part
+from squadron_cad.kits.space_planes.constants import BOX, CUBE, GAUGE, HOLDER, LID
 from squadron_cad.kits.space_planes.params import SpacePlanesParams
 from squadron_cad.kits.space_planes.parts import box, cubeship, die_holder, gauge
 
@@ -23,40 +22,17 @@ def _gauge_notes(p: SpacePlanesParams) -> PrintNotes:
 
 
 def _cube_notes(p: SpacePlanesParams) -> PrintNotes:
-    c = p.cube
-    return PrintNotes(
-        text_height_mm=c.numeral_height_mm if c.numbered else None,
-        engraving_depth_mm=max(c.panel_depth_mm, p.text.depth_mm if c.numbered else 0.0),
-        engraved_below_mm=c.panel_depth_mm,  # the panel of the face on the bed
-        # The 2.4 mm numerals' counters and lands fall short (issue 34): the Space Planes
-        # fix of the cube's text lifts this.
-        text_spacing_waived="the cube numerals are being redrawn (issue 34)",
-    )
-
-
-def _ship_rule(number: int) -> Any:
-    def count(p: SpacePlanesParams) -> int:
-        return 1 if number <= p.cube.ships else 0
-
-    return count
+    depth = p.cube.recess_depth_mm
+    return PrintNotes(engraving_depth_mm=depth, engraved_below_mm=depth)
 
 
 def _ships(p: SpacePlanesParams) -> int:
-    return p.cube.ships
+    return p.ships
 
 
-def _cube(number: int) -> Part:
-    return Part(
-        cube_part(number),
-        f"Cubeship {number}: a recessed footprint panel on each face, keyed corner, number",
-        cubeship.builder(number),
-        "shared",
-        count_rule=_ship_rule(number),
-        orientation="on a face, number up",
-        print_notes=_cube_notes,
-        noun=f"cubeship {number}",
-        camera="0,0,0,55,0,25,80",
-    )
+def _recess_floor(p: SpacePlanesParams) -> float:
+    """The mark stands from the top recess's floor: drawn in the marks' colour from there."""
+    return float(p.cube.side_mm - p.cube.recess_depth_mm)
 
 
 PARTS: tuple[Part, ...] = (
@@ -70,7 +46,21 @@ PARTS: tuple[Part, ...] = (
         print_notes=_gauge_notes,
         noun="joker gauge",
     ),
-    *(_cube(n) for n in range(1, MAX_SHIPS + 1)),
+    Part(
+        CUBE,
+        "Cubeship: a footprint recess on each face, keyed; the player's mark on top",
+        cubeship.build,
+        "player",
+        count_rule=_ships,
+        player_builder=cubeship.build_cube,
+        orientation="on a face, the mark's face up",
+        colour="player",
+        accent_from_mm=_recess_floor,
+        accent_within=cubeship.mark_outline,
+        print_notes=_cube_notes,
+        noun="cubeship",
+        camera="0,0,0,55,0,25,80",
+    ),
     Part(
         HOLDER,
         "Plane-die holder: a tray for the d6 that travels beside its cube",
@@ -81,12 +71,21 @@ PARTS: tuple[Part, ...] = (
         noun="die holder",
     ),
     Part(
-        "box",
-        "Box: a pocket for the deck and gauge, each cubeship and each die in its holder",
+        BOX,
+        "Box: a pocket for the deck and gauge, the cubeships and the dice in their holders",
         box.build,
         "box",
         per_kit=1,
         orientation="floor down",
         slow_render=True,
+    ),
+    Part(
+        LID,
+        "Box lid: a cap whose lip laps the box's tongue; turned over, a dice tray",
+        box.build_lid,
+        "box",
+        per_kit=1,
+        orientation="top down, skirt up",
+        noun="box lid",
     ),
 )
