@@ -1,8 +1,11 @@
 """The Squadrons kit's derived design: computed once from the resolved parameters.
 
-The box holds one player's squadron (bases, trackers and clips) and the shared pieces
-(ruler sections, movement gauge, pivot guide, objective and entry markers), stowed as
-`stowing` lays them out; a container too small is refused naming the shortfall.
+Two kinds of box: the kit's box, fitted to the container (the tin), holds the table's
+pieces (ruler sections, movement gauge, pivot guide, the markers the missions need, the
+mission tracker); each player's ship box, sized to what it holds, keeps one squadron
+(bases, tracker cards and clips, the Squadron Leader's star). So 8 players print the box
+and 8 ship boxes. Both are stowed as `stowing` lays them out; a container too small is
+refused naming the shortfall.
 """
 
 from __future__ import annotations
@@ -33,16 +36,38 @@ class SquadronsDesign:
 
     @cached_property
     def layout(self) -> Layout:
-        """Every piece of player 1's squadron and the shared pieces, in pockets."""
+        """The table's pieces in the kit's box, in pockets."""
         b = self.params.box
         return simple.stow(
             self.box,
-            stowing.units(self),
+            stowing.table_units(self),
             clearance=b.pocket_clearance_mm,
             divider=b.divider_mm,
             box_part="box",
             lid_part=None,
         )
+
+    @cached_property
+    def ship_box(self) -> BoxShape:
+        return stowing.ship_box_shape(self)
+
+    @cached_property
+    def ship_layout(self) -> Layout:
+        """One player's squadron in their ship box, in pockets."""
+        b = self.params.box
+        return simple.stow(
+            self.ship_box,
+            stowing.ship_units(self, self.ship_box.usable_depth),
+            clearance=b.pocket_clearance_mm,
+            divider=b.divider_mm,
+            box_part="ship_box",
+            lid_part=None,
+        )
+
+    @property
+    def layouts(self) -> tuple[Layout, ...]:
+        """Every box the kit prints: the engine proves each one's fit."""
+        return (self.layout, self.ship_layout)
 
 
 def purchases(p: SquadronsParams) -> list[Purchase]:

@@ -9,12 +9,21 @@ import math
 from typing import TYPE_CHECKING
 
 from squadron_cad.errors import InputError
-from squadron_cad.fit.units import Piece, Unit
+from squadron_cad.fit import simple
+from squadron_cad.fit.layout import BoxShape
+from squadron_cad.fit.packing import pack
+from squadron_cad.fit.units import Piece, Unit, both_turns
 from squadron_cad.geometry import frames
 from squadron_cad.geometry.frames import Bounds
 from squadron_cad.kits.squadrons import constants as C
-from squadron_cad.kits.squadrons.constants import OBJECTIVE_PARTS, base_part, ruler_part
-from squadron_cad.kits.squadrons.parts import pivot_guide
+from squadron_cad.kits.squadrons.constants import (
+    MARKER_PARTS,
+    OBJECTIVE_PARTS,
+    base_part,
+    card_part,
+    ruler_part,
+)
+from squadron_cad.kits.squadrons.parts import pivot_guide, tracker
 
 if TYPE_CHECKING:
     from squadron_cad.kits.squadrons.design import SquadronsDesign
@@ -50,12 +59,19 @@ def part_bounds(design: SquadronsDesign, part: str) -> Bounds:
         o = p.objective
         half = o.diameter_mm / 2
         return (-half, -half, 0.0), (half, half, o.thickness_mm + o.symbol_height_mm)
-    if part == "tracker_card":
+    if part.startswith("tracker_card_"):
         dial = design.dial
-        return (0.0, 0.0, 0.0), (float(dial.length), float(dial.height),
-                                 p.stat_dial.card_thickness_mm)  # fmt: skip
+        return (-float(dial.tag_width), 0.0, 0.0), (
+            float(dial.length), float(dial.height), p.stat_dial.card_thickness_mm)  # fmt: skip
     if part == "tracker_clip":
         return clip_bounds(design)
+    if part == "mission_tracker":
+        _low, high = tracker.legend_band(p)
+        length = float(tracker.mission_layout(p).length)
+        return (0.0, 0.0, 0.0), (length, high, p.stat_dial.card_thickness_mm)
+    if part == "flagship_marker":
+        half = p.flagship.size_mm / 2
+        return (-half, -half, 0.0), (half, half, p.flagship.thickness_mm)
     raise KeyError(part)
 
 
@@ -100,7 +116,7 @@ def stacks(
     return out
 
 
-def clip_grid(design: SquadronsDesign, count: int) -> Unit:
+def clip_grid(design: SquadronsDesign, count: int, name: str = "tracker_clips") -> Unit:
     """The tracker clips lying as printed, side by side in a grid (touching, one group)."""
     low, high = clip_bounds(design)
     sx, sy, sz = _size((low, high))
@@ -110,16 +126,39 @@ def clip_grid(design: SquadronsDesign, count: int) -> Unit:
     for k in range(count):
         col, row = k % columns, k // columns
         move = frames.translate(col * sx - low[0], row * sy - low[1], -low[2])
-        pieces.append(Piece(f"tracker_clip_{k + 1}", "tracker_clip", move, (low, high)))
-    return Unit("tracker_clips", "grid", (columns * sx, rows * sy, sz), tuple(pieces))
+        piece = f"tracker_clip_{k + 1}" if count > 1 else name
+        pieces.append(Piece(piece, "tracker_clip", move, (low, high)))
+    return Unit(name, "grid", (columns * sx, rows * sy, sz), tuple(pieces))
 
 
-def units(design: SquadronsDesign) -> list[Unit]:
-    """Every unit to stow; refused when a shallow container splits them into more pockets
-    than the engine's packer searches in good time (it tries every arrangement)."""
-    found = _units(design)
+def table_units(design: SquadronsDesign) -> list[Unit]:
+    """The table's pieces, for the kit's box (fitted to the tin): ruler, gauge, pivot guide,
+    the objectives the missions need and the mission tracker with its clip."""
+    return _refused_when_many(_table_units(design), design.box.usable_depth)
+
+
+def ship_units(design: SquadronsDesign, depth: float) -> list[Unit]:
+    """One player's squadron, for a ship box `depth` deep inside: bases, tracker cards and
+    their clips, the Squadron Leader's star and the player's entry markers."""
+    p = design.params
+    ships = p.base.per_player
+    bases = [(f"ship_base_{n}", base_part(n)) for n in range(1, ships + 1)]
+    cards = [(card_part(n), card_part(n)) for n in range(1, ships + 1)]
+    entries = math.ceil(C.markers_needed(p.players)["entry"] / p.players)  # a player's share
+    markers = [(f"entry_marker_{k}", "entry_marker") for k in range(1, entries + 1)]
+    return [
+        *stacks(design, "ship bases", bases, depth),
+        *stacks(design, "trackers", cards, depth),
+        clip_grid(design, len(p.stat_dial.labels) * ships),
+        *stacks(design, "flagship", [("flagship_marker", "flagship_marker")], depth),
+        *stacks(design, "entry markers", markers, depth),
+    ]
+
+
+def _refused_when_many(found: list[Unit], depth: float) -> list[Unit]:
+    """Refused when a shallow container splits them into more pockets than the engine's
+    packer searches in good time (it tries every arrangement)."""
     if len(found) > MAX_UNITS:
-        depth = design.box.usable_depth
         raise InputError(
             f"the container is too shallow: {depth:.1f} mm inside the box splits the stacks "
             f"into {len(found)} pockets (at most {MAX_UNITS}); raise tin.inner_depth_mm"
@@ -127,35 +166,88 @@ def units(design: SquadronsDesign) -> list[Unit]:
     return found
 
 
-def _units(design: SquadronsDesign) -> list[Unit]:
+def _table_units(design: SquadronsDesign) -> list[Unit]:
     p = design.params
     depth = design.box.usable_depth
-    ships = p.base.per_player
-    bases = [(f"ship_base_{n}", base_part(n)) for n in range(1, ships + 1)]
-    cards = [(f"tracker_card_{n}", "tracker_card") for n in range(1, ships + 1)]
     rulers = [(ruler_part(k), ruler_part(k)) for k in range(1, C.RULER_SECTIONS + 1)]
-    tokens = [(name, name) for name in OBJECTIVE_PARTS[:-1]]
-    tokens += [(f"entry_marker_{k}", "entry_marker") for k in range(1, C.ENTRY_MARKERS + 1)]
+    needed = C.markers_needed(p.players)
+    tokens = [(f"{MARKER_PARTS[kind]}_{k}", MARKER_PARTS[kind])
+              for kind in C.OBJECTIVE_KINDS for k in range(1, needed[kind] + 1)]  # fmt: skip
     return [
-        *stacks(design, "ship bases", bases, depth),
-        *stacks(design, "trackers", cards, depth),
-        clip_grid(design, len(p.stat_dial.labels) * ships),
         *stacks(design, "ruler", rulers, depth),
         *stacks(design, "gauge", [("movement_gauge", "movement_gauge")], depth),
         *stacks(design, "pivot", [("pivot_guide", "pivot_guide")], depth),
         *stacks(design, "markers", tokens, depth),
+        *stacks(design, "mission", [("mission_tracker", "mission_tracker")], depth),
+        clip_grid(design, 1, "mission_clip"),
     ]
+
+
+# ---- the ship box: sized to one squadron ------------------------------------------------------
+
+SHIP_BOX_INNER_RADIUS_MM = 2.0  # the ship box's inside corners
+SHIP_BOX_MARGIN_MM = 1.0  # round the packed pockets: clears the inside corners' arcs
+
+
+def ship_box_shape(design: SquadronsDesign) -> BoxShape:
+    """The smallest ship box (outside volume) that holds one squadron: every depth its
+    stacks can take, each packed as tightly as the engine's packer finds."""
+    b = design.params.box
+    best: tuple[float, BoxShape] | None = None
+    deepest = max(_size(part_bounds(design, base_part(1)))[2] * design.params.base.per_player,
+                  _size(clip_bounds(design))[2])  # fmt: skip
+    for depth in _depths(design, deepest):
+        units = ship_units(design, depth)
+        if len(units) > simple.EXACT_LIMIT:
+            continue
+        blocks = [both_turns([simple.unit_block(u, b.pocket_clearance_mm)]) for u in units]
+        for packed in pack(blocks, b.divider_mm, 1e6, 1e6):
+            shape = _ship_box(design, packed.w, packed.h, max(u.size[2] for u in units))
+            volume = shape.length * shape.width * shape.height
+            if best is None or volume < best[0] - 1e-6:
+                best = (volume, shape)
+    if best is None:
+        raise InputError("the ship box found no arrangement: raise base.thickness_mm")
+    return best[1]
+
+
+def _depths(design: SquadronsDesign, deepest: float) -> list[float]:
+    """The depths worth trying: each whole number of bases a stack, from the clips' height."""
+    base = _size(part_bounds(design, base_part(1)))[2]
+    clip = _size(clip_bounds(design))[2]
+    found = sorted({max(clip, base * k) for k in range(1, design.params.base.per_player + 1)})
+    return [d for d in found if d <= deepest + 1e-9]
+
+
+def _ship_box(design: SquadronsDesign, w: float, h: float, z: float) -> BoxShape:
+    b = design.params.box
+    spare = 2 * (b.wall_mm + SHIP_BOX_MARGIN_MM)
+    return BoxShape(
+        length=round(w + spare, 2),
+        width=round(h + spare, 2),
+        height=round(b.floor_mm + z, 2),
+        radius=b.wall_mm + SHIP_BOX_INNER_RADIUS_MM,
+        wall=b.wall_mm,
+        floor=b.floor_mm,
+        lid_thickness=0.0,
+        headroom=0.0,
+    )
 
 
 def fit_lines(design: SquadronsDesign) -> list[str]:
     layout = design.layout
     box = layout.box
     tin = design.params.tin
+    ship = design.ship_layout
+    players = design.params.players
     return [
         f"container {tin.name}: {tin.inner_length_mm:g} x {tin.inner_width_mm:g} x "
         f"{tin.inner_depth_mm:g} mm inside; box {box.length:.1f} x {box.width:.1f} x "
         f"{box.height:.1f} mm",
-        f"{len(layout.pockets)} pockets hold {len(layout.placements)} pieces: one player's "
-        f"{design.params.base.per_player} ships with their trackers, and the shared pieces",
+        f"{len(layout.pockets)} pockets hold {len(layout.placements)} pieces: the table's",
         layout.describe(),
+        f"{players} ship box(es), one a player: {ship.box.length:.1f} x {ship.box.width:.1f} x "
+        f"{ship.box.height:.1f} mm, {len(ship.pockets)} pockets hold {len(ship.placements)} "
+        "pieces",
+        ship.describe(),
     ]

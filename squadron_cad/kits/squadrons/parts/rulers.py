@@ -87,7 +87,8 @@ def section_builder(index: int) -> Any:
 
 
 def gauge_word_spans(p: Any) -> list[tuple[str, float, float, float]]:
-    """(word, its tick's x, ink from x, ink to x) of each word along the gauge's foot."""
+    """(word, its tick's x, ink from x, ink to x) of each word along the gauge's foot, one
+    line each (params.words_line_y)."""
     spans = []
     for inch, word in C.GAUGE_WORDS:
         _, width = text(word, p.gauge.word_height_mm, p.text.stroke_mm)
@@ -98,7 +99,8 @@ def gauge_word_spans(p: Any) -> list[tuple[str, float, float, float]]:
 
 def build_gauge(design: Any) -> OpenSCADObject:
     """8 inches: ticks every inch, 2 (Advance, Evasion), +3 (Boost), 6, 7 and 8 labelled;
-    the words ADV/EVA and BOOST +3 along the foot, each centred under its tick."""
+    the words ADV/EVA and BOOST +3 on two lines along the foot, each centred under its
+    tick."""
     p = design.params
     g = p.gauge
     length, half = C.GAUGE_LENGTH_IN * C.INCH_MM, g.width_mm / 2
@@ -115,11 +117,10 @@ def build_gauge(design: Any) -> OpenSCADObject:
         _label(label, inch * C.INCH_MM, mark, top, g.numeral_height_mm, p.text.stroke_mm)
         for inch, label in C.GAUGE_LABELS
     ]
-    word_y = -half + 1 + g.word_height_mm / 2
     marks += [
-        translate([inch * C.INCH_MM, word_y])(
+        translate([inch * C.INCH_MM, p.words_line_y(line)])(
             centred_text(word, g.word_height_mm, p.text.stroke_mm)
         )
-        for inch, word in C.GAUGE_WORDS  # each centred under the tick it names
+        for line, (inch, word) in enumerate(C.GAUGE_WORDS)  # each under the tick it names
     ]
     return engrave(body, g.thickness_mm, [(p.ruler.mark_depth_mm, ticks), (p.text.depth_mm, marks)])
