@@ -129,7 +129,6 @@ def ruler_invariants(design: Any, meshes: Meshes) -> list[dict[str, Any]]:
     return out
 
 
-WORD_GAP_MM = 1.5  # letters closer than this are one word (a line holds one word)
 WORD_TOL_MM = 0.2  # a word's ink centre off its tick: the strokes' round ends are facets
 
 
@@ -137,16 +136,15 @@ def gauge_words(
     mesh: trimesh.Trimesh, depth: float, lines: list[tuple[float, float]]
 ) -> list[Polygon]:
     """The bounding boxes (x0, y0, x1, y1 as polygons) of the words engraved along the
-    gauge's foot, one a line (each line: its band of y), in the lines' order."""
+    gauge's foot, a word a line (each line: its band of y), in the lines' order."""
     section = _top_section(mesh, depth)
     x0, _, x1, _ = section.bounds
     found = []
     for low, high in lines:
         cut = box(x0, low, x1, high).difference(section)
         letters = [g for g in meshgeo.polygons(cut) if g.area > 0.01]
-        words = meshgeo.polygons(unary_union([g.buffer(WORD_GAP_MM) for g in letters]))
-        found += sorted((box(*unary_union([g for g in letters if g.intersects(w)]).bounds)
-                         for w in words), key=lambda g: g.bounds[0])  # fmt: skip
+        if letters:
+            found.append(box(*unary_union(letters).bounds))
     return found
 
 
