@@ -90,8 +90,34 @@ class TinParams(Section):
         return self
 
 
+class TrayLidParams(Section):
+    """A cap closing a tray (fit.tray_lid): a top, and a skirt as thick as the box's wall
+    that continues it; the skirt's lowest `lip_mm` keeps only its outer `rim_mm`, a lip
+    lapping the box's tongue (the rest of its wall), so the lid cannot slide off."""
+
+    thickness_mm: Annotated[Mm, mm("Thickness of the lid's top", 0.6, 10)]
+    skirt_mm: Annotated[
+        Mm,
+        mm(
+            "Height of the lid's skirt under its top: a hand lifts the lid by it, and turned "
+            "over the lid is a tray this deep",
+            1,
+            60,
+        ),
+    ]
+    lip_mm: Annotated[Mm, mm("Height of the lid's lip lapping the box's tongue", 0.6, 10)]
+    rim_mm: Annotated[Mm, mm("Thickness of the lid's lip, outside the box's tongue", 0.4, 10)]
+    clearance_mm: Annotated[
+        Mm, mm("Gap between the lid's lip and the box's tongue, per side", 0, 1, allow_zero=True)
+    ]
+    headroom_mm: Annotated[
+        Mm, mm("Gap between the top of each stowed piece and the lid", 0, 10, allow_zero=True)
+    ]
+
+
 class TrayParams(Section):
-    """A box of pockets cut straight down into a block fitted to the tin (fit.simple)."""
+    """A box of pockets cut straight down into a block fitted to the tin (fit.simple); with
+    a `lid`, each pocket's floor is raised so its pieces reach just under the lid."""
 
     tin_clearance_mm: Annotated[
         Mm, mm("Gap between box and container on every side and at the top", 0, 10, allow_zero=True)
@@ -100,6 +126,13 @@ class TrayParams(Section):
     floor_mm: Annotated[Mm, mm("Box floor thickness", 0.4, 10)]
     pocket_clearance_mm: Annotated[Mm, mm("Gap around each unit in its pocket, per side", 0.05, 3)]
     divider_mm: Annotated[Mm, mm("Thickness of pocket walls", 0.4, 10)]
+    lid: Annotated[
+        TrayLidParams | None, Field(description="A lid that stays on (none: an open tray)")
+    ] = None
+    max_rattle_mm: Annotated[
+        Mm | None,
+        mm("Most free travel a stowed piece may have in the closed box, up and sideways", 0.1, 20),
+    ] = None
 
 
 class PrinterParams(Section):
@@ -225,6 +258,9 @@ class ChecksParams(Section):
     ]
     pocket_fit: Annotated[
         FitRange, Field(description="Gap beside each stowed piece in its pocket, per side")
+    ]
+    lid_fit: Annotated[
+        FitRange, Field(description="Gap between a box's lid and the box it closes, per side")
     ]
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import Literal
 
 import numpy as np
 
@@ -30,6 +31,7 @@ from squadron_cad.geometry import frames
 from squadron_cad.kit import Part
 from squadron_cad.params import KitParamsBase, TinParams, TrayParams
 
+Floors = Literal["box", "lid"]  # pockets start at the box's floor, or reach up to the lid
 EXACT_LIMIT = 8  # units the exhaustive packer takes in under a second (9: 2 s, 10: 9 s)
 
 
@@ -78,9 +80,14 @@ def _column(
     return Unit(name, "stack", (x1 - x0, y1 - y0, thick * size), pieces, part.words)
 
 
-def tray_shape(tin: TinParams, tray: TrayParams) -> BoxShape:
-    """A lidless box fitted to the tin: its inside less the clearance on every side."""
+def tray_shape(tin: TinParams, tray: TrayParams, section: str = "box") -> BoxShape:
+    """The box fitted to the tin: its inside less the clearance on every side and at the
+    top. With a lid, that height is the closed box's: the lid's top and the headroom over
+    the pieces come off it. `section`: the kit's name for the tray's parameters."""
     gap = tray.tin_clearance_mm
+    lid = tray.lid
+    if lid is not None:
+        check_lid(tin, tray, section)
     return BoxShape(
         length=tin.inner_length_mm - 2 * gap,
         width=tin.inner_width_mm - 2 * gap,
@@ -88,22 +95,73 @@ def tray_shape(tin: TinParams, tray: TrayParams) -> BoxShape:
         radius=max(tin.corner_radius_mm - gap, tray.wall_mm),
         wall=tray.wall_mm,
         floor=tray.floor_mm,
-        lid_thickness=0.0,
-        headroom=0.0,
+        lid_thickness=0.0 if lid is None else lid.thickness_mm,
+        headroom=0.0 if lid is None else lid.headroom_mm,
         tin_gap=gap,
     )
 
 
-def stow_in_tray(tin: TinParams, tray: TrayParams, units: Sequence[Unit], box_part: str) -> Layout:
-    """`stow` into the tray fitted to the tin, with the tray's clearance and dividers."""
-    return stow(
-        tray_shape(tin, tray),
+def check_lid(tin: TinParams, tray: TrayParams, section: str) -> None:
+    """Refuse a lid the box cannot carry, in one line naming the keys."""
+    lid = tray.lid
+    assert lid is not None
+    key = f"{section}.lid"
+    if tray.max_rattle_mm is None:
+        raise InputError(
+            f"{key} needs {section}.max_rattle_mm: the most a piece may move in the closed box"
+        )
+    if lid.rim_mm + lid.clearance_mm >= tray.wall_mm:
+        raise InputError(
+            f"{key}.rim_mm ({lid.rim_mm:g}) plus {key}.clearance_mm ({lid.clearance_mm:g}) must "
+            f"be less than {section}.wall_mm ({tray.wall_mm:g}): the rest of the wall is the "
+            "box's tongue the lid's lip laps"
+        )
+    if lid.lip_mm > lid.skirt_mm:
+        raise InputError(
+            f"{key}.lip_mm ({lid.lip_mm:g}) must be at most {key}.skirt_mm ({lid.skirt_mm:g}): "
+            "the lip is the skirt's lowest part"
+        )
+    wall_top = tin.inner_depth_mm - tray.tin_clearance_mm - lid.thickness_mm - lid.skirt_mm
+    if wall_top < tray.floor_mm + lid.lip_mm:
+        least = tenth_up(tin.inner_depth_mm + tray.floor_mm + lid.lip_mm - wall_top)
+        raise InputError(
+            f"{key}.thickness_mm ({lid.thickness_mm:g}) and {key}.skirt_mm ({lid.skirt_mm:g}) "
+            f"leave the box no wall for the lid to stand on in a tin {tin.inner_depth_mm:g} mm "
+            f"deep: give tin.inner_depth_mm {least} or more, or a shorter skirt"
+        )
+
+
+def stow_in_tray(
+    tin: TinParams,
+    tray: TrayParams,
+    units: Sequence[Unit],
+    box_part: str,
+    lid_part: str | None = None,
+    section: str = "box",
+) -> Layout:
+    """`stow` into the tray fitted to the tin, with the tray's clearance and dividers; with
+    a lid (`tray.lid` and its part), each pocket's floor raised to bring its unit's top
+    under the lid, and the lid closed on the box (tray_lid.closed_pose)."""
+    shape = tray_shape(tin, tray, section)
+    lidded = tray.lid is not None and lid_part is not None
+    layout = stow(
+        shape,
         units,
         clearance=tray.pocket_clearance_mm,
         divider=tray.divider_mm,
         box_part=box_part,
-        lid_part=None,
+        lid_part=lid_part if lidded else None,
+        floors="lid" if lidded else "box",
     )
+    if not lidded:
+        return layout
+    return replace(layout, lid_transform=closed_lid_pose(shape.height))
+
+
+def closed_lid_pose(height: float) -> frames.Matrix:
+    """A tray's lid as built (top on the bed, skirt up) -> closed on the box: turned over
+    about x, its top at `height`."""
+    return frames.compose(frames.translate(0, 0, height), frames.rotate_x(180))
 
 
 def unit_block(unit: Unit, clearance: float) -> Variant:
@@ -122,17 +180,22 @@ def stow(
     divider: float,
     box_part: str,
     lid_part: str | None,
+    floors: Floors = "box",
 ) -> Layout:
-    """The best layout of `units` in `box`, or an InputError naming what does not fit."""
+    """The best layout of `units` in `box`, or an InputError naming what does not fit.
+    floors="lid": each pocket's floor is raised so its unit's top meets the ceiling (the
+    lid less the headroom), so nothing rises more than the headroom in the closed box."""
     if not units:
         raise InputError("nothing to stow: the kit declares no units for its box")
     blocks = [both_turns([unit_block(unit, clearance)]) for unit in units]
     tallest = max(units, key=lambda unit: unit.size[2])
     if tallest.size[2] > box.usable_depth + FLOAT_SLACK_MM:
+        short = tallest.size[2] - box.usable_depth
         raise InputError(
-            f"the box is {tenth_up(tallest.size[2] - box.usable_depth)} mm too shallow for its "
+            f"the box is {tenth_up(short)} mm too shallow for its "
             f"tallest piece, {_words(tallest)} ({tallest.size[2]:.1f} mm; "
-            f"{box.usable_depth:.1f} mm under the lid)"
+            f"{box.usable_depth:.1f} mm under the lid): give tin.inner_depth_mm "
+            f"{tenth_up(box.height + box.tin_gap + short)} or more"
         )
     if len(blocks) <= EXACT_LIMIT:
         fits = pack(blocks, divider, box.inner_length, box.inner_width)
@@ -153,7 +216,7 @@ def stow(
     if not clear:
         raise InputError(_corner_refusal(box, max(placed, key=lambda each: each.corner)))
     best = max(clear, key=lambda each: score(_margins(box, each)))
-    return _layout(box, best, divider, box_part, lid_part)
+    return _layout(box, best, divider, box_part, lid_part, floors)
 
 
 @dataclass(frozen=True, eq=False)
@@ -237,10 +300,13 @@ def unit_footprint(unit: Unit) -> tuple[float, float]:
     return length, width
 
 
-def tray_notches(box: BoxShape, pockets: Sequence[Pocket], divider: float) -> tuple[Notch, ...]:
+def tray_notches(
+    box: BoxShape, pockets: Sequence[Pocket], divider: float, top: float | None = None
+) -> tuple[Notch, ...]:
     """Finger notches for the pockets whose pieces sit too low to grip: a tray's pockets are
-    cut from their floor to the tray's top, so that is the wall a finger reaches over."""
-    walls = [replace(pocket, z_top=box.height) for pocket in pockets]
+    cut from their floor to the tray's top (`top`, by default the box's height), so that is
+    the wall a finger reaches over."""
+    walls = [replace(pocket, z_top=box.height if top is None else top) for pocket in pockets]
     return tuple(finger_notches(walls, divider, box.floor))
 
 
@@ -286,17 +352,23 @@ def _margins(box: BoxShape, placed: _Placed) -> dict[str, float]:
 
 
 def _layout(
-    box: BoxShape, chosen: _Placed, divider: float, box_part: str, lid_part: str | None
+    box: BoxShape,
+    chosen: _Placed,
+    divider: float,
+    box_part: str,
+    lid_part: str | None,
+    floors: Floors,
 ) -> Layout:
     packed, (dx, dy) = chosen.packed, chosen.offset
     pockets, placements = [], []
     for variant, x, y in packed.leaves():
-        matrix = frames.translate(x - packed.w / 2 + dx, y - packed.h / 2 + dy, box.floor)
+        base = box.floor if floors == "box" else box.ceiling - variant.z
+        matrix = frames.translate(x - packed.w / 2 + dx, y - packed.h / 2 + dy, base)
         for local in variant.pockets:
             moved = local.moved(matrix)
-            top = box.floor + local.item_top
+            top = base + local.item_top
             shape = (moved.name, "rect", moved.size, moved.pose, moved.points)
-            pockets.append(Pocket(*shape, box.floor, top, top))
+            pockets.append(Pocket(*shape, base, top, top))
         for unit, pose in variant.units:
             placed = frames.compose(matrix, pose)
             envelope = frames.transform_bounds(placed, ((0.0, 0.0, 0.0), unit.size))
@@ -306,13 +378,15 @@ def _layout(
                     Placement(piece.name, piece.part, piece.transform, bounds, unit.name, envelope)
                 )
     margins = {axis: round(value, 3) for axis, value in _margins(box, chosen).items()}
+    walls_top = box.height if floors == "box" else box.ceiling
+    strategy = f"{len(pockets)} pocket(s) side by side"
     return Layout(
-        strategy=f"{len(pockets)} pocket(s) side by side",
+        strategy=strategy if floors == "box" else f"{strategy}, floors raised to the lid",
         box=box,
         insert_top=max(pocket.z_top for pocket in pockets),
         pockets=tuple(pockets),
         placements=tuple(placements),
-        notches=tray_notches(box, pockets, divider),
+        notches=tray_notches(box, pockets, divider, walls_top),
         margins=margins,
         limited_by=min(margins, key=lambda axis: margins[axis] * (2 if axis == "corner" else 1)),
         box_part=box_part,

@@ -193,6 +193,23 @@ def test_a_part_standing_on_a_small_face_is_flagged() -> None:
     assert P.orientation_finding("slab", lying, P.PartInfo("slab")).severity == "ok"
 
 
+def test_a_cube_recessed_on_every_face_lies_well_on_any_face() -> None:
+    """Each face's recess floor (14 x 14) outgrows the rim the cube stands on (16 x 16 less
+    the recess): laid on that floor's face it would stand on the same rim, so no other
+    face is better. The check once warned of "a larger flat face" pointing sideways."""
+    body = cube(16, 16, 16)
+    for axis in range(3):
+        for low in (True, False):
+            size, at = [14.0, 14.0, 14.0], [1.0, 1.0, 1.0]
+            size[axis], at[axis] = 0.5 + 1, (-1 if low else 15.5)
+            body = body - cube(*size, at=tuple(at))
+    recessed = to_trimesh(body)
+    found = P.orientation_finding("cube", recessed, P.PartInfo("cube", "on a face"))
+    assert found.severity == "ok", found.message
+    standing = to_trimesh(cube(2, 30, 20))  # a face that would touch the bed whole is better
+    assert P.orientation_finding("slab", standing, P.PartInfo("slab")).severity == "warning"
+
+
 def test_stroke_width_of_a_rectangle() -> None:
     from shapely.geometry import box
 

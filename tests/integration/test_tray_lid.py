@@ -1,0 +1,82 @@
+"""The engine's lidded tray rendered for a kit that only declares it (tests/toykit/lidded):
+box and lid measured in play on their meshes (the lid clears the box by its fit, laps its
+tongue and stays on; no stack rises or slides more than max_rattle_mm), a lid left
+unseated fails those checks, and the lid's tolerance coupons measure their labels."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+import trimesh
+
+from squadron_cad import kit as kit_module
+from squadron_cad.checks.tray_play import measure_lid, tray_findings, unit_travels
+from squadron_cad.geometry import frames
+from squadron_cad.kit import register
+from squadron_cad.resolve import resolve
+from squadron_cad.tolerance import Ladder, build_plate
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from toykit.lidded import TOY_LID_KIT
+
+pytestmark = pytest.mark.integration
+
+
+@pytest.fixture(scope="module")
+def lidded(render_parts, tmp_path_factory):
+    """Registered for this module only: its part names are no words of the engine's."""
+    register(TOY_LID_KIT)
+    params = resolve(kit="toy-lid")
+    stl = render_parts(params, ("tile", "tray", "tray_lid"), tmp_path_factory.mktemp("lid") / "k")
+    meshes = {name: trimesh.load_mesh(stl / f"{name}.stl") for name in ("tile", "tray", "tray_lid")}
+    yield params, TOY_LID_KIT.design(params).layout, meshes
+    kit_module._REGISTERED.pop(TOY_LID_KIT.name, None)
+
+
+def test_the_closed_box_passes_its_checks_in_play(lidded) -> None:
+    params, layout, meshes = lidded
+    found = tray_findings(layout, meshes, params.tray, params.checks, params.tin, "tray")
+    assert {f.check for f in found} == {"lid_gap", "lid_stays_on", "rattle"}
+    assert [f.line() for f in found if f.severity != "ok"] == []
+    assert sum(f.check == "rattle" for f in found) == 3  # two stacks and the lid
+
+
+def test_measured_lid_gap_lap_and_travel(lidded) -> None:
+    params, layout, meshes = lidded
+    lid = params.tray.lid
+    measured = measure_lid(layout, meshes, params.tin)
+    assert measured.overlap_mm3 < 1e-3
+    assert measured.gap_mm == pytest.approx(lid.clearance_mm, abs=0.03)
+    assert measured.lap_mm == pytest.approx(lid.lip_mm, abs=0.03)
+    assert measured.lift_mm == pytest.approx(params.tray.tin_clearance_mm, abs=1e-3)
+    for way in measured.slide.values():
+        assert way == pytest.approx(lid.clearance_mm, abs=0.03)
+    for travel in unit_travels(layout, meshes):
+        assert travel.up == pytest.approx(lid.headroom_mm, abs=0.02)
+        for way in travel.sideways.values():
+            assert way == pytest.approx(params.tray.pocket_clearance_mm, abs=0.03)
+
+
+def test_a_lid_left_unseated_lets_the_stacks_rise_and_can_come_off(lidded) -> None:
+    params, layout, meshes = lidded
+    raised = frames.compose(frames.translate(0, 0, 1.6), layout.lid_pose)
+    loose = replace(layout, lid_transform=raised)
+    found = tray_findings(loose, meshes, params.tray, params.checks, None, "tray")
+    failed = {(f.part, f.check) for f in found if f.failed}
+    assert ("tray_lid", "lid_stays_on") in failed
+    stacks = [f for f in found if f.check == "rattle" and f.part != "tray_lid"]
+    assert stacks
+    assert all(f.failed for f in stacks)
+    assert measure_lid(loose, meshes, None).lap_mm == pytest.approx(0.4, abs=0.03)
+
+
+def test_the_lid_coupons_measure_their_labels(lidded, tmp_path) -> None:
+    params, _, _ = lidded
+    plate = build_plate(params, tmp_path / "tol", Ladder.parse("0.10:0.30:0.10"), picture=False)
+    assert [row["label_mm"] for row in plate.measures] == [0.1, 0.2, 0.3]
+    for row in plate.measures:
+        assert row["key"] == "tray.lid.clearance_mm"
+        assert row["measured_mm"] == pytest.approx(row["label_mm"], abs=0.02)
