@@ -38,6 +38,11 @@ NORMS: dict[str, Norm] = {
     "min_text_stroke": Norm(0.6, "mm", "Xometry / Hubs text guidance (0.8 safer)"),
     "min_text_depth": Norm(0.4, "mm", "Xometry / Hubs text guidance"),
     "min_text_height": Norm(2.0, "mm", "Xometry / Hubs text guidance"),
+    # A 0.4 mm nozzle lays no line narrower than itself: a land or an island under that
+    # is dropped or smeared (PrusaSlicer's Arachne widens what it keeps to 0.85 nozzle).
+    "min_text_gap": Norm(0.4, "mm", "one line of a 0.4 mm nozzle (PrusaSlicer's bead widths)"),
+    "min_text_counter": Norm(0.4, "mm", "one line of a 0.4 mm nozzle (same)"),
+    "min_mark_clearance": Norm(1.0, "mm", "a word space (0.3 em) of 3.4 mm letters"),
     "max_first_layer_cut": Norm(0.25, "mm", "Xometry / Hubs text guidance"),
     "sliding_fit_min": Norm(0.2, "mm per side", "Prusa handbook fit table"),
     "sliding_fit_max": Norm(0.3, "mm per side", "Prusa handbook fit table"),

@@ -253,6 +253,15 @@ class ChecksParams(Section):
     min_text_stroke_mm: Annotated[Mm, mm("Narrowest stroke of engraved text", 0.1, 5)]
     min_text_depth_mm: Annotated[Mm, mm("Shallowest engraving", 0.1, 5)]
     min_text_height_mm: Annotated[Mm, mm("Smallest letter height", 0.5, 50)]
+    min_text_gap_mm: Annotated[
+        Mm, mm("Narrowest land between engraved strokes or letters (one nozzle line)", 0.1, 5)
+    ]
+    min_text_counter_mm: Annotated[
+        Mm, mm("Narrowest island inside an engraved letter (the hole of a 0, 6 or 8)", 0.1, 5)
+    ]
+    min_mark_clearance_mm: Annotated[
+        Mm, mm("Clear space between a player's mark and any label beside it", 0, 10)
+    ]
     fit_tolerance_mm: Annotated[
         Mm, mm("Measured clearance may differ from its parameter by this much", 0, 1)
     ]

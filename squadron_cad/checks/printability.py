@@ -9,6 +9,7 @@
   thinner than that disappears); sharp corners are not walls, so a lost sliver counts
   only when it is at least one minimum wall long;
 - engraved text: depth, stroke and letter height from the parameters and from the mesh;
+  the land between strokes and letters and the islands inside letters (text_spacing);
 - orientation: text engraved on the top face, a large flat face on the bed.
 
 Every limit comes from `params.checks` (sources in constants.NORMS).
@@ -17,7 +18,7 @@ Every limit comes from `params.checks` (sources in constants.NORMS).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import networkx as nx
 import numpy as np
@@ -25,7 +26,7 @@ import shapely
 import trimesh
 from shapely.geometry import MultiLineString, MultiPolygon, Polygon
 
-from squadron_cad.checks import meshgeo
+from squadron_cad.checks import meshgeo, text_spacing
 from squadron_cad.checks.findings import Finding, Severity, verdict
 from squadron_cad.checks.mesh import bed_contact_area
 from squadron_cad.kit import Part
@@ -53,6 +54,7 @@ class PartInfo:
     engraving_depth_mm: float = 0.0  # deepest mark cut into the top (or bottom) face
     engraved_below_mm: float = 0.0  # marks cut into the bed face too (grooves, detents)
     text_on_bed: bool = False  # the text is cut into the bed face (a lid read turned over)
+    text_spacing_waived: str = ""  # why text_gap / text_counter only warn for now
 
 
 @dataclass(frozen=True)
@@ -326,6 +328,48 @@ def measure_text(mesh: trimesh.Trimesh, depth_hint: float) -> TextMeasure | None
     )
 
 
+def text_spacing_findings(
+    part: str, mesh: trimesh.Trimesh, params: KitParamsBase, waived: str = ""
+) -> list[Finding]:
+    """The land between engraved strokes and letters, and the islands inside letters,
+    measured on the section under the top face against the nozzle-based minimums; a
+    shortfall is an error, or a warning naming `waived` (the kit's reason) when given."""
+    limits = params.checks
+    top = meshgeo.top_face_z(mesh)
+    glyphs = engraved_glyphs(mesh, top, params.text.depth_mm)
+    material = text_spacing.top_material(mesh, top)
+    thin = thin_spots(material, limits.min_text_gap_mm)
+    gap = text_spacing.letter_gap(glyphs, thin, limits.min_text_gap_mm)
+    counter = text_spacing.narrowest_counter(glyphs, material)
+    findings = [
+        _spacing_finding(part, "text_gap", gap, limits.min_text_gap_mm,
+                         "checks.min_text_gap_mm", "land between engraved strokes or letters"),
+        _spacing_finding(part, "text_counter", counter, limits.min_text_counter_mm,
+                         "checks.min_text_counter_mm", "island inside an engraved letter"),
+    ]  # fmt: skip
+    if not waived:
+        return findings
+    return [
+        replace(f, severity="warning", message=f"{f.message} (a warning for now: {waived})")
+        if f.failed else f
+        for f in findings
+    ]  # fmt: skip
+
+
+def _spacing_finding(
+    part: str, check: str, found: text_spacing.Narrowest | None, minimum: float, key: str,
+    what: str,
+) -> Finding:
+    if found is None:
+        measured = "none" if check == "text_counter" else f"none under {2 * minimum:g} mm"
+        return Finding(part, check, measured, f">= {minimum:g} mm", "ok")
+    finding = _limit_finding(part, check, found.width_mm, minimum, key, what)
+    if finding.failed:
+        message = f"{finding.message} {found.where()}: it will not print, the letters blur"
+        return Finding(part, check, finding.measured, finding.expected, "error", message)
+    return finding
+
+
 def _limit_finding(
     part: str, check: str, measured: float, minimum: float, key: str, what: str
 ) -> Finding:
@@ -432,7 +476,10 @@ def printability_findings(
     ]
     if info.text_height_mm is not None:
         findings += text_parameter_findings(part, params, info)
-        findings += text_mesh_findings(part, _text_face_up(mesh, info), params)
+        face_up = _text_face_up(mesh, info)
+        findings += text_mesh_findings(part, face_up, params)
+        if findings[-1].check != "text_on_top":  # letters found: measure their spacing
+            findings += text_spacing_findings(part, face_up, params, info.text_spacing_waived)
     return findings
 
 
@@ -455,6 +502,7 @@ def part_info(params: KitParamsBase, part: Part) -> PartInfo:
         engraving_depth_mm=notes.engraving_depth_mm,
         engraved_below_mm=notes.engraved_below_mm,
         text_on_bed=notes.text_on_bed,
+        text_spacing_waived=notes.text_spacing_waived,
     )
 
 

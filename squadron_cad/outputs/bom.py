@@ -261,7 +261,8 @@ def table_cell(text: str) -> str:
 
 def colour_tables(manifest: dict[str, Any]) -> list[str]:
     """ "What to print in which colour", per plate: each part's body and marks colours and
-    the layer from which a single extruder prints the marks (a filament change)."""
+    the plate's one filament change (plates are grouped by it, so it holds for every part
+    on the plate)."""
     plates = manifest.get("plates") or []
     if not plates:
         return []
@@ -269,25 +270,17 @@ def colour_tables(manifest: dict[str, Any]) -> list[str]:
         "",
         "## Colours per plate",
         "",
-        "Each plate's 3MF holds every piece as one object; a piece with raised marks has "
-        "them as a second volume in the marks' colour (assign it to a second extruder). "
-        "With one extruder, pause at the listed height (PrusaSlicer: add a colour change "
-        "at that layer) and load the marks' filament: every layer from there up prints in it.",
+        "The parts whose marks begin at the same height share a plate, so one filament "
+        "change colours every part on it: below the change each part prints in its body's "
+        "colour, from the listed layer up in the marks' colour. The 3MF carries the change "
+        "(PrusaSlicer 2.4 or later reads it: the printer stops for the filament, M600, at "
+        "that layer); in another slicer, add a colour change or a pause before that layer. "
+        "With two extruders, print the marks' volume (extruder 2) instead and drop the change.",
     ]
     for plate in plates:
-        change = plate.get("filament_change_mm")
-        pause = (
-            f"filament change before the layer ending at **{change:g} mm**"
-            if change is not None
-            else "one colour, no filament change"
-        )
-        text += [
-            "",
-            f"### `{plate['file']}`: {plate['pieces']} pieces, {pause}",
-            "",
-            "| part | count | body | marks | marks from | change at |",
-            "|---|---:|---|---|---:|---:|",
-        ]
+        text += ["", f"### `{plate['file']}`: {plate['pieces']} pieces, {_change_words(plate)}"]
+        text += ["", "| part | count | body | marks | marks from | change at |"]
+        text.append("|---|---:|---|---|---:|---:|")
         for row in plate["parts"]:
             marks = (
                 f"{row['marks_material']} `{row['marks_hex']}`" if row["marks_material"] else "-"
@@ -296,15 +289,24 @@ def colour_tables(manifest: dict[str, Any]) -> list[str]:
                 f"| {row['part']} | {row['count']} | {row['material']} `{row['colour_hex']}` "
                 f"| {marks} | {_mm(row['marks_from_mm'])} | {_mm(row['change_at_mm'])} |"
             )
-        later = sorted({r["change_at_mm"] for r in plate["parts"]} - {None, change})
-        if later:
+        recessed = [row["part"] for row in plate["parts"] if not row.get("one_change", True)]
+        if recessed:
             text += [
                 "",
-                f"One change at {change:g} mm colours every piece above it; the parts that "
-                f"begin their marks higher ({', '.join(f'{z:g} mm' for z in later)}) print "
-                "in two colours only on a multi-material printer, or from a plate of their own.",
+                f"{', '.join(recessed)}: the marks stand in a recess of the top, in the same "
+                "layers as the top around them; only a second extruder colours them apart "
+                "(one extruder prints them in the body's colour).",
             ]
     return text
+
+
+def _change_words(plate: dict[str, Any]) -> str:
+    change = plate.get("filament_change_mm")
+    if change is None:
+        return "one colour, no filament change"
+    layer = f"layer {plate['change_layer']}, " if plate.get("change_layer") else ""
+    loaded = f": load {plate['marks_material']} `{plate['marks_hex']}`"
+    return f"filament change before {layer}the layer ending at **{change:g} mm**{loaded}"
 
 
 def _mm(value: float | None) -> str:

@@ -223,7 +223,13 @@ class PlatePart(Contract):
     marks_hex: str | None
     marks_from_mm: Number | None = Field(description="Where its raised marks begin (z)")
     change_at_mm: Number | None = Field(
-        description="Top of the first layer wholly in the marks' colour (pause before it)"
+        description="Top of the first layer in the marks' colour (the filament change goes "
+        "before it); null: no marks, or marks a single change cannot colour"
+    )
+    one_change: bool = Field(
+        default=True,
+        description="One filament change colours its body and marks apart (false: marks "
+        "in a recess of its top, a second extruder's work)",
     )
 
 
@@ -236,8 +242,12 @@ class PlateColours(Contract):
     material: str
     colour: str
     filament_change_mm: Number | None = Field(
-        description="A single extruder's filament change: its lowest part's change_at_mm"
+        description="The plate's one filament change (every part on it shares it): before "
+        "the layer ending here; null: one colour"
     )
+    change_layer: int | None = Field(default=None, description="That layer's number (1-based)")
+    marks_material: str | None = Field(default=None, description="The filament loaded then")
+    marks_hex: str | None = Field(default=None, description="Its display colour")
     parts: list[PlatePart]
 
 

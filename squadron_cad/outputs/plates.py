@@ -29,7 +29,7 @@ from squadron_cad.checks import memo, meshgeo
 from squadron_cad.errors import InputError
 from squadron_cad.kit import Part, kit_of, variant_name
 from squadron_cad.outputs.models import PlateColours, PlatePart
-from squadron_cad.outputs.threemf import PlateObject, plate_bytes
+from squadron_cad.outputs.threemf import ColourChange, PlateObject, plate_bytes
 from squadron_cad.params import KitParamsBase
 from squadron_cad.render.atomic import write_bytes
 
@@ -124,6 +124,7 @@ class Plate:
     packer: Skyline
     placed: list[tuple[Piece, Spot]] = field(default_factory=list)
     used: tuple[float, float] = (0.0, 0.0)  # extent of the placed footprints
+    change_at_mm: float | None = None  # the plate's one filament change (None: one colour)
 
     def try_add(self, piece: Piece, spacing: float) -> bool:
         """Place the piece where the arrangement stays most compact; False if it cannot."""
@@ -164,10 +165,11 @@ class Bed:
     def usable(self) -> tuple[float, float]:
         return self.length_mm - 2 * self.margin_mm, self.width_mm - 2 * self.margin_mm
 
-    def new_plate(self, name: str) -> Plate:
+    def new_plate(self, name: str, change_at_mm: float | None = None) -> Plate:
         # Every footprint is grown by the spacing, so the bin grows by it too.
         length, width = self.usable
-        return Plate(name, Skyline(length + self.spacing_mm, width + self.spacing_mm))
+        bin_ = Skyline(length + self.spacing_mm, width + self.spacing_mm)
+        return Plate(name, bin_, change_at_mm=change_at_mm)
 
 
 def player_plate_name(index: int, params: KitParamsBase) -> str:
@@ -242,13 +244,16 @@ def lay_on_bed(
     return laid
 
 
-def arrange(name: str, pieces: list[Piece], bed: Bed) -> list[Plate]:
+def arrange(
+    name: str, pieces: list[Piece], bed: Bed, change_at_mm: float | None = None
+) -> list[Plate]:
     """Pack pieces, biggest first, onto as few plates as needed."""
     order = sorted(pieces, key=lambda p: (-max(p.footprint), -min(p.footprint), p.label))
     plates: list[Plate] = []
     for piece in order:
         if not any(plate.try_add(piece, bed.spacing_mm) for plate in plates):
-            plate = bed.new_plate(name if not plates else f"{name}_{len(plates) + 1}")
+            plate_name = name if not plates else f"{name}_{len(plates) + 1}"
+            plate = bed.new_plate(plate_name, change_at_mm)
             if not plate.try_add(piece, bed.spacing_mm):
                 raise InputError(f"plates: {piece.part} does not fit an empty plate")
             plates.append(plate)
@@ -353,16 +358,37 @@ def rigid_transform(source: np.ndarray, target: np.ndarray) -> np.ndarray:
 
 
 def change_height(z: float, params: KitParamsBase) -> float:
-    """The top of the first layer printed wholly above z (pause for the filament before
-    it): the slicer's layers end at first_layer_height_mm + k * layer_height_mm."""
+    """The top of the first layer the slicer cuts above z (a colour change goes before
+    it): layers end at first_layer_height_mm + k * layer_height_mm and each is cut at its
+    middle, so the first cut above the marks' base (z + SPLIT_ABOVE_MM) holds marks only
+    and every cut below it body only."""
     first, layer = params.slicer.first_layer_height_mm, params.slicer.layer_height_mm
-    steps = max(0, math.floor((z - first) / layer + 1e-6) + 1) if z >= first - 1e-6 else 0
-    return round(first + steps * layer, 4)
+    top, height = first, first
+    while top - height / 2 <= z + SPLIT_ABOVE_MM + 1e-9:
+        top, height = top + layer, layer
+    return round(top, 4)
+
+
+def layer_number(top: float, params: KitParamsBase) -> int:
+    """The 1-based number of the layer ending at `top`."""
+    first, layer = params.slicer.first_layer_height_mm, params.slicer.layer_height_mm
+    return 1 + round((top - first) / layer)
+
+
+def one_change_height(part: Part, params: KitParamsBase) -> float | None:
+    """Where one filament change gives the part its body colour below and its marks'
+    colour above (None: no marks, or marks in a recess of the top, which share their
+    layers with the body around them: only a second extruder colours those apart)."""
+    z = _accent(part, params)
+    if z is None or part.accent_within is not None:
+        return None
+    return change_height(z, params)
 
 
 def plate_summary(plate: Plate, params: KitParamsBase) -> dict[str, Any]:
     """The plate's colours for the BOM: per part, the body's and the marks' colours and
-    the layer from which a single extruder prints the marks' colour."""
+    the layer from which a single extruder prints the marks' colour; the plate's one
+    change (every part on it shares it: plates are grouped by it)."""
     material, colour = plate_material(plate.name, params)
     kit = kit_of(params)
     counts: dict[str, int] = {}
@@ -370,7 +396,8 @@ def plate_summary(plate: Plate, params: KitParamsBase) -> dict[str, Any]:
         counts[piece.part] = counts.get(piece.part, 0) + 1
     rows = []
     for name in sorted(counts):
-        z = _accent(kit.part(name), params)
+        part = kit.part(name)
+        z = _accent(part, params)
         marks, marks_hex = accent_material(colour) if z is not None else (None, None)
         row = PlatePart(
             part=name,
@@ -380,17 +407,22 @@ def plate_summary(plate: Plate, params: KitParamsBase) -> dict[str, Any]:
             marks_material=marks,
             marks_hex=marks_hex,
             marks_from_mm=None if z is None else round(z, 4),
-            change_at_mm=None if z is None else change_height(z, params),
+            change_at_mm=one_change_height(part, params),
+            one_change=z is None or part.accent_within is None,
         )
         rows.append(row)
-    changes = [row.change_at_mm for row in rows if row.change_at_mm is not None]
+    change = plate.change_at_mm
+    marks_material, marks_hex = accent_material(colour) if change is not None else (None, None)
     summary = PlateColours(
         plate=plate.name,
         file=f"plates/{plate.name}.3mf",
         pieces=len(plate.placed),
         material=material,
         colour=colour,
-        filament_change_mm=min(changes) if changes else None,
+        filament_change_mm=change,
+        change_layer=None if change is None else layer_number(change, params),
+        marks_material=marks_material,
+        marks_hex=marks_hex,
         parts=rows,
     )
     return summary.model_dump()
@@ -440,15 +472,20 @@ def write_plate(folder: Path, plate: Plate, bed: Bed, params: KitParamsBase) -> 
         )
     three_mf = folder / f"{plate.name}.3mf"
     stl = folder / f"{plate.name}.stl"
-    write_bytes(three_mf, _kept_plate_bytes(plate.name, objects))
+    change = None
+    if plate.change_at_mm is not None:
+        change = ColourChange(plate.change_at_mm, marks_colour)
+    write_bytes(three_mf, _kept_plate_bytes(plate.name, objects, change))
     write_bytes(stl, trimesh.util.concatenate(list(meshes.values())).export(file_type="stl"))
     return [three_mf, stl]
 
 
-def _kept_plate_bytes(plate: str, objects: list[PlateObject]) -> bytes:
+def _kept_plate_bytes(
+    plate: str, objects: list[PlateObject], change: ColourChange | None = None
+) -> bytes:
     """The 3MF, kept between builds by everything written into it (checks.memo): a change
     to one plate's pieces writes that plate's 3MF only."""
-    described = [plate]
+    described = [plate, str(change)]
     for item in objects:
         accent = memo.mesh_digest(item.accent) if item.accent is not None else ""
         described += [item.name, memo.mesh_digest(item.mesh), item.material, item.colour_hex]
@@ -456,7 +493,7 @@ def _kept_plate_bytes(plate: str, objects: list[PlateObject]) -> bytes:
     value = memo.remember(
         "plate3mf",
         "|".join(described),
-        lambda: base64.b64encode(plate_bytes(plate, objects)).decode(),
+        lambda: base64.b64encode(plate_bytes(plate, objects, change)).decode(),
     )
     return base64.b64decode(value)
 
@@ -497,13 +534,33 @@ def write_plates(
             loaded[stem] = load_part(out_dir, stem)
         meshes = lay_on_bed({part: loaded[stem] for part, stem in files.items()}, bed, optional)
         sources = {part: (loaded[stem], stem) for part, stem in files.items()}
-        plates += arrange(name, _pieces(wanted, meshes, sources), bed)
+        for change, parts in by_change(wanted, params).items():
+            pieces = _pieces(parts, meshes, sources)
+            if pieces:
+                plates += arrange(change_plate_name(name, change), pieces, bed, change)
     folder = out_dir / "plates"
     written = [path for plate in plates for path in write_plate(folder, plate, bed, params)]
     if summaries is not None:
         summaries += [plate_summary(plate, params) for plate in plates]
     _remove_old(folder, written)
     return written
+
+
+def by_change(
+    wanted: list[tuple[str, int]], params: KitParamsBase
+) -> dict[float | None, list[tuple[str, int]]]:
+    """A plate group's parts by the height of their one filament change (None: one
+    colour), so one change on each plate colours every part on it right."""
+    kit = kit_of(params)
+    groups: dict[float | None, list[tuple[str, int]]] = {}
+    for name, count in wanted:
+        groups.setdefault(one_change_height(kit.part(name), params), []).append((name, count))
+    return dict(sorted(groups.items(), key=lambda item: (item[0] is not None, item[0] or 0.0)))
+
+
+def change_plate_name(group: str, change: float | None) -> str:
+    """player1_red (one colour) or player1_red_marks_3.8mm (a change before that layer)."""
+    return group if change is None else f"{group}_marks_{change:g}mm"
 
 
 def _pieces(

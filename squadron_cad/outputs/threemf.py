@@ -34,15 +34,31 @@ def _rgb(colour_hex: str) -> tuple[int, int, int]:
 
 PRUSA_CONFIG = "/Metadata/Slic3r_PE_model.config"  # PrusaSlicer's volumes of each object
 CONFIG_RELATIONSHIP = "http://schemas.squadron-cad.org/3mf/2026/volumes"
+# PrusaSlicer's colour changes by height (2.4 and later read it; its own 3MFs carry it)
+PRUSA_CHANGES = "/Metadata/Prusa_Slicer_custom_gcode_per_print_z.xml"
+CHANGES_RELATIONSHIP = "http://schemas.squadron-cad.org/3mf/2026/colour-changes"
+COLOUR_CHANGE = 0  # PrusaSlicer's CustomGCode::Type: ColorChange (1 would be PausePrint)
 
 
-def plate_bytes(plate: str, objects: list[PlateObject]) -> bytes:
+@dataclass(frozen=True)
+class ColourChange:
+    """A single extruder's filament change before the layer ending at `print_z_mm`."""
+
+    print_z_mm: float
+    colour_hex: str  # the filament loaded then
+
+
+def plate_bytes(
+    plate: str, objects: list[PlateObject], change: ColourChange | None = None
+) -> bytes:
     """The plate as a 3MF file's bytes.
 
     A piece with marks is one mesh object of two closed shells, body then marks, whose
     triangles carry their own base material (the 3MF way to colour parts of an object);
     PrusaSlicer's volume list (Metadata/Slic3r_PE_model.config) names the same two
-    triangle ranges as the object's two volumes, the marks on extruder 2."""
+    triangle ranges as the object's two volumes, the marks on extruder 2. `change`: the
+    plate's filament change for a single extruder, in PrusaSlicer's list of colour
+    changes by height, so slicing the file puts it (M600) where the BOM says."""
     wrapper = lib3mf.get_wrapper()
     model = wrapper.CreateModel()
     group = model.AddBaseMaterialGroup()
@@ -82,7 +98,23 @@ def plate_bytes(plate: str, objects: list[PlateObject]) -> bytes:
     if any(len(ranges) > 1 for _id, _name, ranges in volumes):
         config = model.AddAttachment(PRUSA_CONFIG, CONFIG_RELATIONSHIP)
         config.ReadFromBuffer(list(prusa_volumes(volumes).encode()))
+    if change is not None:
+        changes = model.AddAttachment(PRUSA_CHANGES, CHANGES_RELATIONSHIP)
+        changes.ReadFromBuffer(list(prusa_colour_changes([change]).encode()))
     return bytes(model.QueryWriter("3mf").WriteToBuffer())
+
+
+def prusa_colour_changes(changes: list[ColourChange]) -> str:
+    """PrusaSlicer's custom G-code by height: a colour change (M600) before each layer
+    ending at print_z, for a single-extruder printer."""
+    lines = ['<?xml version="1.0" encoding="utf-8"?>', "<custom_gcodes_per_print_z>"]
+    for change in sorted(changes, key=lambda c: c.print_z_mm):
+        lines.append(
+            f'<code print_z="{change.print_z_mm:g}" type="{COLOUR_CHANGE}" extruder="1" '
+            f'color="{escape(change.colour_hex)}" extra="" gcode="M600"/>'
+        )
+    lines += ['<mode value="SingleExtruder"/>', "</custom_gcodes_per_print_z>"]
+    return "\n".join(lines) + "\n"
 
 
 def _property(group: int, material: int) -> lib3mf.TriangleProperties:

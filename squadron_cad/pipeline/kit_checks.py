@@ -17,6 +17,7 @@ import trimesh
 
 from squadron_cad.checks import fits, memo, tin
 from squadron_cad.checks.findings import Finding
+from squadron_cad.checks.mark_clearance import mark_clearance_findings
 from squadron_cad.checks.printability import part_printability, printability_inputs
 from squadron_cad.errors import SquadronError
 from squadron_cad.fit.layout import box_layouts
@@ -79,9 +80,11 @@ def kit_checks(
 def between_parts(
     design: Design, meshes: Mapping[str, trimesh.Trimesh], built: Design | None = None
 ) -> list[Finding]:
-    """The checks between parts: the kit's own (clearances, play), the fit proof, and the
-    box (as `built`, by default `design`) against the design's tin."""
+    """The checks between parts: the kit's own (clearances, play), the fit proof, the
+    players' marks clear of the labels, and the box (as `built`, by default `design`)
+    against the design's tin."""
     found = kit_of(design.params).checks(design, meshes) + fit_proof(design, meshes)
+    found += mark_clearance_findings(design, meshes)
     return found + tin.tin_proof(built or design, meshes, design.params.tin)
 
 

@@ -82,8 +82,9 @@ def _kit_check_stage(
     report: BuildReport, renderer: Renderer, tell: Progress, whole_kit: bool
 ) -> None:
     tell("kit checks", "running")
-    meshes = {result.spec.name: load_mesh(result.stl) for result in report.parts}
-    shas = {result.spec.name: file_sha256(result.stl) for result in report.parts}
+    results = [*report.parts, *report.variants]  # each player's copy: their marks' checks
+    meshes = {result.spec.name: load_mesh(result.stl) for result in results}
+    shas = {result.spec.name: file_sha256(result.stl) for result in results}
     findings, measured = kit_checks(renderer.design, meshes, shas, renderer.cache)
     if not whole_kit:
         findings, measured = _partial_kit(report, findings, measured, set(meshes))

@@ -58,6 +58,11 @@ def check_outputs(out_dir: Path, params: KitParamsBase | None = None) -> CheckRe
             continue
         meshes[spec.name], shas[spec.name] = mesh, file_sha256(path)
         findings += mesh_findings(spec.name, mesh, spec.bodies, bed_of(used), replaced_files(spec))
+    for spec in present:  # each player's copy, for the marks' checks
+        for variant in spec.player_variants(used.players):
+            path = stl_dir / variant.file_name
+            if path.is_file():
+                meshes[variant.name], shas[variant.name] = load_mesh(path), file_sha256(path)
     built = None if params is None else kit.design(manifest.kit_params(data))
     between, measured = kit_checks(kit.design(used), meshes, shas, built=built)
     findings += between

@@ -150,3 +150,21 @@ def report_marks(kit: BuildReport, out: Path) -> None:  # pragma: no cover - for
         for a, b in itertools.combinations(range(PLAYERS), 2):
             lines.append(f"{part} players {a + 1}/{b + 1}: IoU {iou(found[a], found[b]):.3f}")
     out.write_text("\n".join(lines) + "\n")
+
+
+@pytest.mark.parametrize("part", MARKED)
+def test_every_players_mark_keeps_clear_of_the_labels(kit: BuildReport, part: str) -> None:
+    """Measured on each player's copy (mark_clearance): the stat card's ring ran 0.58 mm
+    from its "D" label, under checks.min_mark_clearance_mm (1.0)."""
+    from squadron_cad.checks.mark_clearance import part_clearance
+    from squadron_cad.kit import kit_of
+
+    assert not [f.line() for f in kit.failures]
+    p = kit.params
+    meshes = {variant_name(part, i): mesh_of(kit, part, i) for i in range(PLAYERS)}
+    found = part_clearance(kit_of(p).part(part), meshes, p)
+    assert found is not None
+    assert found.mm >= p.checks.min_mark_clearance_mm, (part, found)
+    checked = [f for r in kit.parts for f in r.findings if f.check == "mark_clearance"]
+    assert {f.part for f in checked} == set(MARKED)  # the build ran the check on each
+    assert not any(f.failed for f in checked)

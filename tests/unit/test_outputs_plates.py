@@ -12,12 +12,14 @@ import pytest
 import trimesh
 
 from squadron_cad.errors import InputError
-from squadron_cad.kit import variant_name
+from squadron_cad.kit import kit_of, variant_name
 from squadron_cad.kits.squadron_leader.parts.registry import PARTS
 from squadron_cad.outputs.plates import (
     Skyline,
     accent_material,
+    by_change,
     change_height,
+    one_change_height,
     plate_groups,
     plate_material,
     split_at,
@@ -122,15 +124,60 @@ def assert_spaced(objects: dict[str, np.ndarray], spacing: float) -> None:
         assert max(gap_x, gap_y) >= spacing - 1e-6, f"{a} and {b} closer than {spacing} mm"
 
 
+PLAYER1 = ("player1_red", "player1_red_marks_1.2mm", "player1_red_marks_3.8mm",
+           "player1_red_marks_4.2mm")  # clips; card; altitude tokens; plane token  # fmt: skip
+
+
+def player1_labels(folder: Path) -> list[str]:
+    labels = []
+    for name in PLAYER1:
+        labels += trimesh.load(folder / f"{name}.3mf").geometry
+    return sorted(labels)
+
+
 def test_player_plates_are_named_after_the_colours(tmp_path: Path) -> None:
     params = resolve(overrides=["players=2"])
     names = {p.name for p in write_plates(fake_out(tmp_path), params, counts_for(2))}
     assert {"player1_red.3mf", "player2_blue.3mf", "shared.3mf", "shared.stl"} <= names
-    scene = trimesh.load(tmp_path / "plates" / "player1_red.3mf")
-    labels = sorted(scene.geometry)
+    assert {f"{name}.3mf" for name in PLAYER1} <= names
+    labels = player1_labels(tmp_path / "plates")
     assert labels.count("plane_token") == 1  # one copy: no number
     assert sum(label.startswith("altitude_token ") for label in labels) == 4
     assert sum(label.startswith("stat_dial_clip ") for label in labels) == 4
+
+
+def test_parts_are_grouped_by_their_filament_change() -> None:
+    """Each player's parts go on plates by the height of their one filament change, so
+    one change (or none) colours every part on a plate right: before, the stat card's
+    1.0 mm change coloured the 4 mm tokens' bodies from there up."""
+    params = resolve()
+    kit = kit_of(params)
+    wanted = plate_groups(params, counts_for(2))["player1_red"]
+    groups = by_change(wanted, params)
+    assert {change: sorted(n for n, _ in parts) for change, parts in groups.items()} == {
+        None: ["stat_dial_clip"],
+        1.2: ["stat_dial_card"],
+        3.8: ["altitude_token"],
+        4.2: ["plane_token"],
+    }
+    for change, parts in groups.items():
+        for name, _count in parts:
+            assert one_change_height(kit.part(name), params) == change
+
+
+def test_a_plate_with_a_change_tells_prusaslicer_where(tmp_path: Path) -> None:
+    """The change is in the 3MF, as PrusaSlicer's colour changes by height (M600 before
+    the layer ending at print_z), in the marks' colour; a one-colour plate has none."""
+    params = resolve(overrides=["players=2"])
+    write_plates(fake_out(tmp_path), params, counts_for(2))
+    changes = "Metadata/Prusa_Slicer_custom_gcode_per_print_z.xml"
+    with zipfile.ZipFile(tmp_path / "plates" / "player1_red_marks_3.8mm.3mf") as archive:
+        text = archive.read(changes).decode()
+    assert '<code print_z="3.8" type="0" extruder="1" color="#f2f2f2"' in text
+    assert '<mode value="SingleExtruder"/>' in text
+    for plain in ("player1_red.3mf", "shared.3mf"):
+        with zipfile.ZipFile(tmp_path / "plates" / plain) as archive:
+            assert changes not in archive.namelist()
 
 
 def test_alternatives_are_not_on_any_plate() -> None:
@@ -184,7 +231,9 @@ def test_plates_pass_lib3mf_strict_and_are_byte_identical(tmp_path: Path) -> Non
     second = write_plates(fake_out(tmp_path / "b"), params, counts_for(2))
     for one, other in zip(first, second, strict=True):
         assert one.read_bytes() == other.read_bytes(), one.name
-    names = read_strict(str(tmp_path / "a" / "plates" / "player1_red.3mf"))
+    names = []
+    for name in PLAYER1:
+        names += read_strict(str(tmp_path / "a" / "plates" / f"{name}.3mf"))
     assert "plane_token" in names
     assert sum(name.startswith("altitude_token ") for name in names) == 4
 
@@ -221,11 +270,14 @@ def test_a_part_longer_than_the_bed_lies_on_the_diagonal_inside_it(tmp_path: Pat
 def test_object_uuids_are_unique_and_follow_the_content(tmp_path: Path) -> None:
     params = resolve(overrides=["players=2"])
     write_plates(fake_out(tmp_path), params, counts_for(2))
-    with zipfile.ZipFile(tmp_path / "plates" / "player1_red.3mf") as archive:
-        model = archive.read("3D/3dmodel.model").decode()
-        dates = {info.date_time for info in archive.infolist()}
-    uuids = re.findall(r'p:UUID="([0-9a-f-]+)"', model)
-    assert len(uuids) == len(set(uuids)) == 1 + 2 * 10  # the build, 10 objects and their items
+    uuids = []
+    for name in PLAYER1:
+        with zipfile.ZipFile(tmp_path / "plates" / f"{name}.3mf") as archive:
+            model = archive.read("3D/3dmodel.model").decode()
+            dates = {info.date_time for info in archive.infolist()}
+        uuids += re.findall(r'p:UUID="([0-9a-f-]+)"', model)
+    # each plate's build, and the 10 objects and their items
+    assert len(uuids) == len(set(uuids)) == len(PLAYER1) + 2 * 10
     assert dates == {(1980, 0, 0, 0, 0, 0)}  # no clock in the archive
 
 
@@ -293,13 +345,16 @@ def test_the_marks_colour_contrasts_with_the_body(body: str, marks: str) -> None
     assert accent_material(body)[1] == marks
 
 
-def test_the_filament_change_is_the_first_layer_above_the_marks_base() -> None:
+def test_the_filament_change_is_the_first_layer_cut_above_the_marks_base() -> None:
+    """The slicer cuts each layer at its middle: the layer [3.4, 3.6] is cut at 3.5, at the
+    recess floor, and prints the body there; the marks' colour starts with [3.6, 3.8]
+    (before: 3.6, the layer whose cut holds the body's top)."""
     params = resolve()  # 0.2 mm layers, 0.2 mm first layer
     assert change_height(4.0, params) == pytest.approx(4.2)
-    assert change_height(3.5, params) == pytest.approx(3.6)
-    assert change_height(0.9, params) == pytest.approx(1.0)
+    assert change_height(3.5, params) == pytest.approx(3.8)
+    assert change_height(0.9, params) == pytest.approx(1.2)
     first = resolve(overrides=["slicer.first_layer_height_mm=0.3"])
-    assert change_height(4.0, first) == pytest.approx(4.1)
+    assert change_height(4.0, first) == pytest.approx(4.3)  # [3.9, 4.1] is cut at 4.0
 
 
 def test_a_flush_marks_volume_keeps_to_its_outline() -> None:

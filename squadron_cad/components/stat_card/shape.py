@@ -25,7 +25,7 @@ from solid2 import cube, difference, linear_extrude, rotate, square, translate, 
 from solid2.core.object_base import OpenSCADObject
 
 from squadron_cad.components.stat_card.params import StatCardParams
-from squadron_cad.geometry.expr import Number
+from squadron_cad.geometry.expr import Number, smax, smin
 from squadron_cad.geometry.shapes import EPSILON_MM, centred_text, v_prism
 from squadron_cad.params import TextParams
 
@@ -33,6 +33,7 @@ WINDOW_MARGIN_MM = 0.4  # window larger than the numeral it frames, each side
 FINGER_END_MM = 1.0  # finger runs past the last clip position so the clip stays on
 JAW_TIP_MARGIN_MM = 0.5  # jaw stops short of the finger's far edge
 BUMP_LENGTH_MM = 1.5  # length of the detent ridge across the finger
+MARK_MARGIN_MM = 0.05  # labels kept this much past the mark's clearance (STL rounding)
 
 
 @dataclass(frozen=True)
@@ -41,6 +42,10 @@ class DialLayout:
 
     card: StatCardParams
     text: TextParams
+    # A player's mark between the first two rows' labels (card_mark_centre): its size
+    # across, frame included (0: no mark), and the clear space its neighbours keep from it.
+    mark_mm: Number = 0.0
+    mark_clearance_mm: Number = 0.0
     tag_width: Number = 0.0  # the tag column before the labels (0: none)
 
     @property
@@ -58,6 +63,20 @@ class DialLayout:
     @property
     def height(self) -> Number:
         return self.row_bottom(0) + self.card.row_width_mm
+
+    def label_centre_y(self, row: int) -> Number:
+        """A row's label: on the row's centre line, except the two beside the mark, moved
+        apart (within their rows) so they keep mark_clearance_mm from it."""
+        centre = self.row_bottom(row) + self.numeral_centre_u
+        if not self.mark_mm or self.rows < 2 or row > 1:
+            return centre
+        half_label = self.card.numeral_height_mm / 2
+        _x, mark_y = card_mark_centre(self)
+        away = 1 if row == 0 else -1  # row 0 lies above the mark
+        room = away * (centre - mark_y) - half_label - self.mark_mm / 2
+        wanted = self.mark_clearance_mm + MARK_MARGIN_MM
+        shift = smin(smax(wanted - room, 0.0), self.numeral_centre_u - half_label)
+        return centre + away * shift
 
     @property
     def values(self) -> range:
@@ -112,7 +131,7 @@ def _engraving(layout: DialLayout) -> OpenSCADObject:
     for row, label in enumerate(d.labels):
         centre_y = layout.row_bottom(row) + layout.numeral_centre_u
         marks.append(
-            translate([d.label_width_mm / 2, centre_y])(
+            translate([d.label_width_mm / 2, layout.label_centre_y(row)])(
                 centred_text(label, d.numeral_height_mm, text.stroke_mm)
             )
         )

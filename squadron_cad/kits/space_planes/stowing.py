@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
+from squadron_cad.fit.report import fit_report
 from squadron_cad.fit.units import Piece, Unit
 from squadron_cad.geometry import frames
 from squadron_cad.geometry.frames import Bounds
@@ -90,13 +91,6 @@ def units(p: SpacePlanesParams) -> list[Unit]:
 
 
 def fit_lines(design: SpacePlanesDesign) -> list[str]:
-    layout, p = design.layout, design.params
-    box, tin = layout.box, p.tin
-    return [
-        f"container {tin.name}: {tin.inner_length_mm:g} x {tin.inner_width_mm:g} x "
-        f"{tin.inner_depth_mm:g} mm inside; box {box.length:.1f} x {box.width:.1f} x "
-        f"{box.height:.1f} mm",
-        f"{len(layout.pockets)} pockets hold {len(layout.placements)} pieces: the deck with "
-        f"the joker gauge on it, {p.cube.ships} cubeships, {p.cube.ships} dice in holders",
-        layout.describe(),
-    ]
+    ships = design.params.cube.ships
+    holds = f"the deck with the joker gauge on it, {ships} cubeships, {ships} dice in holders"
+    return fit_report(design, holds=holds)

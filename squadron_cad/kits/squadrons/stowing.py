@@ -12,6 +12,7 @@ from squadron_cad.errors import InputError
 from squadron_cad.fit import simple
 from squadron_cad.fit.layout import BoxShape
 from squadron_cad.fit.packing import pack
+from squadron_cad.fit.report import fit_report
 from squadron_cad.fit.units import Piece, Unit, both_turns
 from squadron_cad.geometry import frames
 from squadron_cad.geometry.frames import Bounds
@@ -235,19 +236,6 @@ def _ship_box(design: SquadronsDesign, w: float, h: float, z: float) -> BoxShape
 
 
 def fit_lines(design: SquadronsDesign) -> list[str]:
-    layout = design.layout
-    box = layout.box
-    tin = design.params.tin
-    ship = design.ship_layout
-    players = design.params.players
-    return [
-        f"container {tin.name}: {tin.inner_length_mm:g} x {tin.inner_width_mm:g} x "
-        f"{tin.inner_depth_mm:g} mm inside; box {box.length:.1f} x {box.width:.1f} x "
-        f"{box.height:.1f} mm",
-        f"{len(layout.pockets)} pockets hold {len(layout.placements)} pieces: the table's",
-        layout.describe(),
-        f"{players} ship box(es), one a player: {ship.box.length:.1f} x {ship.box.width:.1f} x "
-        f"{ship.box.height:.1f} mm, {len(ship.pockets)} pockets hold {len(ship.placements)} "
-        "pieces",
-        ship.describe(),
-    ]
+    ships = design.params.base.per_player
+    holds = f"one player's {ships} ships with their trackers, and the shared pieces"
+    return fit_report(design, holds=holds)

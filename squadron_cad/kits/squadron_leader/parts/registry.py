@@ -8,10 +8,9 @@ one set of templates, one ruler and the box.
 
 from __future__ import annotations
 
-from squadron_cad.geometry.marks import mark_shape, player_mark
 from squadron_cad.kit import Part, PrintNotes
 from squadron_cad.kits.squadron_leader import constants as C
-from squadron_cad.kits.squadron_leader.params import SquadronLeaderParams, token_mark_mm
+from squadron_cad.kits.squadron_leader.params import SquadronLeaderParams
 from squadron_cad.kits.squadron_leader.parts import (
     altitude_token,
     box,
@@ -22,8 +21,6 @@ from squadron_cad.kits.squadron_leader.parts import (
     stat_dial,
     template_all,
 )
-
-Outlines = list[list[tuple[float, float]]]
 
 
 def _engraved(depth: float, height: float | None = None, below: float = 0.0) -> PrintNotes:
@@ -68,32 +65,17 @@ def _silhouette_base(p: SquadronLeaderParams) -> float:
 
 
 def _token_recess_floor(p: SquadronLeaderParams) -> float:
-    """The player's mark stands from its recess floor: drawn darker from there."""
+    """The player's mark stands flush in a recess of the top: from the recess floor up,
+    the top, the mark and the pegs are the marks' colour (one filament change colours
+    them; the recess around the mark shows the body's colour)."""
     return float(p.token.height_mm - p.text.depth_mm)
 
 
 def _card_recess_floor(p: SquadronLeaderParams) -> float:
-    """Mark and numerals are cut text.depth_mm deep: the top above their floor is darker."""
+    """Mark and numerals are cut text.depth_mm deep: the top above their floor is the
+    marks' colour, so the numerals, the labels and the recess round the mark show the
+    body's colour in it (one filament change colours them)."""
     return float(p.stat_dial.card_thickness_mm - p.text.depth_mm)
-
-
-def _flush_mark(
-    centre: tuple[float, float], size: float, p: SquadronLeaderParams, player: int
-) -> Outlines:
-    """A flush mark's own outline grown halfway across its recess: the marks' volume is
-    the mark alone, not the top around it."""
-    shape = mark_shape(player_mark(p, player), size, centre).buffer(p.marks.frame_mm / 2)
-    return [[(float(x), float(y)) for x, y in shape.exterior.coords[:-1]]]
-
-
-def _altitude_mark(p: SquadronLeaderParams, player: int) -> Outlines:
-    x, y = altitude_token.mark_centre(p)
-    return _flush_mark((float(x), float(y)), token_mark_mm(p), p, player)
-
-
-def _card_mark(p: SquadronLeaderParams, player: int) -> Outlines:
-    x, y = stat_dial.card_mark_centre(p)
-    return _flush_mark((float(x), float(y)), token_mark_mm(p), p, player)
 
 
 def _altitude_notes(p: SquadronLeaderParams) -> PrintNotes:
@@ -154,7 +136,6 @@ PARTS: tuple[Part, ...] = (
         orientation="sockets down, pegs up",
         colour="player",
         accent_from_mm=_token_recess_floor,
-        accent_within=_altitude_mark,
         print_notes=_altitude_notes,
         slow_render=True,
         noun="altitude token",
@@ -169,7 +150,6 @@ PARTS: tuple[Part, ...] = (
         orientation="numerals up",
         colour="player",
         accent_from_mm=_card_recess_floor,
-        accent_within=_card_mark,
         print_notes=_card_notes,
         slow_render=True,
         noun="stat dial card",

@@ -23,7 +23,10 @@ if TYPE_CHECKING:
 
 
 def dial_layout(p: SquadronLeaderParams) -> DialLayout:
-    return DialLayout(p.stat_dial, p.text)
+    """The card with the player's mark (frame included) between its first two labels,
+    which keep checks.min_mark_clearance_mm from it."""
+    mark = token_mark_mm(p) + 2 * p.marks.frame_mm
+    return DialLayout(p.stat_dial, p.text, mark, p.checks.min_mark_clearance_mm)
 
 
 def card_mark_centre(p: SquadronLeaderParams) -> tuple[Number, Number]:

@@ -190,7 +190,7 @@ def stat_card_text(p: SquadronLeaderParams) -> list[tuple[str, float, float]]:
     marks = []
     for row, label in enumerate(d.labels):
         centre_y = float(layout.row_bottom(row) + layout.numeral_centre_u)
-        marks.append((label, d.label_width_mm / 2, centre_y))
+        marks.append((label, d.label_width_mm / 2, float(layout.label_centre_y(row))))
         marks += [(str(value), float(layout.value_x(value)), centre_y) for value in layout.values]
     return marks
 

@@ -29,7 +29,7 @@ Outlines = list[list[tuple[float, float]]]
 
 
 def tracker_layout(p: Any) -> DialLayout:
-    return DialLayout(p.stat_dial, p.text, p.tracker_tag_mm)
+    return DialLayout(p.stat_dial, p.text, tag_width=p.tracker_tag_mm)
 
 
 def mission_layout(p: Any) -> DialLayout:
