@@ -28,6 +28,7 @@ def contents() -> KitContents:
         invariants=Later(checks, "invariants"),
         fit_lines=stowing.fit_lines,
         purchases=design.purchases,
+        coupons=Later(f"{__name__}.coupons", "COUPONS"),
     )
 
 
@@ -41,6 +42,6 @@ KIT = Kit(
     defaults=HERE / "default.yaml",
     presets=HERE / "tins",
     contents=contents,
-    notes="ship bases, inch ruler, movement gauge, pivot guide, objectives, trackers, a box",
+    notes="ship bases, inch ruler, movement gauge, pivot guide, markers, trackers, boxes",
     featured=("base.per_player", "base.size_mm"),
 )

@@ -10,9 +10,12 @@ measured on the meshes (the parameters give only what is expected).
 - pivot guide: the base pivots 45 degrees either way about its centre without touching it;
   the gap at the base's front corners; the engraved rays at 45 degrees and the centre mark
   on the forward axis, through the base's centre;
-- tracker: Squadron Leader's dial measure: a clip clicks in at every value 0..6 of both rows;
-(Every piece in its box pocket is the engine's fit proof, run by the build for every kit
-with a layout: checks.fits.stowed_findings.)
+- tracker: Squadron Leader's dial measure: a clip clicks in at every value 0..6 of both rows,
+  and at every round of the mission tracker;
+- boxes: the kit's box and a ship box, each lid closed in its container: the lid's gap, that
+  it stays on, nothing rattling more than box.max_rattle_mm (the engine's tray checks).
+(Every piece in its box pocket is the engine's fit proof, run by the build for every box of
+the kit: checks.fits.stowed_findings.)
 """
 
 from __future__ import annotations
@@ -34,6 +37,8 @@ from shapely.ops import unary_union
 from squadron_cad.checks import meshgeo
 from squadron_cad.checks.findings import Finding
 from squadron_cad.checks.fits import FitLimits
+from squadron_cad.checks.tin import box_in_tin_findings
+from squadron_cad.checks.tray_play import tray_findings
 from squadron_cad.components.invariants import invariant, unmeasured, valid_solids
 from squadron_cad.components.ruler_joint.measure import JointMeasure, joint_findings, measure_joint
 from squadron_cad.components.stat_card.measure import DialMeasure, dial_findings, measure_dial
@@ -239,7 +244,7 @@ def base_lines(mesh: trimesh.Trimesh, depth: float, min_length: float) -> list[L
 
 def base_invariants(design: Any, meshes: Meshes) -> list[dict[str, Any]]:
     b = design.params.base
-    names = sorted((n for n in meshes if n.startswith("ship_base_")),
+    names = sorted((n for n in meshes if n.startswith("ship_base_") and "." not in n),
                    key=lambda n: int(n.rsplit("_", 1)[1]))  # fmt: skip
     if not names:
         return []
@@ -462,7 +467,17 @@ def clearance_findings(design: Any, meshes: Meshes) -> list[Finding]:
     rounds = mission_measure(design, valid)
     if rounds is not None:
         found += dial_findings(p.mission_card, clip, rounds, "mission_tracker+tracker_clip")
-    return found  # the pieces in their pockets: the engine's fit proof
+    return found + box_findings(design, valid)  # pockets: the engine's fit proof, every box
+
+
+def box_findings(design: Any, meshes: Meshes) -> list[Finding]:
+    """Each box in play, its lid closed in its container (the engine's tray checks: the
+    lid's gap, that it stays on, nothing rattling), and the ship box in its container (the
+    engine measures the kit's box in the tin)."""
+    p = design.params
+    found = tray_findings(design.layout, meshes, p.box, p.checks, p.tin)
+    found += tray_findings(design.ship_layout, meshes, p.box, p.checks, p.ship_tin)
+    return found + box_in_tin_findings(design.ship_layout, meshes, p.ship_tin)
 
 
 def invariants(design: Any, meshes: Meshes) -> list[dict[str, Any]]:

@@ -96,7 +96,7 @@ MARK_FRAME_MM = 0.6  # the recess round a flush player's mark: at least a text s
 MISSION_LABEL = "R"  # the mission tracker's row: the round, 1..ROUNDS
 LEGEND_MARGIN_MM = 0.8  # a change round's triangle stays this far inside its band
 
-# The Squadron Leader's marker: a star threaded on the leader's flight peg.
+# The Squadron Leader's marker: a plate with a star, threaded on the leader's flight peg.
 FLAGSHIP_INNER_RATIO = 0.5  # the star's inner corners, as a share of its points' radius
 FLAGSHIP_HOLE_PLAY_MM = 0.3  # the peg slides through its hole with this much to spare
 

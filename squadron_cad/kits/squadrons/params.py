@@ -82,8 +82,10 @@ class InchRulerParams(SectionedRulerParams):
 
 
 class FlagshipParams(Section):
-    size_mm: Annotated[Mm, mm("The Squadron Leader's star, across its points", 8, 40)]
-    thickness_mm: Annotated[Mm, mm("Thickness of the Squadron Leader's star", 0.8, 5)]
+    size_mm: Annotated[
+        Mm, mm("Side of the Squadron Leader's plate (at least a finger notch's 12 mm)", 12.5, 40)
+    ]
+    thickness_mm: Annotated[Mm, mm("Thickness of the Squadron Leader's plate", 1.2, 5)]
 
 
 class GaugeParams(Section):
@@ -158,7 +160,8 @@ class SquadronsParams(KitParamsBase):
     objective: ObjectiveParams
     stat_dial: StatCardParams  # the ship tracker: the stat card component's card and clips
     flagship: FlagshipParams
-    tin: TinParams
+    tin: TinParams  # the container of the kit's box (the table's pieces)
+    ship_tin: TinParams  # the container of each player's ship box (one squadron)
     box: TrayParams
     checks: SquadronsChecksParams
 

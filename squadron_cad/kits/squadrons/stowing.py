@@ -9,11 +9,8 @@ import math
 from typing import TYPE_CHECKING
 
 from squadron_cad.errors import InputError
-from squadron_cad.fit import simple
-from squadron_cad.fit.layout import BoxShape
-from squadron_cad.fit.packing import pack
 from squadron_cad.fit.report import fit_report
-from squadron_cad.fit.units import Piece, Unit, both_turns
+from squadron_cad.fit.units import Piece, Unit
 from squadron_cad.geometry import frames
 from squadron_cad.geometry.frames import Bounds
 from squadron_cad.kits.squadrons import constants as C
@@ -140,7 +137,7 @@ def table_units(design: SquadronsDesign) -> list[Unit]:
 
 def ship_units(design: SquadronsDesign, depth: float) -> list[Unit]:
     """One player's squadron, for a ship box `depth` deep inside: bases, tracker cards and
-    their clips, the Squadron Leader's star and the player's entry markers."""
+    their clips, the Squadron Leader's marker and the player's entry markers."""
     p = design.params
     ships = p.base.per_player
     bases = [(f"ship_base_{n}", base_part(n)) for n in range(1, ships + 1)]
@@ -182,57 +179,6 @@ def _table_units(design: SquadronsDesign) -> list[Unit]:
         *stacks(design, "mission", [("mission_tracker", "mission_tracker")], depth),
         clip_grid(design, 1, "mission_clip"),
     ]
-
-
-# ---- the ship box: sized to one squadron ------------------------------------------------------
-
-SHIP_BOX_INNER_RADIUS_MM = 2.0  # the ship box's inside corners
-SHIP_BOX_MARGIN_MM = 1.0  # round the packed pockets: clears the inside corners' arcs
-
-
-def ship_box_shape(design: SquadronsDesign) -> BoxShape:
-    """The smallest ship box (outside volume) that holds one squadron: every depth its
-    stacks can take, each packed as tightly as the engine's packer finds."""
-    b = design.params.box
-    best: tuple[float, BoxShape] | None = None
-    deepest = max(_size(part_bounds(design, base_part(1)))[2] * design.params.base.per_player,
-                  _size(clip_bounds(design))[2])  # fmt: skip
-    for depth in _depths(design, deepest):
-        units = ship_units(design, depth)
-        if len(units) > simple.EXACT_LIMIT:
-            continue
-        blocks = [both_turns([simple.unit_block(u, b.pocket_clearance_mm)]) for u in units]
-        for packed in pack(blocks, b.divider_mm, 1e6, 1e6):
-            shape = _ship_box(design, packed.w, packed.h, max(u.size[2] for u in units))
-            volume = shape.length * shape.width * shape.height
-            if best is None or volume < best[0] - 1e-6:
-                best = (volume, shape)
-    if best is None:
-        raise InputError("the ship box found no arrangement: raise base.thickness_mm")
-    return best[1]
-
-
-def _depths(design: SquadronsDesign, deepest: float) -> list[float]:
-    """The depths worth trying: each whole number of bases a stack, from the clips' height."""
-    base = _size(part_bounds(design, base_part(1)))[2]
-    clip = _size(clip_bounds(design))[2]
-    found = sorted({max(clip, base * k) for k in range(1, design.params.base.per_player + 1)})
-    return [d for d in found if d <= deepest + 1e-9]
-
-
-def _ship_box(design: SquadronsDesign, w: float, h: float, z: float) -> BoxShape:
-    b = design.params.box
-    spare = 2 * (b.wall_mm + SHIP_BOX_MARGIN_MM)
-    return BoxShape(
-        length=round(w + spare, 2),
-        width=round(h + spare, 2),
-        height=round(b.floor_mm + z, 2),
-        radius=b.wall_mm + SHIP_BOX_INNER_RADIUS_MM,
-        wall=b.wall_mm,
-        floor=b.floor_mm,
-        lid_thickness=0.0,
-        headroom=0.0,
-    )
 
 
 def fit_lines(design: SquadronsDesign) -> list[str]:

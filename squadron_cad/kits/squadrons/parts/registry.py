@@ -70,6 +70,10 @@ def _card_notes(p: SquadronsParams) -> PrintNotes:
     )
 
 
+def _flagship_notes(p: SquadronsParams) -> PrintNotes:
+    return PrintNotes(engraving_depth_mm=p.text.depth_mm)
+
+
 def _mission_notes(p: SquadronsParams) -> PrintNotes:
     d = p.mission_card
     return PrintNotes(
@@ -217,13 +221,14 @@ PARTS: tuple[Part, ...] = (
     _objective("entry_marker", "entry", "Entry marker: 40 mm, raised arrow", "player"),
     Part(
         "flagship_marker",
-        "Squadron Leader's marker: a star threaded on the leader's flight peg",
+        "Squadron Leader's marker: a plate with a star, threaded on the leader's flight peg",
         flagship.build,
         "player",
         per_player=1,
         orientation="flat",
         colour="player",
-        noun="Squadron Leader's star",
+        print_notes=_flagship_notes,
+        noun="Squadron Leader's marker",
     ),
     Part(
         "mission_tracker",
@@ -237,7 +242,7 @@ PARTS: tuple[Part, ...] = (
     ),
     Part(
         "box",
-        "Box: the table's pieces (ruler, gauge, pivot guide, markers, mission tracker), "
+        "Box: the table's pieces (ruler, gauge, pivot guide, objectives, mission tracker), "
         "sized to fit the container",
         box.build,
         "box",
@@ -246,14 +251,34 @@ PARTS: tuple[Part, ...] = (
         slow_render=True,
     ),
     Part(
+        "box_lid",
+        "Box lid: a cap whose lip laps the box's tongue; turned over, a tray",
+        box.build_lid,
+        "box",
+        per_kit=1,
+        orientation="top down, skirt up",
+        noun="box lid",
+    ),
+    Part(
         "ship_box",
-        "Ship box: one player's squadron (bases, tracker cards and clips, the leader's star), "
-        "sized to it",
+        "Ship box: one player's squadron (bases, tracker cards and clips, the leader's marker, "
+        "entry markers), sized to fit its container",
         box.build_ship_box,
         "player",
         per_player=1,
         orientation="floor down",
         colour="player",
+        slow_render=True,
         noun="ship box",
+    ),
+    Part(
+        "ship_box_lid",
+        "Ship box lid: a cap whose lip laps the ship box's tongue",
+        box.build_ship_box_lid,
+        "player",
+        per_player=1,
+        orientation="top down, skirt up",
+        colour="player",
+        noun="ship box lid",
     ),
 )
