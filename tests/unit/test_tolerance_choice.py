@@ -125,7 +125,7 @@ def test_bad_choose_is_one_line_exit_2(tmp_path: Path, capsys, args: list[str], 
     assert not target.exists()
 
 
-@pytest.mark.parametrize("kit", ["squadrons", "space-planes"])
+@pytest.mark.parametrize("kit", ["space-planes"])  # Squadrons has its coupons (issue 34)
 def test_a_kit_without_coupons_says_so(tmp_path: Path, capsys, kit: str) -> None:
     out = tmp_path / "tolerance"
     code, _, err = run(["tolerance", "--kit", kit, "--out", str(out)], capsys)

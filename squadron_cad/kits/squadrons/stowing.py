@@ -6,7 +6,8 @@ the ruler's sections, the clips in a grid) in a pocket of its own.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from squadron_cad.errors import InputError
 from squadron_cad.fit.report import fit_report
@@ -181,7 +182,28 @@ def _table_units(design: SquadronsDesign) -> list[Unit]:
     ]
 
 
+@dataclass(frozen=True)
+class _ShipBoxView:
+    """A ship box as the engine's fit report reads a kit's box: its container and layout."""
+
+    params: Any
+    layout: Any
+
+
 def fit_lines(design: SquadronsDesign) -> list[str]:
-    ships = design.params.base.per_player
-    holds = f"one player's {ships} ships with their trackers, and the shared pieces"
-    return fit_report(design, holds=holds)
+    """The engine's fit report of the kit's box, then of the ship boxes, each in its own
+    container: the tin, the box, the layout, the pieces, the margins, what limited them."""
+    p = design.params
+    ships = p.base.per_player
+    holds = ("the table's pieces: ruler, movement gauge, pivot guide, the objectives the "
+             "most demanding mission needs, the mission tracker")  # fmt: skip
+    ship_view = _ShipBoxView(p.model_copy(update={"tin": p.ship_tin}), design.ship_layout)
+    entries = math.ceil(C.markers_needed(p.players)["entry"] / p.players)
+    ship_holds = (f"one player's squadron: {ships} ships with their tracker cards and clips, "
+                  f"the Squadron Leader's marker, {entries} entry markers")  # fmt: skip
+    ship_lines = fit_report(ship_view, holds=ship_holds)
+    return [
+        *fit_report(design, holds=holds),
+        f"ship boxes: {p.players}, one a player, each in a container of its own (ship_tin):",
+        *(f"  {line}" for line in ship_lines),
+    ]

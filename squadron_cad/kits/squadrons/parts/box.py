@@ -20,12 +20,12 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from shapely.geometry import Polygon, box
+from shapely.geometry import MultiPolygon, Polygon, box
+from shapely.geometry.base import BaseGeometry
 from shapely.ops import unary_union
 from solid2 import difference, linear_extrude, polygon, translate, union
 from solid2.core.object_base import OpenSCADObject
 
-from squadron_cad.checks import meshgeo
 from squadron_cad.fit.layout import Layout
 from squadron_cad.fit.tray import pocket_tray
 from squadron_cad.fit.tray_lid import block_inset, tray_lid
@@ -53,10 +53,19 @@ def _notches(layout: Layout, tray: TrayParams) -> list[Polygon]:
     return found
 
 
+def _polygons(shape: BaseGeometry) -> list[Polygon]:
+    """The polygons of a shapely result (the builders stay off the meshing stack)."""
+    if isinstance(shape, Polygon):
+        return [shape]
+    if isinstance(shape, MultiPolygon) or hasattr(shape, "geoms"):
+        return [g for part in shape.geoms for g in _polygons(part)]
+    return []
+
+
 def _kept(region: Polygon, least: float) -> list[Polygon]:
     """The region without strips narrower than `least`, in pieces of some size."""
     opened = region.buffer(-least / 2, join_style=2).buffer(least / 2, join_style=2)
-    return [g for g in meshgeo.polygons(opened.intersection(region))
+    return [g for g in _polygons(opened.intersection(region))
             if g.area >= CELL_MIN_AREA_MM2]  # fmt: skip
 
 
