@@ -166,3 +166,52 @@ def test_the_gauge_and_the_cards_carry_letters_of_4_mm_and_more(kit: BuildReport
     assert p.gauge.word_height_mm >= 4.0
     assert p.stat_dial.numeral_height_mm >= 4.0
     assert Path(kit.out_dir / "stl" / "mission_tracker.stl").is_file()
+
+
+# ---- boxes in play and the kit's coupons (items 5 and 6) -----------------------------------
+
+
+def test_each_box_is_closed_by_a_lid_that_stays_on_and_nothing_rattles(kit: BuildReport) -> None:
+    """The kit's box and a ship box, each lid closed in its container (the engine's tray
+    checks, measured on the meshes): the lid's lip laps the tongue, every unit and the lid
+    move at most box.max_rattle_mm any way. The box was an open tray: nothing held."""
+    p = kit.params
+    found = {(f.part, f.check): f for f in kit.kit_findings}
+    for pair in ("box+box_lid", "ship_box+ship_box_lid"):
+        assert found[(pair, "lid_gap")].severity == "ok"
+    for lid in ("box_lid", "ship_box_lid"):
+        assert found[(lid, "lid_stays_on")].severity == "ok"
+    rattles = [f for f in kit.kit_findings if f.check == "rattle"]
+    units = {p_.unit for layout in (kit_design(kit).layout, kit_design(kit).ship_layout)
+             for p_ in layout.placements}  # fmt: skip
+    assert {f.part for f in rattles} >= units | {"box_lid", "ship_box_lid"}
+    for finding in rattles:
+        moves = [float(v) for v in re.findall(r"([\d.]+)", str(finding.measured))]
+        assert max(moves) <= p.box.max_rattle_mm, finding.line()
+
+
+def kit_design(kit: BuildReport):
+    from squadron_cad.kit import design_of
+
+    return design_of(kit.params)
+
+
+@pytest.fixture(scope="module")
+def coupons(tmp_path_factory):
+    from squadron_cad.resolve import resolve
+    from squadron_cad.tolerance import Ladder, build_plate
+
+    ladder = Ladder.parse("0.15:0.25:0.05")
+    out = tmp_path_factory.mktemp("sq_tol") / "tolerance"
+    return build_plate(resolve(kit="squadrons"), out, ladder, jobs=2)
+
+
+def test_the_kits_fits_print_as_coupons_that_measure_their_labels(coupons) -> None:
+    """`tolerance --kit squadrons` once said the kit declares no fits: the ruler's joint,
+    the tracker's clip (the components' coupons, which Squadron Leader shares) and the
+    box's lid (the tray lid's), each step measured on its mesh against its label."""
+    fits = {row["fit"] for row in coupons.measures}
+    assert fits == {"joint", "clip", "lid"}
+    assert len(coupons.measures) == 3 * 3
+    for row in coupons.measures:
+        assert abs(row["measured_mm"] - row["label_mm"]) <= 0.02, row

@@ -106,3 +106,22 @@ def test_a_constant_section_bends_as_the_straight_cantilever() -> None:
     assert at < 0.01
     narrow = np.where((s > 2) & (s < 6), 2.0, 6.4)  # a window leaves 2 mm of rails
     assert beam_strain(s, narrow, np.full_like(s, t), span, d)[0] > strain
+
+
+@pytest.mark.parametrize("players", [2, 8])
+def test_fit_reports_every_box_as_fully_as_squadron_leaders(players: int) -> None:
+    """The box, its layout, its pieces, its margins and what limited them, for the kit's box
+    and then for the ship boxes (the report was three lines, of one box)."""
+    design = SquadronsDesign(resolve(kit="squadrons", overrides=[f"players={players}"]))
+    lines = KIT.fit_lines(design)
+    heads = [line.split(":")[0].strip() for line in lines if not line.startswith("    ")]
+    for head in ("tin", "box", "layout", "pieces", "holds", "spare room inside the box",
+                 "limited by"):  # fmt: skip
+        assert heads.count(head) == 2, head  # the kit's box and a ship box
+    assert f"ship boxes: {players}, one a player" in "\n".join(lines)
+    for layout in design.layouts:
+        m = layout.margins
+        assert (f"length {m['x']:.1f} mm, width {m['y']:.1f} mm, depth {m['z']:.1f} mm"
+                in "\n".join(lines))  # fmt: skip
+    pockets = [line for line in lines if " mm deep, " in line]  # a pocket and what it holds
+    assert len(pockets) == sum(len(layout.pockets) for layout in design.layouts)
