@@ -88,8 +88,7 @@ def test_every_player_has_a_ship_box_and_the_table_one_box(players: int) -> None
     assert [layout.box_part for layout in design.layouts] == ["box", "ship_box"]
 
 
-def test_the_ship_box_is_the_smallest_the_packer_finds() -> None:
-    """No depth its stacks can take packs one squadron into a box of less volume."""
+def test_a_ship_box_holds_its_tallest_stack_and_is_the_smaller_box() -> None:
     design = SquadronsDesign(resolve(kit="squadrons"))
     shape = design.ship_box
     assert shape.usable_depth >= max(u.size[2] for u in ship_units(design, shape.usable_depth))
