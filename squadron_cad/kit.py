@@ -45,7 +45,9 @@ class Design(Protocol):
 
     @property
     def layout(self) -> Layout | None:
-        """Where each piece lies in the box (None: the kit has no box)."""
+        """Where each piece lies in the box (None: the kit has no box). A kit with more
+        than one kind of box also declares `layouts`, every one of them, this one first
+        (fit.layout.box_layouts reads them)."""
 
 
 @dataclass(frozen=True)

@@ -357,7 +357,11 @@ def text_spacing_findings(
 
 
 def _spacing_finding(
-    part: str, check: str, found: text_spacing.Narrowest | None, minimum: float, key: str,
+    part: str,
+    check: str,
+    found: text_spacing.Narrowest | None,
+    minimum: float,
+    key: str,
     what: str,
 ) -> Finding:
     if found is None:

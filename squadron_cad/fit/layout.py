@@ -165,3 +165,13 @@ def pocket_label(name: str, names: list[str]) -> str:
     stem, _, number = name.rpartition("_")
     alone = number == "1" and f"{stem}_2" not in names
     return (stem if alone else name).replace("_", " ")
+
+
+def box_layouts(design: Any) -> tuple[Layout, ...]:
+    """Every box a kit's design stows pieces into: its `layouts` when it declares more than
+    one box (a box per player and one for the table), else its layout (none: no box)."""
+    several = getattr(design, "layouts", None)
+    if several is not None:
+        return tuple(several)
+    layout = design.layout
+    return () if layout is None else (layout,)

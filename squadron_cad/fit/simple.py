@@ -202,7 +202,9 @@ def stow(
         wide = [] if fits else pack(blocks, divider, 1e6, 1e6)
     else:
         shelved = shelves(blocks, divider, box.inner_length)
-        fits = [shelved] if shelved.h <= box.inner_width + FLOAT_SLACK_MM else []
+        # A block longer than the box gets a shelf of its own: its length counts too.
+        inside = shelved.w <= box.inner_length + FLOAT_SLACK_MM
+        fits = [shelved] if inside and shelved.h <= box.inner_width + FLOAT_SLACK_MM else []
         wide = [] if fits else [shelved]
     if not fits:
         nearest = min(wide, key=lambda p: max(p.w - box.inner_length, p.h - box.inner_width))

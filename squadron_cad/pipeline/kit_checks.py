@@ -20,6 +20,7 @@ from squadron_cad.checks.findings import Finding
 from squadron_cad.checks.mark_clearance import mark_clearance_findings
 from squadron_cad.checks.printability import part_printability, printability_inputs
 from squadron_cad.errors import SquadronError
+from squadron_cad.fit.layout import box_layouts
 from squadron_cad.kit import Design, Kit, Part, kit_of
 from squadron_cad.params import KitParamsBase
 from squadron_cad.pipeline.rendering import CHECKS_VERSION
@@ -100,13 +101,17 @@ def fit_proof(design: Design, meshes: Mapping[str, trimesh.Trimesh]) -> list[Fin
     """Every stowed piece clear of the box, with its gap in checks.pocket_fit (any kit
     with a box; the meshes of parts not built are skipped)."""
     try:
-        layout = design.layout
+        layouts = box_layouts(design)
     except SquadronError:  # a tin too small: the build reported it already
         return []
-    if layout is None:
-        return []
     limits = design.params.checks
-    return fits.stowed_findings(layout, meshes, limits.pocket_fit, limits.fit_tolerance_mm)
+    return [
+        finding
+        for layout in layouts
+        for finding in fits.stowed_findings(
+            layout, meshes, limits.pocket_fit, limits.fit_tolerance_mm
+        )
+    ]
 
 
 def _printability(

@@ -12,13 +12,15 @@ import trimesh
 from shapely import affinity
 from shapely.geometry import Point, Polygon
 from shapely.geometry.base import BaseGeometry
+from shapely.ops import unary_union
 
 from squadron_cad.checks import meshgeo
 from squadron_cad.checks.tin import box_in_tin_findings, tin_proof
+from squadron_cad.fit.tray_lid import lid_levels
 from squadron_cad.geometry.marks import mark_shape, player_mark
 from squadron_cad.kit import design_of
 from squadron_cad.kits.squadrons import constants as C
-from squadron_cad.kits.squadrons.checks import base_number, gauge_words, turned_iou
+from squadron_cad.kits.squadrons.checks import base_number, gauge_words, turned_iou, word_lines
 from squadron_cad.pipeline.report import BuildReport
 from squadron_cad.resolve import resolve
 
@@ -39,10 +41,10 @@ def invariants(kit: BuildReport) -> dict[str, dict]:
 def test_the_kit_builds_with_no_failing_check(kit: BuildReport) -> None:
     assert kit.committed
     assert [f.line() for f in kit.failures] == []
-    assert len(kit.parts) == 28
+    assert len(kit.parts) == 47
     counts = {r.spec.name: r.count for r in kit.parts}
-    assert counts["ship_base_10"] == 2
-    assert counts["ship_base_11"] == 0
+    assert counts["ship_base_10"] == counts["tracker_card_10"] == 2
+    assert counts["ship_base_11"] == counts["tracker_card_11"] == 0
 
 
 def test_every_invariant_holds(invariants: dict[str, dict]) -> None:
@@ -90,17 +92,24 @@ def test_ticks_and_lines_are_where_the_rules_put_them(invariants: dict[str, dict
 
 
 def test_every_piece_fits_its_pocket(kit: BuildReport) -> None:
+    """Every piece of the table's box (layout.json) and of a ship box, placed by its
+    layout: no overlap with its box, by an independent boolean."""
     out: Path = kit.out_dir
     layout = json.loads((out / "layout.json").read_text())
-    assert len(layout["contents"]) == 51
-    box = trimesh.load_mesh(out / "stl" / "box.stl")
-    for entry in layout["contents"]:
-        piece = trimesh.load_mesh(out / entry["stl"])
-        piece.apply_transform(entry["transform"])
-        clash = trimesh.boolean.intersection([box, piece], engine="manifold")
-        assert clash.is_empty or clash.volume < 1e-3, entry["name"]
+    assert len(layout["contents"]) == 22
+    placed = [(entry["stl"], entry["transform"], "box") for entry in layout["contents"]]
+    ships = design_of(kit.params).ship_layout
+    assert len(ships.placements) == 43
+    placed += [(f"stl/{p.part}.stl", p.transform, "ship_box") for p in ships.placements]
+    boxes = {name: trimesh.load_mesh(out / "stl" / f"{name}.stl") for name in ("box", "ship_box")}
+    for stl, transform, box in placed:
+        piece = trimesh.load_mesh(out / stl)
+        piece.apply_transform(transform)
+        clash = trimesh.boolean.intersection([boxes[box], piece], engine="manifold")
+        assert clash.is_empty or clash.volume < 1e-3, (stl, box)
     pockets = [f for f in kit.kit_findings if f.check in ("in_pocket", "pocket_gap")]
-    assert len(pockets) == 8
+    assert {f.part.split("+")[0] for f in pockets} == {"box", "ship_box"}
+    assert len(pockets) == len(design_of(kit.params).layout.pockets) + len(ships.pockets)
     assert all(f.severity == "ok" for f in pockets)
 
 
@@ -110,16 +119,17 @@ def _stl(kit: BuildReport, stem: str) -> trimesh.Trimesh:
 
 def test_each_gauge_word_is_engraved_under_its_tick(kit: BuildReport) -> None:
     """Measured on the gauge's mesh: ADV/EVA spans the 2" tick, BOOST +3 the 3" tick,
-    each centred on it (they spanned 17.3-33.5 and 105.2-123.4 mm, around 1" and 4.5")."""
+    each centred on it (they spanned 17.3-33.5 and 105.2-123.4 mm, around 1" and 4.5"),
+    each on its own line."""
     p = kit.params
-    words = gauge_words(_stl(kit, "movement_gauge"), p.text.depth_mm, p.gauge.width_mm / 2,
-                        p.gauge.word_height_mm)  # fmt: skip
+    words = gauge_words(_stl(kit, "movement_gauge"), p.text.depth_mm, word_lines(p))
     assert len(words) == len(C.GAUGE_WORDS)
     for word, (inch, _name) in zip(words, C.GAUGE_WORDS, strict=True):
         x0, _, x1, _ = word.bounds
         tick = inch * C.INCH_MM
         assert x0 < tick < x1
         assert (x0 + x1) / 2 == pytest.approx(tick, abs=0.2)
+    assert words[0].bounds[3] < words[1].bounds[1]  # the lines apart
 
 
 def test_ship_6_and_ship_9_differ_when_one_is_turned(kit: BuildReport) -> None:
@@ -138,31 +148,33 @@ def test_ship_6_and_ship_9_differ_when_one_is_turned(kit: BuildReport) -> None:
 
 
 def _left_zone(kit: BuildReport, stem: str) -> BaseGeometry:
-    """What is engraved in a base's left zone (+y), clear of its zone lines and the
-    socket: its player's mark."""
+    """What stands alone in a base's left zone (+y) at the engraving's mid-depth, clear of
+    its zone lines and the socket: its player's mark, flush in its recess."""
     p = kit.params
     section = meshgeo.section(_stl(kit, stem), float(p.base.thickness_mm - p.text.depth_mm / 2))
     half = float(p.base.size_mm) / 2
     zone = Polygon([(0, 0), (half, half), (-half, half)]).buffer(-1.0, join_style=2)
-    return zone.difference(section).difference(Point(0, 0).buffer(4))
+    islands = sorted(meshgeo.polygons(section), key=lambda g: g.area)[:-1]  # all but the body
+    return unary_union([g for g in islands if g.within(zone)]).difference(Point(0, 0).buffer(4))
 
 
 def test_the_two_players_bases_differ_by_their_mark(kit: BuildReport) -> None:
-    """Each player's copy of a base carries their mark (circle, triangle), engraved in the
-    side zones, so the squadrons differ in shape as well as colour; the rest is the same."""
+    """Each player's copy of a base carries their mark (circle, triangle) standing flush in
+    a recess in the side zones, so the squadrons differ in shape as well as colour; the rest
+    is the same."""
     p = kit.params
     first, second = (_stl(kit, f"ship_base_3.p{k}") for k in (1, 2))
     assert abs(first.volume - second.volume) > 1.0  # the plates were byte-identical
     centre = (0.0, float(p.mark_centre_mm))
     for k, mesh_stem in enumerate(("ship_base_3.p1", "ship_base_3.p2")):
-        cut = _left_zone(kit, mesh_stem)
+        mark = _left_zone(kit, mesh_stem)
         expected = mark_shape(player_mark(p, k), float(p.base.mark_size_mm), centre)
-        assert cut.symmetric_difference(expected).area < 0.05 * expected.area, mesh_stem
+        assert mark.symmetric_difference(expected).area < 0.05 * expected.area, mesh_stem
     marks = [_left_zone(kit, f"ship_base_3.p{k}") for k in (1, 2)]
     assert marks[0].intersection(marks[1]).area / marks[0].union(marks[1]).area < 0.75
     plates = sorted((kit.out_dir / "plates").glob("player*.stl"))
-    assert len(plates) == 2
-    assert plates[0].read_bytes() != plates[1].read_bytes()
+    assert len(plates) >= 2
+    assert plates[0].read_bytes() != plates[-1].read_bytes()
 
 
 def test_the_box_is_measured_against_another_tin(kit: BuildReport) -> None:
@@ -192,10 +204,12 @@ def test_a_round_tins_box_renders_with_its_wall_whole(render_parts, tmp_path: Pa
     assert box.is_watertight
     assert len(box.split(only_watertight=False)) == 1
     radius = 115 - params.box.tin_clearance_mm
-    top = meshgeo.section(box, float(box.bounds[1][2]) - 0.5)
+    layout = design_of(params).layout
+    wall_top = lid_levels(layout.box, params.box.lid).wall_top  # the tongue above: inset
+    top = meshgeo.section(box, wall_top - 0.5)
     rim = np.asarray(max(top.geoms, key=lambda shape: shape.area).exterior.coords)
     reach = np.hypot(rim[:, 0], rim[:, 1])
     assert reach.max() <= radius + 1e-3
     assert reach.min() >= radius - 0.5  # a pocket through the wall dips it by the wall
-    found = box_in_tin_findings(design_of(params).layout, {"box": box}, params.tin)
+    found = box_in_tin_findings(layout, {"box": box}, params.tin)
     assert [f.severity for f in found] == ["ok", "ok", "ok"]

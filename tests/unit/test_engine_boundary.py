@@ -24,12 +24,12 @@ COMPONENTS = PACKAGE / "components"
 # may be called that too (Squadron Leader's is); the word alone is not a part's name.
 ENGINE_WORDS = {"box"}
 # Words of the kits' part names and sections that are plain English or the engine's own
-# (a box and its lid, dice, tokens, cards, a cutting plane, os.stat, "fpdf2 ships its
-# metrics"); the rest name the games' things and have no place in the engine.
+# (a box and its lid, its tin, dice, tokens, cards, a cutting plane, os.stat, "fpdf2 ships
+# its metrics"); the rest name the games' things and have no place in the engine.
 PLAIN_WORDS = {
     "all", "bank", "base", "box", "card", "clip", "cube", "destroy", "dice", "die",
     "entry", "guide", "holder", "lid", "marker", "marks", "movement", "plane", "range",
-    "recover", "scan", "ship", "stacking", "stat", "straight", "token", "turn",
+    "recover", "scan", "ship", "stacking", "stat", "straight", "tin", "token", "turn",
 }  # fmt: skip
 PARAMS_NAMES = {"params", "kit_params", "resolved"}  # what the engine calls a kit's parameters
 

@@ -96,6 +96,16 @@ def test_a_piece_longer_than_the_box_is_named_with_its_overshoot() -> None:
         )
 
 
+def test_a_piece_longer_than_the_box_is_refused_among_many_units_too() -> None:
+    """Past the exhaustive packer's units, shelves once gave a block longer than the box
+    a shelf of its own and let it pass (a squadrons box 175 mm inside took a 203 mm
+    gauge, then was refused for its corners)."""
+    gauge = Unit("gauge", "stack", (203.2, 20.0, 3.0))
+    many = [*units(simple.EXACT_LIMIT), gauge]
+    with pytest.raises(InputError, match=r"gauge alone \(203\.2 x 20\.0 mm\) is 7\.8 mm too long"):
+        simple.stow(box(200, 150), many, clearance=0.3, divider=1.2, box_part="b", lid_part=None)
+
+
 def test_pieces_that_each_fit_but_not_together_name_the_biggest() -> None:
     big = Unit("deck", "stack", (60.0, 40.0, 6.0))
     with pytest.raises(InputError, match=r"the biggest are deck \(60\.0 x 40\.0 mm\) and u0"):

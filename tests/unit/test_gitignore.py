@@ -1,4 +1,5 @@
-"""The README's own example output folders are not offered to git as new files."""
+"""The example output folders of the README and the docs pages are not offered to git as
+new files."""
 
 from __future__ import annotations
 
@@ -14,7 +15,8 @@ OUT_FOLDER = re.compile(r"--out ([a-z][\w./-]*)")  # DIR (upper case) is a place
 
 
 def readme_out_folders() -> set[str]:
-    return set(OUT_FOLDER.findall((ROOT / "README.md").read_text()))
+    pages = [ROOT / "README.md", ROOT / "CONTRIBUTING.md", *sorted((ROOT / "docs").rglob("*.md"))]
+    return {folder for page in pages for folder in OUT_FOLDER.findall(page.read_text())}
 
 
 @pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")

@@ -21,7 +21,9 @@ from squadron_cad.resolve import resolve
 KITS = {
     "squadron-leader": ((150, 150), (170, 120), []),
     "space-planes": ((150, 150), (250, 120), []),
-    "squadrons": ((230, 230), (250, 120), ["tin.inner_depth_mm=40"]),
+    # Its box holds the table's pieces only (the squadrons have ship boxes): the 203 mm
+    # gauge lies along a 260 x 120 stadium (at 250 its pockets' corners reach the ends).
+    "squadrons": ((230, 230), (260, 120), ["tin.inner_depth_mm=40"]),
 }
 # Which tin, and how far its corner radius is short of half its width: exactly round, a
 # tenth and half a mm short of round, an oval's stadium and a near-stadium.

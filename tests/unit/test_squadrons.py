@@ -12,12 +12,11 @@ from squadron_cad.emit import emit
 from squadron_cad.errors import InputError
 from squadron_cad.geometry.marks import player_mark
 from squadron_cad.kit import load_kit
-from squadron_cad.kits.squadrons import constants as C
 from squadron_cad.kits.squadrons.checks import base_square, pivot_corner_gaps, pivot_overlap
 from squadron_cad.kits.squadrons.design import SquadronsDesign
 from squadron_cad.kits.squadrons.parts import pivot_guide
 from squadron_cad.kits.squadrons.parts.rulers import gauge_word_spans
-from squadron_cad.kits.squadrons.stowing import part_bounds, units
+from squadron_cad.kits.squadrons.stowing import part_bounds, ship_units, table_units
 from squadron_cad.outputs.plate_colours import _luminance, plate_material
 from squadron_cad.outputs.plates import player_plate_name
 from squadron_cad.resolve import resolve
@@ -126,19 +125,26 @@ def test_counts_follow_ships_and_players() -> None:
     p = params("base.per_player=7", "players=3")
     counts = {part.name: part.count(p) for part in KIT.parts}
     assert [counts[f"ship_base_{n}"] for n in range(1, 16)] == [3] * 7 + [0] * 8
-    assert counts["tracker_card"] == 21
-    assert counts["tracker_clip"] == 42  # a Command and a Hit Points clip per ship
+    assert [counts[f"tracker_card_{n}"] for n in range(1, 16)] == [3] * 7 + [0] * 8
+    assert counts["tracker_clip"] == 42 + 1  # Command and Hit Points a ship, the rounds' one
     assert counts["range_ruler_1"] == counts["movement_gauge"] == 1
-    assert counts["entry_marker"] == C.ENTRY_MARKERS
+    assert counts["entry_marker"] == 6  # mission 1: two entry points a player
+    assert counts["ship_box"] == 3
+    assert counts["box"] == 1
 
 
-def test_every_piece_of_one_squadron_is_stowed() -> None:
+def test_every_piece_is_stowed_in_the_box_or_a_ship_box() -> None:
     design = SquadronsDesign(params())
-    layout = design.layout
-    expected = sum(len(unit.pieces) for unit in units(design))
-    assert len(layout.placements) == expected == 10 + 10 + 20 + 4 + 1 + 1 + 5
-    assert min(layout.margins.values()) >= 0
-    assert {p.part for p in layout.placements} >= {"ship_base_10", "pivot_guide", "tracker_clip"}
+    table, ships = design.layout, design.ship_layout
+    assert len(table.placements) == sum(len(u.pieces) for u in table_units(design))
+    assert len(table.placements) == 4 + 1 + 1 + (5 + 5 + 4) + 1 + 1
+    depth = design.ship_box.usable_depth
+    assert len(ships.placements) == sum(len(u.pieces) for u in ship_units(design, depth))
+    assert len(ships.placements) == 10 + 10 + 20 + 1 + 2
+    for layout in (table, ships):
+        assert min(layout.margins.values()) >= 0
+    assert {p.part for p in ships.placements} >= {"ship_base_10", "tracker_card_10", "tracker_clip"}
+    assert {p.part for p in table.placements} >= {"pivot_guide", "mission_tracker"}
 
 
 def test_a_container_too_small_is_refused_with_the_shortfall() -> None:
@@ -150,7 +156,7 @@ def test_a_container_too_small_is_refused_with_the_shortfall() -> None:
 @pytest.mark.parametrize("depth", [5, 8])
 def test_a_container_too_shallow_is_refused(depth: float) -> None:
     design = SquadronsDesign(params(f"tin.inner_depth_mm={depth}"))
-    with pytest.raises(InputError, match=r"too shallow"):
+    with pytest.raises(InputError, match=r"too shallow|no wall for the lid to stand on"):
         _ = design.layout
 
 
@@ -164,8 +170,10 @@ def test_sources_keep_symbolic_names() -> None:
 
 def test_each_gauge_word_is_centred_on_the_tick_it_names() -> None:
     """ADV/EVA under the 2" tick (Advance and Evasion are 2" moves), BOOST +3 under the
-    3" tick ("+3": Boost's up to 3" more); they were at 1" and 4.5", off their ticks."""
-    spans = gauge_word_spans(params())
+    3" tick ("+3": Boost's up to 3" more); they were at 1" and 4.5", off their ticks. Each
+    on a line of its own: wider than the inch between the ticks at 4.2 mm."""
+    p = params()
+    spans = gauge_word_spans(p)
     assert [(word, round(tick, 1)) for word, tick, _x0, _x1 in spans] == [
         ("ADV/EVA", 50.8),
         ("BOOST +3", 76.2),
@@ -173,8 +181,8 @@ def test_each_gauge_word_is_centred_on_the_tick_it_names() -> None:
     for _word, tick, x0, x1 in spans:
         assert x0 < tick < x1
         assert (x0 + x1) / 2 == pytest.approx(tick, abs=1e-9)
-    (_, _, _, first_end), (_, _, second_start, _) = spans
-    assert second_start - first_end > 5  # two words, not one run of letters
+    lines = [p.words_line_y(k) for k in range(2)]
+    assert lines[1] - lines[0] >= p.gauge.word_height_mm + 0.8  # two lines, apart
 
 
 def test_the_rear_zone_leaves_room_for_the_bar_under_6_and_9() -> None:
@@ -199,9 +207,8 @@ def test_the_two_players_differ_in_lightness_and_in_mark() -> None:
     assert player_mark(p, 0) != player_mark(p, 1)
 
 
-def test_gauge_words_that_would_run_together_are_refused_with_the_most_that_fits() -> None:
-    """At gauge.word_height_mm 5 the words at 2 and 3 inches touched and the built gauge
-    failed its check after every render."""
+def test_gauge_words_that_would_run_into_the_numerals_are_refused_with_the_most_that_fits() -> None:
+    """Two lines of words and the numerals over them must fit the gauge's width."""
     with pytest.raises(
         InputError, match=r"gauge\.word_height_mm \(5\.0\) runs .*; at most (\d\.\d)"
     ):
@@ -211,6 +218,8 @@ def test_gauge_words_that_would_run_together_are_refused_with_the_most_that_fits
     except InputError as refused:
         most = str(refused).rsplit("at most ", 1)[1]
     assert params(f"gauge.word_height_mm={most}").gauge.word_height_mm == float(most)
+    with pytest.raises(InputError):
+        params(f"gauge.word_height_mm={float(most) + 0.1:g}")
 
 
 @pytest.mark.parametrize(

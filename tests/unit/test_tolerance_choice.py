@@ -3,15 +3,20 @@ accepted by resolve and sets the chosen values; bad input is one line, exit 2.""
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
 
+from squadron_cad import kit as kit_module
 from squadron_cad.cli import main
 from squadron_cad.errors import InputError
-from squadron_cad.kit import load_kit
+from squadron_cad.kit import load_kit, register
 from squadron_cad.resolve import resolve
 from squadron_cad.tolerance import DEFAULT_LADDER, Ladder, choice_values, parse_picks, with_value
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from toykit import TOY_KIT
 
 KIT = load_kit("squadron-leader")
 LADDER = Ladder.parse(DEFAULT_LADDER)
@@ -125,13 +130,17 @@ def test_bad_choose_is_one_line_exit_2(tmp_path: Path, capsys, args: list[str], 
     assert not target.exists()
 
 
-@pytest.mark.parametrize("kit", ["squadrons"])
-def test_a_kit_without_coupons_says_so(tmp_path: Path, capsys, kit: str) -> None:
+def test_a_kit_without_coupons_says_so(tmp_path: Path, capsys) -> None:
+    """Every installed kit has coupons now: the toy kit, which declares none, says so."""
+    register(TOY_KIT)
     out = tmp_path / "tolerance"
-    code, _, err = run(["tolerance", "--kit", kit, "--out", str(out)], capsys)
+    try:
+        code, _, err = run(["tolerance", "--kit", "toy", "--out", str(out)], capsys)
+    finally:
+        kit_module._REGISTERED.pop(TOY_KIT.name, None)  # no toy kit in other tests
     assert code == 2
     assert err.strip().splitlines() == [
-        f"squadron-cad: error: the {kit} kit declares no fits: it has no tolerance test print"
+        "squadron-cad: error: the toy kit declares no fits: it has no tolerance test print"
     ]
     assert not out.exists()
 

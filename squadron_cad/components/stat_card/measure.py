@@ -3,7 +3,8 @@
 The only overlap is the detent bump in its groove, and hanging on its top jaw the clip
 rests there unsprung; the running gaps on every jaw face match the clearance; between
 values the jaws spread by the grip, and the jaw's bending strain stays under what PLA
-takes repeatedly; the window frames the numeral.
+takes repeatedly; so does the strain of the two rails the window leaves in the top jaw;
+the window frames the numeral.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import numpy as np
 import shapely
 import trimesh
 from shapely.geometry import MultiPolygon, Polygon, box
+from shapely.geometry.base import BaseGeometry
 
 from squadron_cad.checks import memo, meshgeo
 from squadron_cad.checks.findings import Finding, verdict
@@ -25,6 +27,7 @@ from squadron_cad.components.stat_card.shape import DialLayout
 from squadron_cad.geometry import frames
 
 GRIP_STEPS = 10  # bisection steps when measuring the detent grip (0.001 mm)
+BEAM_SAMPLES = 400  # sections along a jaw when integrating its bending
 DETENT_INTERFERENCE_MM = (0.10, 0.20)  # a click that holds without binding
 # Allowable strain for a snap flexed many times. Bayer MaterialScience's "Snap-Fit Joints
 # for Plastics" gives permissible short-term strains for one brief deflection and says to
@@ -68,6 +71,7 @@ class DialMeasure:
     window_margin_mm: float  # least margin of a numeral inside the clip's window
     jaw_thickness_mm: float  # the lower jaw, where it bends
     jaw_span_mm: float  # from the spine's inner face to the middle of the bump
+    rails: RailMeasure | None = None  # the top jaw beside its window
 
     @property
     def strain(self) -> float:
@@ -78,6 +82,81 @@ class DialMeasure:
         Conservative: all of the spread is put on the lower jaw, none on the spine or the
         top jaw."""
         return 1.5 * self.jaw_thickness_mm * self.interference_mm / self.jaw_span_mm**2
+
+
+@dataclass(frozen=True)
+class RailMeasure:
+    """The two rails the window leaves in the top jaw, read off the clip's mesh, and their
+    bending strain when the jaws spread between values."""
+
+    width_mm: float  # the narrower rail, along the row
+    thickness_mm: float  # through the card's thickness
+    strain: float  # the top jaw's peak strain: at the rails' root, or the jaw's own
+    at_mm: float  # where it peaks, from the spine's inner face
+
+
+def beam_strain(
+    positions: np.ndarray,
+    widths: np.ndarray,
+    thicknesses: np.ndarray,
+    load_at: float,
+    deflection: float,
+) -> tuple[float, float]:
+    """Peak bending strain, and where, of a cantilever from position 0 (its root) whose
+    rectangular section (width, thickness) varies along it, deflected by `deflection` where
+    the load bears (`load_at`). Euler-Bernoulli: M = P (a - s); the deflection there is
+    P integral (a - s)^2 / E I ds; the strain at s is M (t / 2) / E I. For a constant
+    section this is 1.5 t d / a^2, the Bayer guide's straight cantilever."""
+    inside = positions <= load_at
+    s, b, t = positions[inside], widths[inside], thicknesses[inside]
+    inertia = b * t**3 / 12
+    compliance = float(np.trapezoid((load_at - s) ** 2 / inertia, s))
+    strains = deflection * (load_at - s) * (t / 2) / inertia / compliance
+    peak = int(np.argmax(strains))
+    return float(strains[peak]), float(s[peak])  # fmt: skip
+
+
+def _jaw_plane(solid: manifold3d.Manifold, w: float) -> MultiPolygon:
+    """The clip's section across its jaws at w (through the card's thickness), as polygons
+    in (u, -along the row): the plane a jaw's width is read in."""
+    turn = np.array([[1.0, 0, 0, 0], [0, 0, -1, 0], [0, 1, 0, 0], [0, 0, 0, 1]])  # y -> z
+    return meshgeo.section(meshgeo.placed(solid, turn), w)
+
+
+def _chord(section: BaseGeometry, u: float) -> float:
+    """How much material the line across `section` at u crosses."""
+    return float(section.intersection(shapely.LineString([(u, -1e3), (u, 1e3)])).length)
+
+
+def measure_rails(
+    clip: trimesh.Trimesh, layout: DialLayout, span: float, spread: float
+) -> RailMeasure | None:
+    """The top jaw as a cantilever from the spine's inner face, loaded over the bump (the
+    card between them), all of the spread put on it (the lower jaw's measure turned round):
+    its width along the row and its thickness read at each step across the finger from the
+    clip's mesh, so the window's rails count as what they are."""
+    d = layout.card
+    top_face = float(d.card_thickness_mm) + float(d.clip_clearance_mm)
+    plane = _jaw_plane(meshgeo.solid_of(clip), top_face + float(d.clip_jaw_thickness_mm) / 2)
+    windows = [Polygon(ring) for p in meshgeo.polygons(plane) for ring in p.interiors]
+    if not windows:
+        return None
+    window = max(windows, key=lambda w: w.area)
+    middle = (window.bounds[0] + window.bounds[2]) / 2
+    across = plane.intersection(shapely.LineString([(middle, -1e3), (middle, 1e3)]))
+    outer, inner = across.bounds, window.bounds
+    rail = min(inner[1] - outer[1], outer[3] - inner[3])
+    # The profile through a rail (u, w): the jaw's thickness at each u.
+    rail_middle = float(clip.bounds[0][2]) + rail / 2
+    jaw = meshgeo.section(clip, rail_middle).intersection(box(-1e3, top_face - 0.01, 1e3, 1e3))
+    root = -float(d.clip_clearance_mm)  # the spine's inner face
+    positions = (np.arange(BEAM_SAMPLES) + 0.5) * span / BEAM_SAMPLES  # off the spine's face
+    widths = np.array([_chord(plane, root + s) for s in positions])
+    thicknesses = np.array([_chord(jaw, root + s) for s in positions])
+    if (widths <= 0).any() or (thicknesses <= 0).any():
+        return None
+    strain, at = beam_strain(positions, widths, thicknesses, span, spread)
+    return RailMeasure(rail, _chord(jaw, middle), strain, at)
 
 
 def _grip(card: manifold3d.Manifold, clip: manifold3d.Manifold, thickness: float) -> float:
@@ -192,17 +271,19 @@ def measure_dial(layout: DialLayout, card: trimesh.Trimesh, clip: trimesh.Trimes
         between = clip_on_card(layout, 0, value + 0.5)
         spreads.append(_grip(card_solid, meshgeo.placed(clip_solid, between), thickness) - top)
     jaw_thickness, jaw_span = _jaw_dimensions(clip, layout)
+    interference = min(spreads) if spreads else math.nan
     return DialMeasure(
         layout.rows * len(layout.values),
         stray,
         unseated,
-        min(spreads) if spreads else math.nan,
+        interference,
         below,
         edge,
         top,
         min(margins),
         jaw_thickness,
         jaw_span,
+        measure_rails(clip, layout, jaw_span, interference),
     )
 
 
@@ -233,6 +314,7 @@ def dial_findings(
         _seat_finding(dial, name),
         _interference_finding(card, limits.tolerance_mm, dial, name),
         _strain_finding(dial, name),
+        _rail_finding(dial, name),
         _window_finding(dial, name),
     ]
 
@@ -278,6 +360,26 @@ def _strain_finding(dial: DialMeasure, name: str) -> Finding:
         f"strain, per Bayer's snap-fit guide, less an FDM margin; PETG takes more)",
         verdict(ok),
         "" if ok else "the jaw bends past what PLA takes repeatedly: it will crack or creep",
+    )
+
+
+def _rail_finding(dial: DialMeasure, name: str) -> Finding:
+    rails = dial.rails
+    ok = rails is not None and rails.strain <= CLIP_STRAIN_MAX
+    measured = (
+        "no window found in the top jaw" if rails is None
+        else f"{rails.strain * 100:.2f} % at {rails.at_mm:.2f} mm from the spine (rails "
+        f"{rails.width_mm:.2f} x {rails.thickness_mm:.2f} mm, d {dial.interference_mm:.3f}, "
+        f"L {dial.jaw_span_mm:.2f} mm)"
+    )  # fmt: skip
+    return Finding(
+        name,
+        "clip_rail_strain",
+        measured,
+        f"at most {CLIP_STRAIN_MAX * 100:g} %, the jaw's limit: the top jaw, its window's two "
+        "rails included, bent by the whole spread",
+        verdict(ok),
+        "" if ok else "the rails beside the window bend past what PLA takes repeatedly",
     )
 
 

@@ -8,6 +8,9 @@ groove under the card at each value, and between values the jaws spread by the g
 flat, without supports: the card top up, each clip standing on its side (its profile on
 the bed).
 
+An optional tag column (DialLayout.tag_width) stands before the labels, at x < 0, for what
+tells one card from another (a number, an owner's mark): the clips never ride over it.
+
 Card frame: x along the rows, y up the card, z up from the bed; row 0 is the top row.
 Clip frame (as modelled, print orientation): x = across the finger, inward from the
 finger's edge (u); y = through the card's thickness (w, card bottom at 0); z = along the
@@ -43,6 +46,7 @@ class DialLayout:
     # across, frame included (0: no mark), and the clear space its neighbours keep from it.
     mark_mm: Number = 0.0
     mark_clearance_mm: Number = 0.0
+    tag_width: Number = 0.0  # the tag column before the labels (0: none)
 
     @property
     def rows(self) -> int:
@@ -168,7 +172,16 @@ def card_outline(layout: DialLayout) -> OpenSCADObject:
         for row in range(layout.rows)
     ]
     spine = square([d.label_width_mm, layout.height])
+    if layout.tag_width:
+        tag = translate([-layout.tag_width, 0])(square([layout.tag_width, layout.height]))
+        return union()(tag, spine, *fingers)
     return union()(spine, *fingers)
+
+
+def tag_centres(layout: DialLayout, slots: int) -> list[tuple[Number, Number]]:
+    """The centres of `slots` equal bands down the tag column, top first."""
+    band = layout.height / slots
+    return [(-layout.tag_width / 2, layout.height - band * (k + 0.5)) for k in range(slots)]
 
 
 def card_mark_centre(layout: DialLayout) -> tuple[Number, Number]:

@@ -40,6 +40,7 @@ def contents() -> KitContents:
         fit_lines=stowing.fit_lines,
         paper=_paper,
         purchases=design.purchases,
+        coupons=Later(f"{__name__}.coupons", "COUPONS"),
     )
 
 
@@ -53,7 +54,7 @@ KIT = Kit(
     defaults=HERE / "default.yaml",
     presets=HERE / "tins",
     contents=contents,
-    notes="ship bases, inch ruler, movement gauge, pivot guide, objectives, trackers, a box",
+    notes="ship bases, inch ruler, movement gauge, pivot guide, markers, trackers, boxes",
     featured=("base.per_player", "base.size_mm"),
     # The change a maker makes most (another tin), and one that reaches most parts.
     bench_changes=(

@@ -10,9 +10,12 @@ measured on the meshes (the parameters give only what is expected).
 - pivot guide: the base pivots 45 degrees either way about its centre without touching it;
   the gap at the base's front corners; the engraved rays at 45 degrees and the centre mark
   on the forward axis, through the base's centre;
-- tracker: Squadron Leader's dial measure: a clip clicks in at every value 0..6 of both rows;
-(Every piece in its box pocket is the engine's fit proof, run by the build for every kit
-with a layout: checks.fits.stowed_findings.)
+- tracker: Squadron Leader's dial measure: a clip clicks in at every value 0..6 of both rows,
+  and at every round of the mission tracker;
+- boxes: the kit's box and a ship box, each lid closed in its container: the lid's gap, that
+  it stays on, nothing rattling more than box.max_rattle_mm (the engine's tray checks).
+(Every piece in its box pocket is the engine's fit proof, run by the build for every box of
+the kit: checks.fits.stowed_findings.)
 """
 
 from __future__ import annotations
@@ -34,11 +37,14 @@ from shapely.ops import unary_union
 from squadron_cad.checks import meshgeo
 from squadron_cad.checks.findings import Finding
 from squadron_cad.checks.fits import FitLimits
+from squadron_cad.checks.tin import box_in_tin_findings
+from squadron_cad.checks.tray_play import tray_findings
 from squadron_cad.components.invariants import invariant, unmeasured, valid_solids
 from squadron_cad.components.ruler_joint.measure import JointMeasure, joint_findings, measure_joint
 from squadron_cad.components.stat_card.measure import DialMeasure, dial_findings, measure_dial
 from squadron_cad.kits.squadrons import constants as C
-from squadron_cad.kits.squadrons.constants import OBJECTIVE_PARTS, ruler_part
+from squadron_cad.kits.squadrons.constants import OBJECTIVE_PARTS, card_part, ruler_part
+from squadron_cad.kits.squadrons.parts import tracker
 
 TICK_TOL_MM = 0.1  # the issue's tolerance for inch ticks
 LENGTH_TOL_MM = 0.1
@@ -124,30 +130,39 @@ def ruler_invariants(design: Any, meshes: Meshes) -> list[dict[str, Any]]:
         half = float(max(np.abs(mesh.vertices[:, 1])))
         out += _tick_invariants("movement gauge", outline, half, p.gauge.tick_length_mm,
                                 C.GAUGE_LENGTH_IN)  # fmt: skip
-        out += _word_invariants(design, mesh, half)
+        out += _word_invariants(design, mesh)
     return out
 
 
-WORD_GAP_MM = 1.5  # letters closer than twice this are one word (words are 8 mm apart)
 WORD_TOL_MM = 0.2  # a word's ink centre off its tick: the strokes' round ends are facets
 
 
-def gauge_words(mesh: trimesh.Trimesh, depth: float, half: float, height: float) -> list[Polygon]:
+def gauge_words(
+    mesh: trimesh.Trimesh, depth: float, lines: list[tuple[float, float]]
+) -> list[Polygon]:
     """The bounding boxes (x0, y0, x1, y1 as polygons) of the words engraved along the
-    gauge's foot (the -y edge, under the numerals), left to right."""
+    gauge's foot, a word a line (each line: its band of y), in the lines' order."""
     section = _top_section(mesh, depth)
     x0, _, x1, _ = section.bounds
-    band = box(x0, -half + 0.5, x1, -half + 1 + height + 0.5)
-    cut = band.difference(section)
-    letters = [g for g in meshgeo.polygons(cut) if g.area > 0.01]
-    words = meshgeo.polygons(unary_union([g.buffer(WORD_GAP_MM) for g in letters]))
-    found = [box(*unary_union([g for g in letters if g.intersects(w)]).bounds) for w in words]
-    return sorted(found, key=lambda g: g.bounds[0])
+    found = []
+    for low, high in lines:
+        cut = box(x0, low, x1, high).difference(section)
+        letters = [g for g in meshgeo.polygons(cut) if g.area > 0.01]
+        if letters:
+            found.append(box(*unary_union(letters).bounds))
+    return found
 
 
-def _word_invariants(design: Any, mesh: trimesh.Trimesh, half: float) -> list[dict[str, Any]]:
+def word_lines(p: Any) -> list[tuple[float, float]]:
+    """Each word line's band of y on the gauge, its letters and a little round them."""
+    half = p.gauge.word_height_mm / 2
+    return [(p.words_line_y(k) - half - 0.3, p.words_line_y(k) + half + 0.3)
+            for k in range(len(C.GAUGE_WORDS))]  # fmt: skip
+
+
+def _word_invariants(design: Any, mesh: trimesh.Trimesh) -> list[dict[str, Any]]:
     p = design.params
-    words = gauge_words(mesh, p.text.depth_mm, half, p.gauge.word_height_mm)
+    words = gauge_words(mesh, p.text.depth_mm, word_lines(p))
     ticks = [inch * C.INCH_MM for inch, _word in C.GAUGE_WORDS]
     worst = (
         max(abs((w.bounds[0] + w.bounds[2]) / 2 - x) for w, x in zip(words, ticks, strict=True))
@@ -229,7 +244,7 @@ def base_lines(mesh: trimesh.Trimesh, depth: float, min_length: float) -> list[L
 
 def base_invariants(design: Any, meshes: Meshes) -> list[dict[str, Any]]:
     b = design.params.base
-    names = sorted((n for n in meshes if n.startswith("ship_base_")),
+    names = sorted((n for n in meshes if n.startswith("ship_base_") and "." not in n),
                    key=lambda n: int(n.rsplit("_", 1)[1]))  # fmt: skip
     if not names:
         return []
@@ -397,9 +412,20 @@ def _dial(layout: Any, card: trimesh.Trimesh, clip: trimesh.Trimesh) -> DialMeas
     return measure_dial(layout, card, clip)
 
 
+TRACKER_CARD = card_part(1)  # every ship's card has the same rows: the first is measured
+
+
 def tracker_measure(design: Any, meshes: Meshes) -> DialMeasure | None:
-    if "tracker_card" in meshes and "tracker_clip" in meshes:
-        return _dial(design.dial, meshes["tracker_card"], meshes["tracker_clip"])
+    if TRACKER_CARD in meshes and "tracker_clip" in meshes:
+        return _dial(design.dial, meshes[TRACKER_CARD], meshes["tracker_clip"])
+    return None
+
+
+def mission_measure(design: Any, meshes: Meshes) -> DialMeasure | None:
+    """The ship trackers' clip on the mission tracker's row."""
+    if "mission_tracker" in meshes and "tracker_clip" in meshes:
+        layout = tracker.mission_layout(design.params)
+        return _dial(layout, meshes["mission_tracker"], meshes["tracker_clip"])
     return None
 
 
@@ -409,11 +435,16 @@ def tracker_invariants(design: Any, meshes: Meshes) -> list[dict[str, Any]]:
         return []
     held = dial.placements - len(dial.unseated)
     rows = len(C.TRACKER_LABELS) * (C.TRACKER_MAX + 1)
-    return [
+    found = [
         invariant("tracker: values 0..6 held by a detent, both rows", rows, held, 0),
         invariant("tracker: detent grip (mm)", design.params.stat_dial.grip_mm,
                   dial.interference_mm, design.params.checks.fit_tolerance_mm),
     ]  # fmt: skip
+    rounds = mission_measure(design, meshes)
+    if rounds is not None:
+        found.append(invariant(f"mission tracker: rounds 1..{C.ROUNDS} held by a detent",
+                               C.ROUNDS, rounds.placements - len(rounds.unseated), 0))  # fmt: skip
+    return found
 
 
 def clearance_findings(design: Any, meshes: Meshes) -> list[Finding]:
@@ -429,11 +460,24 @@ def clearance_findings(design: Any, meshes: Meshes) -> list[Finding]:
             name = f"{ruler_part(k)}+{ruler_part(k + 1)}"
             joint = _joints(sections[k - 1], sections[k])
             found += joint_findings(p.ruler, joints, joint, name, C.RULER_SECTIONS)
+    clip = FitLimits(p.checks.clip_fit, "clip_fit", tolerance)
     dial = tracker_measure(design, valid)
     if dial is not None:
-        clip = FitLimits(p.checks.clip_fit, "clip_fit", tolerance)
-        found += dial_findings(p.stat_dial, clip, dial, "tracker_card+tracker_clip")
-    return found  # the pieces in their pockets: the engine's fit proof
+        found += dial_findings(p.stat_dial, clip, dial, f"{TRACKER_CARD}+tracker_clip")
+    rounds = mission_measure(design, valid)
+    if rounds is not None:
+        found += dial_findings(p.mission_card, clip, rounds, "mission_tracker+tracker_clip")
+    return found + box_findings(design, valid)  # pockets: the engine's fit proof, every box
+
+
+def box_findings(design: Any, meshes: Meshes) -> list[Finding]:
+    """Each box in play, its lid closed in its container (the engine's tray checks: the
+    lid's gap, that it stays on, nothing rattling), and the ship box in its container (the
+    engine measures the kit's box in the tin)."""
+    p = design.params
+    found = tray_findings(design.layout, meshes, p.box, p.checks, p.tin)
+    found += tray_findings(design.ship_layout, meshes, p.box, p.checks, p.ship_tin)
+    return found + box_in_tin_findings(design.ship_layout, meshes, p.ship_tin)
 
 
 def invariants(design: Any, meshes: Meshes) -> list[dict[str, Any]]:

@@ -1,8 +1,11 @@
 """The Squadrons kit's derived design: computed once from the resolved parameters.
 
-The box holds one player's squadron (bases, trackers and clips) and the shared pieces
-(ruler sections, movement gauge, pivot guide, objective and entry markers), stowed as
-`stowing` lays them out; a container too small is refused naming the shortfall.
+Two kinds of box, each the engine's tray with its lid, fitted to a container: the kit's
+box (in `tin`) holds the table's pieces (ruler sections, movement gauge, pivot guide, the
+objectives the missions need, the mission tracker); each player's ship box (in
+`ship_tin`) keeps one squadron (bases, tracker cards and clips, the Squadron Leader's marker,
+the player's entry markers). So 8 players print the box and 8 ship boxes. Both are stowed
+as `stowing` lays them out; a container too small is refused naming the shortfall.
 """
 
 from __future__ import annotations
@@ -33,16 +36,26 @@ class SquadronsDesign:
 
     @cached_property
     def layout(self) -> Layout:
-        """Every piece of player 1's squadron and the shared pieces, in pockets."""
-        b = self.params.box
-        return simple.stow(
-            self.box,
-            stowing.units(self),
-            clearance=b.pocket_clearance_mm,
-            divider=b.divider_mm,
-            box_part="box",
-            lid_part=None,
-        )
+        """The table's pieces in the kit's box, in pockets, under its lid."""
+        p = self.params
+        units = stowing.table_units(self)
+        return simple.stow_in_tray(p.tin, p.box, units, "box", "box_lid")
+
+    @cached_property
+    def ship_box(self) -> BoxShape:
+        return simple.tray_shape(self.params.ship_tin, self.params.box)
+
+    @cached_property
+    def ship_layout(self) -> Layout:
+        """One player's squadron in their ship box, in pockets, under its lid."""
+        p = self.params
+        units = stowing.ship_units(self, self.ship_box.usable_depth)
+        return simple.stow_in_tray(p.ship_tin, p.box, units, "ship_box", "ship_box_lid")
+
+    @property
+    def layouts(self) -> tuple[Layout, ...]:
+        """Every box the kit prints: the engine proves each one's fit."""
+        return (self.layout, self.ship_layout)
 
 
 def purchases(p: SquadronsParams) -> list[Purchase]:

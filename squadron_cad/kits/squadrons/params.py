@@ -8,7 +8,7 @@ Cross-field rules raise one line naming every key involved.
 
 from __future__ import annotations
 
-import itertools
+import math
 from typing import Annotated
 
 from pydantic import Field, model_validator
@@ -35,6 +35,8 @@ EDGE_MM = 1.0  # engraved lines stop this far inside a base's edge
 LINE_GAP_MM = 1.0  # zone lines start this far outside the peg socket
 PIVOT_BAND_MM = 15  # the pivot guide's least depth, from its inner arc to pivot.radius_mm
 MIN_ADVANCE_NUMERAL_MM = 2.5  # the guide's "180" shrinks to fit its band, not below this
+TAG_MARGIN_MM = 0.8  # a tracker's number and mark stay this far inside its tag column
+TRACKER_MARK_MM = 3.0  # the least player's mark on a tracker (Squadron Leader's token mark)
 
 
 class BaseParams(Section):
@@ -79,6 +81,13 @@ class InchRulerParams(SectionedRulerParams):
     label_tick_length_mm: Annotated[Mm, mm("Length of a labelled tick", 1, 20)]
 
 
+class FlagshipParams(Section):
+    size_mm: Annotated[
+        Mm, mm("Side of the Squadron Leader's plate (at least a finger notch's 12 mm)", 12.5, 40)
+    ]
+    thickness_mm: Annotated[Mm, mm("Thickness of the Squadron Leader's plate", 1.2, 5)]
+
+
 class GaugeParams(Section):
     width_mm: Annotated[Mm, mm("Width of the movement gauge", 8, 40)]
     thickness_mm: Annotated[Mm, mm("Thickness of the movement gauge", 1.5, 10)]
@@ -88,7 +97,8 @@ class GaugeParams(Section):
     word_height_mm: Annotated[Mm, mm("Height of the words (ADV/EVA, BOOST)", 2, 15)]
 
 
-WORDS_GAP_MM = 4.0  # between the gauge's two words (the check reads letters 3 mm apart as one)
+WORDS_FOOT_MM = 1.0  # the gauge's lower word line stands this far inside its foot edge
+WORDS_LINE_GAP_MM = 0.8  # between the gauge's word lines, and up to its numerals
 
 
 class PivotParams(Section):
@@ -149,9 +159,38 @@ class SquadronsParams(KitParamsBase):
     pivot: PivotParams
     objective: ObjectiveParams
     stat_dial: StatCardParams  # the ship tracker: the stat card component's card and clips
-    tin: TinParams
+    flagship: FlagshipParams
+    tin: TinParams  # the container of the kit's box (the table's pieces)
+    ship_tin: TinParams  # the container of each player's ship box (one squadron)
     box: TrayParams
     checks: SquadronsChecksParams
+
+    @property
+    def tracker_tag_mm(self) -> float:
+        """The ship tracker's tag column: the widest ship number and a margin each side."""
+        digits = "8" * len(str(self.base.per_player))
+        stroke, height = self.text.stroke_mm, self.stat_dial.numeral_height_mm
+        number = layout_text(digits)[1] * (height - stroke) + stroke
+        mark = TRACKER_MARK_MM + 2 * C.MARK_FRAME_MM
+        return float(max(number, mark) + 2 * TAG_MARGIN_MM)
+
+    @property
+    def tracker_mark_mm(self) -> float:
+        """The player's mark on a ship tracker: what the tag column leaves inside its recess
+        (at least TRACKER_MARK_MM)."""
+        return self.tracker_tag_mm - 2 * (C.MARK_FRAME_MM + TAG_MARGIN_MM)
+
+    @property
+    def mission_card(self) -> StatCardParams:
+        """The mission tracker: the ship tracker's card with one row, the rounds."""
+        return self.stat_dial.model_copy(
+            update={"labels": (C.MISSION_LABEL,), "min_value": 1, "max_value": C.ROUNDS}
+        )
+
+    @property
+    def mission_legend_mm(self) -> float:
+        """The band above the mission tracker's row: as tall as a numeral and its margins."""
+        return float(self.stat_dial.numeral_height_mm) + 2 * C.LEGEND_MARGIN_MM
 
     @property
     def ruler_section_mm(self) -> Number:
@@ -203,26 +242,37 @@ class SquadronsParams(KitParamsBase):
             h = round(h - 0.1, 1)
         return max(h, MIN_ADVANCE_NUMERAL_MM)
 
-    def _words_apart(self) -> None:
-        """ADV/EVA at 2" and BOOST +3 at 3" stand 25.4 mm apart: tall words run together
-        (at gauge.word_height_mm 5 they did, and the gauge failed its check after the
-        renders)."""
-        height = self.gauge.word_height_mm
-        if not self._words_fit(height):
-            most = max(h / 10 for h in range(20, round(height * 10)) if self._words_fit(h / 10))
-            raise ValueError(
-                f"gauge.word_height_mm ({height}) runs the gauge's words together "
-                f"(ADV/EVA at 2 in, BOOST +3 at 3 in); at most {most:g}"
-            )
+    def words_line_y(self, line: int) -> float:
+        """The centre (y) of the gauge's word line `line` (0 along the foot, 1 above it):
+        ADV/EVA at 2" and BOOST +3 at 3" are wider than the inch between their ticks at a
+        height whose letters print apart (at 3 mm their letters came 0.17 mm apart), so
+        each word has a line of its own."""
+        g = self.gauge
+        return (
+            -g.width_mm / 2
+            + WORDS_FOOT_MM
+            + g.word_height_mm / 2
+            + line * (g.word_height_mm + WORDS_LINE_GAP_MM)
+        )
 
-    def _words_fit(self, height: float) -> bool:
-        """Each word, centred on its tick, WORDS_GAP_MM clear of the next."""
-        stroke = self.text.stroke_mm
-        spans = []
-        for inch, word in sorted(C.GAUGE_WORDS):
-            half = (layout_text(word)[1] * (height - stroke) + stroke) / 2
-            spans.append((inch * C.INCH_MM - half, inch * C.INCH_MM + half))
-        return all(b[0] - a[1] >= WORDS_GAP_MM for a, b in itertools.pairwise(spans))
+    def _words_apart(self) -> None:
+        """The word lines and the numerals over them, each clear of the next."""
+        g = self.gauge
+        top_line = self.words_line_y(len(C.GAUGE_WORDS) - 1) + g.word_height_mm / 2
+        numerals = g.width_mm / 2 - g.tick_length_mm - 1 - g.numeral_height_mm
+        if top_line + WORDS_LINE_GAP_MM > numerals + 1e-9:
+            most = (
+                numerals
+                - WORDS_LINE_GAP_MM
+                + g.width_mm / 2
+                - WORDS_FOOT_MM
+                - WORDS_LINE_GAP_MM * (len(C.GAUGE_WORDS) - 1)
+            ) / len(C.GAUGE_WORDS)
+            raise ValueError(
+                f"gauge.word_height_mm ({g.word_height_mm}) runs the gauge's two lines of "
+                f"words into its numerals (gauge.numeral_height_mm {g.numeral_height_mm}, "
+                f"gauge.width_mm {g.width_mm}); at most {math.floor(most * 10 + 1e-6) / 10:g}"
+            )
 
     def _numeral_span(self) -> tuple[Number, Number]:
         """The range of x (behind the centre) where the number, and the bar under a 6 or a
@@ -242,8 +292,9 @@ class SquadronsParams(KitParamsBase):
         """The range of y (off the forward axis) where the player's mark (its circle)
         clears the side zone's lines and stays EDGE_MM inside the base's edge."""
         b = self.base
-        low = sqrt(2) * (b.mark_size_mm / 2 + b.line_width_mm / 2 + 0.6)
-        high = b.size_mm / 2 - EDGE_MM - b.mark_size_mm / 2
+        reach = b.mark_size_mm / 2 + C.MARK_FRAME_MM  # the mark and the recess round it
+        low = sqrt(2) * (reach + b.line_width_mm / 2 + 0.6)
+        high = b.size_mm / 2 - EDGE_MM - reach
         return low, high
 
     @property

@@ -6,7 +6,8 @@ the ruler's sections, the clips in a grid) in a pocket of its own.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from squadron_cad.errors import InputError
 from squadron_cad.fit.report import fit_report
@@ -14,8 +15,14 @@ from squadron_cad.fit.units import Piece, Unit
 from squadron_cad.geometry import frames
 from squadron_cad.geometry.frames import Bounds
 from squadron_cad.kits.squadrons import constants as C
-from squadron_cad.kits.squadrons.constants import OBJECTIVE_PARTS, base_part, ruler_part
-from squadron_cad.kits.squadrons.parts import pivot_guide
+from squadron_cad.kits.squadrons.constants import (
+    MARKER_PARTS,
+    OBJECTIVE_PARTS,
+    base_part,
+    card_part,
+    ruler_part,
+)
+from squadron_cad.kits.squadrons.parts import pivot_guide, tracker
 
 if TYPE_CHECKING:
     from squadron_cad.kits.squadrons.design import SquadronsDesign
@@ -51,12 +58,19 @@ def part_bounds(design: SquadronsDesign, part: str) -> Bounds:
         o = p.objective
         half = o.diameter_mm / 2
         return (-half, -half, 0.0), (half, half, o.thickness_mm + o.symbol_height_mm)
-    if part == "tracker_card":
+    if part.startswith("tracker_card_"):
         dial = design.dial
-        return (0.0, 0.0, 0.0), (float(dial.length), float(dial.height),
-                                 p.stat_dial.card_thickness_mm)  # fmt: skip
+        return (-float(dial.tag_width), 0.0, 0.0), (
+            float(dial.length), float(dial.height), p.stat_dial.card_thickness_mm)  # fmt: skip
     if part == "tracker_clip":
         return clip_bounds(design)
+    if part == "mission_tracker":
+        _low, high = tracker.legend_band(p)
+        length = float(tracker.mission_layout(p).length)
+        return (0.0, 0.0, 0.0), (length, high, p.stat_dial.card_thickness_mm)
+    if part == "flagship_marker":
+        half = p.flagship.size_mm / 2
+        return (-half, -half, 0.0), (half, half, p.flagship.thickness_mm)
     raise KeyError(part)
 
 
@@ -101,7 +115,7 @@ def stacks(
     return out
 
 
-def clip_grid(design: SquadronsDesign, count: int) -> Unit:
+def clip_grid(design: SquadronsDesign, count: int, name: str = "tracker_clips") -> Unit:
     """The tracker clips lying as printed, side by side in a grid (touching, one group)."""
     low, high = clip_bounds(design)
     sx, sy, sz = _size((low, high))
@@ -111,16 +125,39 @@ def clip_grid(design: SquadronsDesign, count: int) -> Unit:
     for k in range(count):
         col, row = k % columns, k // columns
         move = frames.translate(col * sx - low[0], row * sy - low[1], -low[2])
-        pieces.append(Piece(f"tracker_clip_{k + 1}", "tracker_clip", move, (low, high)))
-    return Unit("tracker_clips", "grid", (columns * sx, rows * sy, sz), tuple(pieces))
+        piece = f"tracker_clip_{k + 1}" if count > 1 else name
+        pieces.append(Piece(piece, "tracker_clip", move, (low, high)))
+    return Unit(name, "grid", (columns * sx, rows * sy, sz), tuple(pieces))
 
 
-def units(design: SquadronsDesign) -> list[Unit]:
-    """Every unit to stow; refused when a shallow container splits them into more pockets
-    than the engine's packer searches in good time (it tries every arrangement)."""
-    found = _units(design)
+def table_units(design: SquadronsDesign) -> list[Unit]:
+    """The table's pieces, for the kit's box (fitted to the tin): ruler, gauge, pivot guide,
+    the objectives the missions need and the mission tracker with its clip."""
+    return _refused_when_many(_table_units(design), design.box.usable_depth)
+
+
+def ship_units(design: SquadronsDesign, depth: float) -> list[Unit]:
+    """One player's squadron, for a ship box `depth` deep inside: bases, tracker cards and
+    their clips, the Squadron Leader's marker and the player's entry markers."""
+    p = design.params
+    ships = p.base.per_player
+    bases = [(f"ship_base_{n}", base_part(n)) for n in range(1, ships + 1)]
+    cards = [(card_part(n), card_part(n)) for n in range(1, ships + 1)]
+    entries = math.ceil(C.markers_needed(p.players)["entry"] / p.players)  # a player's share
+    markers = [(f"entry_marker_{k}", "entry_marker") for k in range(1, entries + 1)]
+    return [
+        *stacks(design, "ship bases", bases, depth),
+        *stacks(design, "trackers", cards, depth),
+        clip_grid(design, len(p.stat_dial.labels) * ships),
+        *stacks(design, "flagship", [("flagship_marker", "flagship_marker")], depth),
+        *stacks(design, "entry markers", markers, depth),
+    ]
+
+
+def _refused_when_many(found: list[Unit], depth: float) -> list[Unit]:
+    """Refused when a shallow container splits them into more pockets than the engine's
+    packer searches in good time (it tries every arrangement)."""
     if len(found) > MAX_UNITS:
-        depth = design.box.usable_depth
         raise InputError(
             f"the container is too shallow: {depth:.1f} mm inside the box splits the stacks "
             f"into {len(found)} pockets (at most {MAX_UNITS}); raise tin.inner_depth_mm"
@@ -128,27 +165,45 @@ def units(design: SquadronsDesign) -> list[Unit]:
     return found
 
 
-def _units(design: SquadronsDesign) -> list[Unit]:
+def _table_units(design: SquadronsDesign) -> list[Unit]:
     p = design.params
     depth = design.box.usable_depth
-    ships = p.base.per_player
-    bases = [(f"ship_base_{n}", base_part(n)) for n in range(1, ships + 1)]
-    cards = [(f"tracker_card_{n}", "tracker_card") for n in range(1, ships + 1)]
     rulers = [(ruler_part(k), ruler_part(k)) for k in range(1, C.RULER_SECTIONS + 1)]
-    tokens = [(name, name) for name in OBJECTIVE_PARTS[:-1]]
-    tokens += [(f"entry_marker_{k}", "entry_marker") for k in range(1, C.ENTRY_MARKERS + 1)]
+    needed = C.markers_needed(p.players)
+    tokens = [(f"{MARKER_PARTS[kind]}_{k}", MARKER_PARTS[kind])
+              for kind in C.OBJECTIVE_KINDS for k in range(1, needed[kind] + 1)]  # fmt: skip
     return [
-        *stacks(design, "ship bases", bases, depth),
-        *stacks(design, "trackers", cards, depth),
-        clip_grid(design, len(p.stat_dial.labels) * ships),
         *stacks(design, "ruler", rulers, depth),
         *stacks(design, "gauge", [("movement_gauge", "movement_gauge")], depth),
         *stacks(design, "pivot", [("pivot_guide", "pivot_guide")], depth),
         *stacks(design, "markers", tokens, depth),
+        *stacks(design, "mission", [("mission_tracker", "mission_tracker")], depth),
+        clip_grid(design, 1, "mission_clip"),
     ]
 
 
+@dataclass(frozen=True)
+class _ShipBoxView:
+    """A ship box as the engine's fit report reads a kit's box: its container and layout."""
+
+    params: Any
+    layout: Any
+
+
 def fit_lines(design: SquadronsDesign) -> list[str]:
-    ships = design.params.base.per_player
-    holds = f"one player's {ships} ships with their trackers, and the shared pieces"
-    return fit_report(design, holds=holds)
+    """The engine's fit report of the kit's box, then of the ship boxes, each in its own
+    container: the tin, the box, the layout, the pieces, the margins, what limited them."""
+    p = design.params
+    ships = p.base.per_player
+    holds = ("the table's pieces: ruler, movement gauge, pivot guide, the objectives the "
+             "most demanding mission needs, the mission tracker")  # fmt: skip
+    ship_view = _ShipBoxView(p.model_copy(update={"tin": p.ship_tin}), design.ship_layout)
+    entries = math.ceil(C.markers_needed(p.players)["entry"] / p.players)
+    ship_holds = (f"one player's squadron: {ships} ships with their tracker cards and clips, "
+                  f"the Squadron Leader's marker, {entries} entry markers")  # fmt: skip
+    ship_lines = fit_report(ship_view, holds=ship_holds)
+    return [
+        *fit_report(design, holds=holds),
+        f"ship boxes: {p.players}, one a player, each in a container of its own (ship_tin):",
+        *(f"  {line}" for line in ship_lines),
+    ]

@@ -2,20 +2,23 @@
 
 Ship numbers: the engine's Part is one STL whose count is per player, per kit or a rule,
 and it has no per-copy parameter; so each ship number is a part of its own
-(ship_base_1..ship_base_15, the most the rules allow), and those above base.per_player
-count 0. The ruler's four 4-inch sections are four parts, as Squadron Leader's are.
+(ship_base_1..ship_base_15, the most the rules allow, and tracker_card_1..15 likewise),
+and those above base.per_player count 0. The ruler's four 4-inch sections are four parts,
+as Squadron Leader's are. The markers' counts follow from the missions
+(constants.markers_needed).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from squadron_cad.kit import Part, PrintNotes
+from squadron_cad.kit import Group, Part, PrintNotes
 from squadron_cad.kits.squadrons import constants as C
-from squadron_cad.kits.squadrons.constants import base_part, ruler_part
+from squadron_cad.kits.squadrons.constants import base_part, card_part, ruler_part
 from squadron_cad.kits.squadrons.params import SquadronsParams
 from squadron_cad.kits.squadrons.parts import (
     box,
+    flagship,
     objectives,
     pivot_guide,
     rulers,
@@ -44,9 +47,6 @@ def _gauge_notes(p: SquadronsParams) -> PrintNotes:
     return PrintNotes(
         text_height_mm=min(p.gauge.numeral_height_mm, p.gauge.word_height_mm),
         engraving_depth_mm=max(p.ruler.mark_depth_mm, p.text.depth_mm),
-        # "BOOST +3" and its counters fall short (issue 34): the Squadrons fix of the
-        # gauge's words lifts this.
-        text_spacing_waived="the gauge's words are being redrawn (issue 34)",
     )
 
 
@@ -70,8 +70,30 @@ def _card_notes(p: SquadronsParams) -> PrintNotes:
     )
 
 
+def _flagship_notes(p: SquadronsParams) -> PrintNotes:
+    return PrintNotes(engraving_depth_mm=p.text.depth_mm)
+
+
+def _mission_notes(p: SquadronsParams) -> PrintNotes:
+    d = p.mission_card
+    return PrintNotes(
+        text_height_mm=d.numeral_height_mm,
+        engraving_depth_mm=max(p.text.depth_mm, d.detent_depth_mm),
+        engraved_below_mm=d.detent_depth_mm,
+    )
+
+
 def _symbol_base(p: SquadronsParams) -> float:
     return float(p.objective.thickness_mm)
+
+
+def _base_recess_floor(p: SquadronsParams) -> float:
+    """The player's marks stand from their recess floor: the marks' colour from there."""
+    return float(p.base.thickness_mm - p.text.depth_mm)
+
+
+def _card_recess_floor(p: SquadronsParams) -> float:
+    return float(p.stat_dial.card_thickness_mm - p.text.depth_mm)
 
 
 def _ships_rule(number: int) -> Any:
@@ -81,12 +103,16 @@ def _ships_rule(number: int) -> Any:
     return count
 
 
-def _trackers(p: SquadronsParams) -> int:
-    return p.base.per_player * p.players
-
-
 def _clips(p: SquadronsParams) -> int:
-    return len(p.stat_dial.labels) * p.base.per_player * p.players
+    """A Command and a Hit Points clip per ship, and the mission tracker's."""
+    return len(p.stat_dial.labels) * p.base.per_player * p.players + 1
+
+
+def _markers(kind: str) -> Any:
+    def count(p: SquadronsParams) -> int:
+        return C.markers_needed(p.players)[kind]
+
+    return count
 
 
 def _base(number: int) -> Part:
@@ -99,6 +125,8 @@ def _base(number: int) -> Part:
         count_rule=_ships_rule(number),
         orientation="lines up",
         colour="player",
+        accent_from_mm=_base_recess_floor,
+        accent_within=ship_base.mark_outlines,
         print_notes=_base_notes,
         noun=f"ship base {number}",
     )
@@ -117,13 +145,34 @@ def _ruler(index: int) -> Part:
     )
 
 
-def _objective(name: str, kind: str, title: str, count: int) -> Part:
+def _card(number: int) -> Part:
+    return Part(
+        card_part(number),
+        f"Ship tracker card {number}: Command and Hit Points rows 0..6, number {number}, "
+        "player's mark",
+        tracker.card_builder(number),
+        "player",
+        player_builder=tracker.card_player_builder(number),
+        count_rule=_ships_rule(number),
+        orientation="numerals up",
+        colour="player",
+        accent_from_mm=_card_recess_floor,
+        accent_within=tracker.mark_outline,
+        print_notes=_card_notes,
+        noun=f"tracker card {number}",
+    )
+
+
+def _objective(name: str, kind: str, title: str, group: Group = "shared") -> Part:
+    """A 40 mm marker; entry points belong to the players (two each in mission 1), so the
+    entry markers print in the players' colours and travel in their ship boxes."""
     return Part(
         name,
         title,
         objectives.builder(kind),
-        "shared",
-        per_kit=count,
+        group,
+        count_rule=_markers(kind),
+        colour="player" if group == "player" else "neutral",
         orientation="symbol up",
         accent_from_mm=_symbol_base,
         print_notes=_objective_notes,
@@ -133,21 +182,10 @@ def _objective(name: str, kind: str, title: str, count: int) -> Part:
 
 PARTS: tuple[Part, ...] = (
     *(_base(n) for n in range(1, MAX_SHIPS + 1)),
-    Part(
-        "tracker_card",
-        "Ship tracker card: Command and Hit Points rows, 0..6",
-        tracker.build_card,
-        "player",
-        count_rule=_trackers,
-        orientation="numerals up",
-        colour="player",
-        print_notes=_card_notes,
-        slow_render=True,
-        noun="tracker card",
-    ),
+    *(_card(n) for n in range(1, MAX_SHIPS + 1)),
     Part(
         "tracker_clip",
-        "Ship tracker clip: slides along a row, clicks at each value",
+        "Tracker clip: slides along a row, clicks at each value (ships' and mission tracker)",
         tracker.build_clip,
         "player",
         count_rule=_clips,
@@ -177,19 +215,70 @@ PARTS: tuple[Part, ...] = (
         print_notes=_pivot_notes,
         noun="pivot guide",
     ),
-    _objective("objective_scan", "scan", "Scan objective: 40 mm, raised sensor sweep", 1),
-    _objective("objective_recover", "recover", "Recover objective: 40 mm, raised arrow", 1),
-    _objective(
-        "objective_destroy", "destroy", "Destroy objective: burst, D4+ T4, two HP notches", 1
+    _objective("objective_scan", "scan", "Scan objective: 40 mm, raised sensor sweep"),
+    _objective("objective_recover", "recover", "Recover objective: 40 mm, raised arrow"),
+    _objective("objective_destroy", "destroy", "Destroy objective: burst, D4+ T4, two HP notches"),
+    _objective("entry_marker", "entry", "Entry marker: 40 mm, raised arrow", "player"),
+    Part(
+        "flagship_marker",
+        "Squadron Leader's marker: a plate with a star, threaded on the leader's flight peg",
+        flagship.build,
+        "player",
+        per_player=1,
+        orientation="flat",
+        colour="player",
+        print_notes=_flagship_notes,
+        noun="Squadron Leader's marker",
     ),
-    _objective("entry_marker", "entry", "Entry marker: 40 mm, raised arrow", C.ENTRY_MARKERS),
+    Part(
+        "mission_tracker",
+        "Mission tracker: rounds 1..4 under a clip, triangles over the rounds the missions change",
+        tracker.build_mission_card,
+        "shared",
+        per_kit=1,
+        orientation="numerals up",
+        print_notes=_mission_notes,
+        noun="mission tracker",
+    ),
     Part(
         "box",
-        "Box: a pocket for each unit, sized to fit the container",
+        "Box: the table's pieces (ruler, gauge, pivot guide, objectives, mission tracker), "
+        "sized to fit the container",
         box.build,
         "box",
         per_kit=1,
         orientation="floor down",
         slow_render=True,
+    ),
+    Part(
+        "box_lid",
+        "Box lid: a cap whose lip laps the box's tongue; turned over, a tray",
+        box.build_lid,
+        "box",
+        per_kit=1,
+        orientation="top down, skirt up",
+        noun="box lid",
+    ),
+    Part(
+        "ship_box",
+        "Ship box: one player's squadron (bases, tracker cards and clips, the leader's marker, "
+        "entry markers), sized to fit its container",
+        box.build_ship_box,
+        "player",
+        per_player=1,
+        orientation="floor down",
+        colour="player",
+        slow_render=True,
+        noun="ship box",
+    ),
+    Part(
+        "ship_box_lid",
+        "Ship box lid: a cap whose lip laps the ship box's tongue",
+        box.build_ship_box_lid,
+        "player",
+        per_player=1,
+        orientation="top down, skirt up",
+        colour="player",
+        noun="ship box lid",
     ),
 )

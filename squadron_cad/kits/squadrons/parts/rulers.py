@@ -126,7 +126,8 @@ def section_builder(index: int) -> Any:
 
 
 def gauge_word_spans(p: Any) -> list[tuple[str, float, float, float]]:
-    """(word, its tick's x, ink from x, ink to x) of each word along the gauge's foot."""
+    """(word, its tick's x, ink from x, ink to x) of each word along the gauge's foot, one
+    line each (params.words_line_y)."""
     spans = []
     for inch, word in C.GAUGE_WORDS:
         _, width = text(word, p.gauge.word_height_mm, p.text.stroke_mm)
@@ -152,15 +153,17 @@ def gauge_labels(p: Any) -> list[TickLabel]:
 
 
 def gauge_word_centres(p: Any) -> list[tuple[str, Any, Any]]:
-    """(word, centre x, centre y) of each word along the foot, centred under its tick."""
-    half = p.gauge.width_mm / 2
-    word_y = -half + 1 + p.gauge.word_height_mm / 2
-    return [(word, inch * C.INCH_MM, word_y) for inch, word in C.GAUGE_WORDS]
+    """(word, centre x, centre y) of each word, centred under its tick, a line each."""
+    return [
+        (word, inch * C.INCH_MM, p.words_line_y(line))
+        for line, (inch, word) in enumerate(C.GAUGE_WORDS)  # a line each (words_line_y)
+    ]
 
 
 def build_gauge(design: Any) -> OpenSCADObject:
     """8 inches: ticks every inch, 2 (Advance, Evasion), +3 (Boost), 6, 7 and 8 labelled;
-    the words ADV/EVA and BOOST +3 along the foot, each centred under its tick."""
+    the words ADV/EVA and BOOST +3 on two lines along the foot, each centred under its
+    tick."""
     p = design.params
     g = p.gauge
     length, half = C.GAUGE_LENGTH_IN * C.INCH_MM, g.width_mm / 2

@@ -4,7 +4,8 @@ Frame: centred on x and y, forward along +x, bed at z = 0. Engraved on top: the 
 boundaries (the diagonals: front, rear, left and right zones of 90 degrees each), the
 forward Fixed line on +x, the ship's number in the rear zone (a bar under 6 and 9, so a
 turned 6 does not read as 9), and the player's mark (player_colours.mark, our own
-polygons) in each side zone, so two squadrons differ in shape, not only in colour; an
+polygons) in each side zone, standing flush in a recess (the plates give it the marks'
+colour), so two squadrons differ in shape, not only in colour; an
 optional socket at the centre takes a model's flight peg. One part per ship number (the
 engine's parts are one STL each, so a number cannot be a per-copy parameter), and one copy
 of each per player (Part.player_builder: the mark).
@@ -14,10 +15,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from solid2 import cube, cylinder, rotate, translate
+from solid2 import cube, cylinder, difference, rotate, translate
 from solid2.core.object_base import OpenSCADObject
 
-from squadron_cad.geometry.marks import mark_2d, player_mark
+from squadron_cad.geometry.marks import flush_mark, mark_shape, player_mark
 from squadron_cad.geometry.shapes import EPSILON_MM, centred_text
 from squadron_cad.kits.squadrons import constants as C
 from squadron_cad.kits.squadrons.parts.common import bar, engrave
@@ -50,11 +51,6 @@ def numeral_bar_box(p: Any, number: int) -> tuple[Any, Any, Any, Any] | None:
     return (-half_w, -below - thickness, half_w, -below)
 
 
-def mark_centres(p: Any) -> list[tuple[Any, Any]]:
-    """The player's mark: in the left and the right zone, on the cross axis."""
-    return [(0, side * p.mark_centre_mm) for side in (1, -1)]
-
-
 def engraved_lines(p: Any) -> list[tuple[Any, Any, Any, float]]:
     """(start radius, end radius, width, angle) of the four zone boundaries and the Fixed
     line, each a straight bar from the centre outward."""
@@ -66,10 +62,27 @@ def engraved_lines(p: Any) -> list[tuple[Any, Any, Any, float]]:
     return lines
 
 
-def marks(p: Any, player: int) -> list[OpenSCADObject]:
+def mark_centres(p: Any) -> list[tuple[Any, Any]]:
     """The player's mark in the left and the right zone, on the cross axis."""
-    shape = mark_2d(player_mark(p, player), p.base.mark_size_mm)
-    return [translate([x, y])(shape) for x, y in mark_centres(p)]
+    return [(0, side * p.mark_centre_mm) for side in (1, -1)]
+
+
+def marks(p: Any, player: int) -> list[OpenSCADObject]:
+    """What to cut so the player's mark stands flush in its recess, in each side zone."""
+    b = p.base
+    recess = flush_mark(player_mark(p, player), b.mark_size_mm, C.MARK_FRAME_MM, p.text.depth_mm)
+    return [translate([x, y, b.thickness_mm])(recess) for x, y in mark_centres(p)]
+
+
+def mark_outlines(p: Any, player: int) -> list[list[tuple[float, float]]]:
+    """The marks' own outlines grown halfway across their recess: the marks' volume on the
+    plates is the marks, not the top round them."""
+    outlines = []
+    for x, y in mark_centres(p):
+        shape = mark_shape(player_mark(p, player), p.base.mark_size_mm, (float(x), float(y)))
+        grown = shape.buffer(C.MARK_FRAME_MM / 2)
+        outlines.append([(float(a), float(b)) for a, b in grown.exterior.coords[:-1]])
+    return outlines
 
 
 def build(design: Any, number: int, player: int = 0) -> OpenSCADObject:
@@ -81,8 +94,8 @@ def build(design: Any, number: int, player: int = 0) -> OpenSCADObject:
     lines = [_line(*line) for line in engraved_lines(p)]
     number_shapes = [translate([-p.numeral_centre_mm, 0])(s) for s in numeral(p, number)]
     top = b.thickness_mm
-    engraved = [*number_shapes, *marks(p, player)]
-    result = engrave(body, top, [(b.line_depth_mm, lines), (p.text.depth_mm, engraved)])
+    result = engrave(body, top, [(b.line_depth_mm, lines), (p.text.depth_mm, number_shapes)])
+    result = difference()(result, *marks(p, player))
     if b.peg_socket:
         socket = translate([0, 0, top - b.socket_depth_mm])(
             cylinder(d=b.socket_diameter_mm, h=b.socket_depth_mm + EPSILON_MM, _fn=32)
