@@ -36,7 +36,7 @@ from typing import Any
 from squadron_cad import bed as bed_model
 from squadron_cad import lifeline
 from squadron_cad.bed import Bed, Placement, place_mesh
-from squadron_cad.checks.findings import Finding
+from squadron_cad.checks.findings import Finding, Severity
 from squadron_cad.checks.mesh import load_mesh
 from squadron_cad.errors import ToolError
 from squadron_cad.kit import Part, kit_of
@@ -609,7 +609,7 @@ def slicer_findings(params: KitParamsBase, kit: KitSlice) -> list[Finding]:
             else f"not sliced: {summary['missing']}"
         )
     )
-    severity = "ok" if ok else "warning"
+    severity: Severity = "ok" if ok else "warning"
     return [
         *findings,
         Finding("player_set", "filament_budget", measured, f"<= {budget:g} mm", severity, message),
