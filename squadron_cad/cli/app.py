@@ -60,8 +60,9 @@ app = typer.Typer(
 CLICK_ERROR: type[Exception] = next(
     kind for kind in typer.BadParameter.__mro__ if kind.__name__ == "ClickException"
 )
-# The context click hands a command: click's own class, which typer.Context extends.
-CLICK_CONTEXT: type = typer.Context.__mro__[1]
+# The context click hands a command: click's own class, which typer.Context extends (and
+# adds nothing to); typed as the commands declare it, typer.Context.
+CLICK_CONTEXT: type[typer.Context] = typer.Context.__mro__[1]
 
 Command = TypeVar("Command", bound=Callable[..., Any])
 
