@@ -18,8 +18,6 @@ from typer.testing import CliRunner
 
 from squadron_cad.cli import app, main
 
-pytestmark = pytest.mark.integration
-
 ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
 COMMANDS = (

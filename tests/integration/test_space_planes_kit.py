@@ -17,8 +17,6 @@ from squadron_cad.pipeline.report import BuildReport
 from squadron_cad.pipeline.verify import check_outputs
 from squadron_cad.resolve import resolve
 
-pytestmark = pytest.mark.integration
-
 
 @pytest.fixture(scope="module")
 def kit(built_kit) -> BuildReport:
