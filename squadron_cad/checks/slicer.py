@@ -166,9 +166,10 @@ def parse_duration(text: str) -> float:
 def parse_gcode(text: str) -> SliceResult:
     """The figures PrusaSlicer writes in the G-code's closing comments."""
     found = [pattern.search(text) for pattern in (_TIME, _FILAMENT_MM, _FILAMENT_G)]
-    if not all(found):
+    figures = [match.group(1) for match in found if match is not None]
+    if len(figures) < len(found):
         raise SlicerError("the G-code lacks PrusaSlicer's time and filament comments")
-    duration, length, weight = (match.group(1) for match in found)  # type: ignore[union-attr]
+    duration, length, weight = figures
     return SliceResult(parse_duration(duration), float(length), float(weight))
 
 
