@@ -128,6 +128,8 @@ def _run(session: Session, args: list[str]) -> None:
         # Not standalone: click's usage errors reach here, to be said in one line as ours.
         code = app(args=args, prog_name="squadron-cad", standalone_mode=False, obj=session)
     except CLICK_ERROR as error:
+        # click's exception class is private in typer, so typed Exception here: its show()
+        # and exit_code are click's
         if type(error).__name__ == "NoArgsIsHelpError":  # no command given: the help
             error.show()  # type: ignore[attr-defined]
             sys.exit(error.exit_code)  # type: ignore[attr-defined]
