@@ -33,16 +33,18 @@ setup: system $(VENV)/.installed node_modules/.package-lock.json ## Set everythi
 stl: setup ## Build the whole kit into out/ (STLs, SCAD, manifest, layout, pictures)
 	@$(CLI) build --out $(OUT) $(ARGS)
 
-test: setup ## Lint, then run every test (unit and real OpenSCAD renders)
+test: setup ## Lint and type check, then run every test (unit, real OpenSCAD renders, browser)
 	@$(VENV)/bin/ruff check squadron_cad tests
+	@$(VENV)/bin/mypy
 	@# two workers taking tests as they free up; their kits share one render cache
-	@$(VENV)/bin/pytest -q --numprocesses 2 --dist worksteal
+	@$(VENV)/bin/pytest -q --numprocesses 2 --dist worksteal --durations=25
 
-test-fast: setup ## Unit tests only (no OpenSCAD)
-	@$(VENV)/bin/pytest -q -m "not integration"
+test-fast: setup ## Unit tests only (no OpenSCAD, no browser)
+	@$(VENV)/bin/pytest -q -m "not integration and not web"
 
-lint: setup ## ruff check over the package and the tests
+lint: setup ## ruff check over the package and the tests; mypy over the package
 	@$(VENV)/bin/ruff check squadron_cad tests
+	@$(VENV)/bin/mypy
 
 bench: setup ## Benchmark cold, warm and one-change builds against the reference timing
 	@$(CLI) bench $(ARGS)

@@ -100,6 +100,8 @@ class SymbolicParams:
         return value
 
     def _derived(self, name: str, prop: property) -> Any:
+        if prop.fget is None:  # as Python says of a property without a getter
+            raise AttributeError(f"property {name!r} has no getter")
         result = prop.fget(self)
         if isinstance(result, ScadNum):
             return self._scope.use_derived(f"{self._prefix}{name}", result)
@@ -195,15 +197,15 @@ def _range(variable: InputVariable) -> str:
     """`// [min:step:max]`, with the default on a step and strict limits one step inside."""
     if variable.low is None or variable.high is None:
         return ""
-    step = _slider_step(variable)
+    step = _slider_step(variable, variable.high)
     low = math.ceil(round(variable.low / step, 7)) * step
     high = math.floor(round(variable.high / step, 7)) * step
     return f" // [{_step_text(low, step)}:{_step_text(step, step)}:{_step_text(high, step)}]"
 
 
-def _slider_step(variable: InputVariable) -> float:
+def _slider_step(variable: InputVariable, high: float) -> float:
     """Coarse enough to drag, fine enough that the default sits on a step."""
-    step = 1.0 if variable.unit == "deg" else (0.05 if variable.high <= 5 else 0.1)
+    step = 1.0 if variable.unit == "deg" else (0.05 if high <= 5 else 0.1)
     while abs(variable.value / step - round(variable.value / step)) > 1e-6 and step > 1e-4:
         step /= 10 if step in (1.0, 0.1, 0.01, 0.001) else 5
     return step

@@ -50,6 +50,12 @@ class Design(Protocol):
         (fit.layout.box_layouts reads them)."""
 
 
+class PlayerBuilder(Protocol):
+    """(design, player index) -> that player's copy; the player is passed by name."""
+
+    def __call__(self, design: Any, /, player: int) -> OpenSCADObject: ...
+
+
 @dataclass(frozen=True)
 class PrintNotes:
     """What the printability checks must know of a part besides its mesh."""
@@ -106,7 +112,7 @@ class Part:
     # (design, player index) -> that player's copy (their mark): the engine renders one STL
     # per player ("token.p1.stl") for the player plates; `builder` stays the representative
     # (player 1's) that checks, slicer and previews read.
-    player_builder: Callable[[Any, int], OpenSCADObject] | None = None
+    player_builder: PlayerBuilder | None = None
     variant_of: str | None = None  # set on a player's variant: the part it is a copy of
     player: int | None = None  # a variant's player (0-based)
 

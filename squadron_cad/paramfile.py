@@ -78,7 +78,7 @@ class _Loader(yaml.SafeLoader):
                 problem=f"anchors (&{event.anchor}) are not allowed in parameter files",
                 problem_mark=event.start_mark,
             )
-        return super().compose_node(parent, index)  # type: ignore[arg-type]
+        return super().compose_node(parent, index)
 
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
         seen: dict[Any, yaml.Mark] = {}

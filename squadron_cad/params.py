@@ -32,8 +32,9 @@ def check_font(key: str, text: str) -> None:
 
 def mm(description: str, low: float, high: float, *, allow_zero: bool = False) -> Any:
     """A length field: positive (or >= 0) and below an absurd size."""
-    bound = {"ge": low} if allow_zero or low > 0 else {"gt": low}
-    return Field(description=description, le=high, json_schema_extra={"unit": "mm"}, **bound)
+    if allow_zero or low > 0:
+        return Field(description=description, ge=low, le=high, json_schema_extra={"unit": "mm"})
+    return Field(description=description, gt=low, le=high, json_schema_extra={"unit": "mm"})
 
 
 def deg(description: str, low: float, high: float) -> Any:

@@ -14,6 +14,7 @@ from typing import Any, Literal, Union, get_args, get_origin
 
 import yaml
 from pydantic import BaseModel, ValidationError
+from pydantic_core import ErrorDetails
 
 from squadron_cad.errors import InputError
 from squadron_cad.kit import Kit, default_kit, load_kit
@@ -293,7 +294,7 @@ def describe_validation_error(exc: ValidationError, layered: Layered) -> str:
     return line
 
 
-def _describe(error: dict[str, Any], layered: Layered) -> str:
+def _describe(error: ErrorDetails, layered: Layered) -> str:
     path = ".".join(str(p) for p in error["loc"])
     kind = error["type"]
     ctx = error.get("ctx", {})

@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 import trimesh
+from trimesh.exchange.stl import export_stl
 
 from squadron_cad.checks.mesh import load_mesh
 from squadron_cad.checks.meshgeo import top_face_z
@@ -253,7 +254,7 @@ def layout(
 
 
 def _placed(stl: Path, shift: np.ndarray) -> trimesh.Trimesh:
-    mesh = trimesh.load(stl, file_type="stl", force="mesh", process=True)
+    mesh = trimesh.load_mesh(stl, file_type="stl", process=True)
     mesh.apply_translation(shift)
     return mesh
 
@@ -273,7 +274,7 @@ def write_plate(
     three_mf, stl = folder / f"{PLATE}.3mf", folder / f"{PLATE}.stl"
     write_bytes(three_mf, plate_bytes(PLATE, objects))
     whole = trimesh.util.concatenate([item.mesh for item in objects])
-    write_bytes(stl, whole.export(file_type="stl"))
+    write_bytes(stl, export_stl(whole))
     return three_mf, stl
 
 
@@ -352,10 +353,10 @@ def readme(kit: Kit, ladder: Ladder, report: PlateReport) -> str:
     lines += [f"2. The clearances, in mm: {steps}. For each fit:", ""]
     for coupon in coupons:
         lines.append(f"   - **{coupon.fit}**, {coupon.title} (`{coupon.key}`): {coupon.how}.")
-    for fit, steps in report.left_off.items():
-        values = ", ".join(f"{value:.2f}" for value in steps)
+    for fit, refused in report.left_off.items():
+        values = ", ".join(f"{value:.2f}" for value in refused)
         lines.append(f"   - not printed for **{fit}**: {values} (the kit refuses them with your")
-        lines.append(f"     parameters: {next(iter(steps.values()))})")
+        lines.append(f"     parameters: {next(iter(refused.values()))})")
     printed = {
         c.fit: [v for v in ladder.values if v not in report.left_off.get(c.fit, {})]
         for c in coupons
@@ -438,12 +439,13 @@ def build_lines(
             f"{fit}: {len(rows)} coupons {rows[0]['label_mm']:.2f}-{rows[-1]['label_mm']:.2f} mm, "
             f"measured within {worst:.3f} mm of their labels ({rows[0]['key']})"
         )
-    if report.slice is None:
+    minutes = report.minutes
+    if report.slice is None or minutes is None:  # minutes: known when it was sliced
         lines.append(f"plate: {report.slice_note}")
     else:
-        over = report.minutes > LIMIT_MINUTES or report.slice.filament_g > LIMIT_GRAMS
+        over = minutes > LIMIT_MINUTES or report.slice.filament_g > LIMIT_GRAMS
         lines.append(
-            f"plate: {report.minutes:.1f} min and {report.slice.filament_g:.2f} g "
+            f"plate: {minutes:.1f} min and {report.slice.filament_g:.2f} g "
             f"({report.slice_note}){'; over the 15 min / 5 g aim' if over else ''}"
         )
     drawn = f"{PICTURE}, " if picture else ""

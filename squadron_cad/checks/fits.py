@@ -111,13 +111,13 @@ def stowed_findings(
                 *([p.name, p.part, digests[p.part], _matrix(p)] for p in group),
             ]
         )
-        value = memo.remember(
-            "pocket",
-            inputs,
-            lambda group=group: _group_finding(
+
+        def measure(group: list[Placement] = group) -> dict[str, Any]:
+            return _group_finding(
                 layout.box_part, box_solid(), group, meshes, pocket_fit, tolerance
-            ).as_dict(),
-        )
+            ).as_dict()
+
+        value = memo.remember("pocket", inputs, measure)
         found.append(Finding.from_dict(value))
     return found
 

@@ -99,8 +99,8 @@ def grid_points(region: Polygon, step: float, limit: int = MAX_SAMPLES) -> np.nd
     minx, miny, maxx, maxy = region.bounds
     area = max(region.area, 1e-9)
     step = max(step, float(np.sqrt(area / limit)))
-    xs, ys = np.meshgrid(np.arange(minx, maxx, step), np.arange(miny, maxy, step))
-    xs, ys = xs.ravel(), ys.ravel()
+    grid_x, grid_y = np.meshgrid(np.arange(minx, maxx, step), np.arange(miny, maxy, step))
+    xs, ys = grid_x.ravel(), grid_y.ravel()
     inside = shapely.contains_xy(region, xs, ys)
     # The outline too, densely: a farthest point often lies on a free edge.
     outline = shapely.get_coordinates(shapely.segmentize(region.exterior, step / 2))

@@ -36,7 +36,7 @@ from typing import Any
 from squadron_cad import bed as bed_model
 from squadron_cad import lifeline
 from squadron_cad.bed import Bed, Placement, place_mesh
-from squadron_cad.checks.findings import Finding
+from squadron_cad.checks.findings import Finding, Severity
 from squadron_cad.checks.mesh import load_mesh
 from squadron_cad.errors import ToolError
 from squadron_cad.kit import Part, kit_of
@@ -166,9 +166,10 @@ def parse_duration(text: str) -> float:
 def parse_gcode(text: str) -> SliceResult:
     """The figures PrusaSlicer writes in the G-code's closing comments."""
     found = [pattern.search(text) for pattern in (_TIME, _FILAMENT_MM, _FILAMENT_G)]
-    if not all(found):
+    figures = [match.group(1) for match in found if match is not None]
+    if len(figures) < len(found):
         raise SlicerError("the G-code lacks PrusaSlicer's time and filament comments")
-    duration, length, weight = (match.group(1) for match in found)  # type: ignore[union-attr]
+    duration, length, weight = figures
     return SliceResult(parse_duration(duration), float(length), float(weight))
 
 
@@ -609,7 +610,7 @@ def slicer_findings(params: KitParamsBase, kit: KitSlice) -> list[Finding]:
             else f"not sliced: {summary['missing']}"
         )
     )
-    severity = "ok" if ok else "warning"
+    severity: Severity = "ok" if ok else "warning"
     return [
         *findings,
         Finding("player_set", "filament_budget", measured, f"<= {budget:g} mm", severity, message),

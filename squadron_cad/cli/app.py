@@ -60,8 +60,9 @@ app = typer.Typer(
 CLICK_ERROR: type[Exception] = next(
     kind for kind in typer.BadParameter.__mro__ if kind.__name__ == "ClickException"
 )
-# The context click hands a command: click's own class, which typer.Context extends.
-CLICK_CONTEXT: type = typer.Context.__mro__[1]
+# The context click hands a command: click's own class, which typer.Context extends (and
+# adds nothing to); typed as the commands declare it, typer.Context.
+CLICK_CONTEXT: type[typer.Context] = typer.Context.__mro__[1]
 
 Command = TypeVar("Command", bound=Callable[..., Any])
 
@@ -127,6 +128,8 @@ def _run(session: Session, args: list[str]) -> None:
         # Not standalone: click's usage errors reach here, to be said in one line as ours.
         code = app(args=args, prog_name="squadron-cad", standalone_mode=False, obj=session)
     except CLICK_ERROR as error:
+        # click's exception class is private in typer, so typed Exception here: its show()
+        # and exit_code are click's
         if type(error).__name__ == "NoArgsIsHelpError":  # no command given: the help
             error.show()  # type: ignore[attr-defined]
             sys.exit(error.exit_code)  # type: ignore[attr-defined]

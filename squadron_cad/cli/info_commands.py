@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sys
 from collections import Counter
+from typing import TypedDict
 
 import typer
 import yaml
@@ -23,7 +24,7 @@ from squadron_cad.cli.options import (
 )
 from squadron_cad.errors import InputError
 from squadron_cad.fit.prerender import refuse_before_rendering
-from squadron_cad.kit import default_kit, installed_kits, kit_of, load_kit
+from squadron_cad.kit import Group, default_kit, installed_kits, kit_of, load_kit
 from squadron_cad.resolve import available_tins, resolve
 
 
@@ -63,6 +64,18 @@ def fit(
         opts.show(line, markup=False)
 
 
+class PartRow(TypedDict):
+    """One part as `list` shows it (and prints it with --json)."""
+
+    part: str
+    file: str
+    count: int
+    group: Group
+    orientation: str
+    alternative_to: str | None
+    replaces: list[str]
+
+
 @command(name="list")
 def list_parts(
     _ctx: typer.Context,
@@ -77,7 +90,7 @@ def list_parts(
     """List the parts, their files and how many to print for the configured players."""
     opts = Given.of(params, overrides, tin=tin, kit=kit, quiet=quiet)
     resolved = opts.parameters()
-    rows = [
+    rows: list[PartRow] = [
         {
             "part": spec.name,
             "file": spec.file_name,

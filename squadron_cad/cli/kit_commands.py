@@ -134,7 +134,7 @@ def build(
         previews=not no_previews,
         slice=not no_slice,
         keep_failed=keep_failed,
-        backend=backend,  # type: ignore[arg-type]  # checked by its parser
+        backend=backend,
         cache_dir=cache,
     )
     show = {"quiet": quiet, "verbose": verbose, "as_json": as_json}

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import typer
 
@@ -14,7 +14,8 @@ from squadron_cad.cli.session import session_of
 from squadron_cad.errors import InputError
 from squadron_cad.resolve import resolve
 
-BACKENDS = ("auto", "cgal", "manifold")  # squadron_cad.render.backends.BACKEND_CHOICES
+Backend = Literal["auto", "cgal", "manifold"]  # render.backends.BackendChoice (not loaded here)
+BACKENDS: tuple[Backend, ...] = ("auto", "cgal", "manifold")
 
 
 def _out_folder(text: str | Path) -> Path:
@@ -24,10 +25,11 @@ def _out_folder(text: str | Path) -> Path:
     return Path(text)
 
 
-def _backend_choice(text: str) -> str:
-    if text not in BACKENDS:
-        raise InputError(f"--backend {text}: choose one of {', '.join(BACKENDS)}")
-    return text
+def _backend_choice(text: str) -> Backend:
+    for choice in BACKENDS:
+        if text == choice:
+            return choice
+    raise InputError(f"--backend {text}: choose one of {', '.join(BACKENDS)}")
 
 
 def _json_now(ctx: typer.Context, value: bool) -> bool:
@@ -83,7 +85,7 @@ OutOpt = Annotated[
     ),
 ]
 BackendOpt = Annotated[
-    str,
+    Backend,
     typer.Option(
         "--backend",
         metavar="auto|cgal|manifold",

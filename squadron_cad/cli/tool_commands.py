@@ -62,7 +62,7 @@ def docs(
     from squadron_cad.pipeline.pictures import refresh_docs  # the machinery
 
     interrupts.checkpoint()
-    written = refresh_docs(folder, jobs or None, backend)  # type: ignore[arg-type]
+    written = refresh_docs(folder, jobs or None, backend)
     Given(quiet=quiet).show(f"wrote {len(written)} files under {folder}")
 
 

@@ -18,12 +18,15 @@ Invariant = dict[str, object]
 
 
 def invariant(name: str, expected: float, measured: float | None, tolerance: float) -> Invariant:
-    missing = measured is None or math.isnan(measured)
-    ok = not missing and abs(measured - expected) <= tolerance + 1e-9  # type: ignore[operator]
+    if measured is None or math.isnan(measured):
+        kept, ok = None, False
+    else:
+        kept = round(float(measured), 4) + 0.0
+        ok = abs(measured - expected) <= tolerance + 1e-9
     return {
         "name": name,
         "expected": round(float(expected), 4),
-        "measured": None if missing else round(float(measured), 4) + 0.0,  # type: ignore[arg-type]
+        "measured": kept,
         "tolerance": round(tolerance, 6),
         "ok": bool(ok),
     }

@@ -42,7 +42,8 @@ def best_offset(
     corner better. `fixed` outlines (a recess on top) stay where they are."""
     points = np.vstack(outlines)
     still = np.vstack(fixed) if fixed else np.empty((0, 2))
-    centred = min(wall_clearance(shape, points), wall_clearance(shape, still))
+    # one point set each (not a stack): a number, not an array
+    centred = float(min(wall_clearance(shape, points), wall_clearance(shape, still)))
     slack_x = max(shape.inner_length - footprint[0], 0.0) / 2
     slack_y = max(shape.inner_width - footprint[1], 0.0) / 2
     if 2 * centred >= min(2 * slack_x, 2 * slack_y) - EPS:

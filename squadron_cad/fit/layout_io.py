@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 import trimesh
+from trimesh.exchange.stl import export_stl
 
 from squadron_cad.fit.layout import Layout, Placement, Pocket, pocket_label
 from squadron_cad.fit.units import octagon_points
@@ -49,7 +50,11 @@ def part_stl(part: str, bought: Iterable[str] = ()) -> str:
 def layout_json(layout: Layout, p: KitParamsBase) -> dict[str, Any]:
     tin, box = p.tin, layout.box
     bought = bought_parts(layout, p)
-    lid_entry = {"stl": part_stl(layout.lid_part), "transform": frames.as_list(layout.lid_pose)}
+    lid_entry = (
+        {"stl": part_stl(layout.lid_part), "transform": frames.as_list(layout.lid_pose)}
+        if layout.lid_part
+        else None
+    )
     tin_entry = tin and {
         "inner_length_mm": tin.inner_length_mm,
         "inner_width_mm": tin.inner_width_mm,
@@ -60,7 +65,7 @@ def layout_json(layout: Layout, p: KitParamsBase) -> dict[str, Any]:
     return {
         "tin": tin_entry,
         "box": {"stl": part_stl(layout.box_part), "transform": frames.as_list(frames.identity())},
-        "lid": lid_entry if layout.lid_part else None,
+        "lid": lid_entry,
         "strategy": layout.strategy,
         "margins_mm": dict(layout.margins),
         "limited_by": layout.limited_by,
@@ -95,7 +100,7 @@ def write_layout(layout: Layout, p: KitParamsBase, out_dir: Path) -> Path:
 
 
 def _stl_bytes(mesh: trimesh.Trimesh) -> bytes:
-    return mesh.export(file_type="stl")
+    return export_stl(mesh)  # what mesh.export(file_type="stl") runs, typed as bytes
 
 
 # ---- the packed box as one mesh ----
@@ -141,7 +146,7 @@ def layout_digest(layout: Layout, p: KitParamsBase) -> str:
     """A digest of the layout, the tin and which pieces are bought, stable across runs:
     everything the top-down picture is drawn from (equal digests, equal pictures), and
     what checks of where the pieces lie may be remembered by."""
-    drawn = [dataclasses.asdict(layout), p.tin and p.tin.model_dump(mode="json")]
+    drawn: list[object] = [dataclasses.asdict(layout), p.tin and p.tin.model_dump(mode="json")]
     drawn.append(sorted(bought_parts(layout, p)))
     text = json.dumps(drawn, default=_plain, sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()

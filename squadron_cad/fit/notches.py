@@ -27,11 +27,17 @@ WALL_KEEP_MM = 1.2  # wall left between a notch and any other cut (over 2 perime
 
 
 class PocketLike(Protocol):
-    name: str
-    points: np.ndarray
-    z_bottom: float
-    z_top: float
-    item_top: float
+    # read-only: the pockets are frozen dataclasses
+    @property
+    def name(self) -> str: ...
+    @property
+    def points(self) -> np.ndarray: ...
+    @property
+    def z_bottom(self) -> float: ...
+    @property
+    def z_top(self) -> float: ...
+    @property
+    def item_top(self) -> float: ...
 
 
 @dataclass(frozen=True)
@@ -73,10 +79,10 @@ def finger_notches(pockets: Sequence[PocketLike], divider: float, floor: float) 
         other, notch = max(
             options, key=lambda o: (needs_notch(o[0]) and o[0].name not in served, o[1].radius)
         )
-        notch = _clear_of_other_cuts(notch, pockets)
-        if notch is None:
+        clear = _clear_of_other_cuts(notch, pockets)
+        if clear is None:
             continue
-        cut.append(notch)
+        cut.append(clear)
         served.add(pocket.name)
         if needs_notch(other):
             served.add(other.name)

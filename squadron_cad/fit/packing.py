@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TypeAlias
 
 from squadron_cad.fit.units import Variant
 
@@ -45,7 +46,8 @@ class Packed:
 # Inside the search an arrangement is a plain tuple (w, h, z, how): tuples sort and compare
 # fast, and most arrangements are dropped at once. `how` is a variant (a leaf) or
 # ("x" | "y", first, second).
-_Entry = tuple[float, float, float, object]
+_How: TypeAlias = "Variant | tuple[str, _Entry, _Entry]"
+_Entry: TypeAlias = tuple[float, float, float, _How]
 
 
 FLOAT_SLACK_MM = 1e-9
@@ -66,7 +68,9 @@ def pack(
     count = len(blocks)
     fronts: dict[int, list[_Entry]] = {}
     for index, variants in enumerate(blocks):
-        leaves = [(v.w, v.h, v.z, v) for v in variants if v.w <= max_w and v.h <= max_h]
+        leaves: list[_Entry] = [
+            (v.w, v.h, v.z, v) for v in variants if v.w <= max_w and v.h <= max_h
+        ]
         fronts[1 << index] = _pareto(leaves, front_limit)
     for mask in range(1, 1 << count):
         if mask & (mask - 1):
@@ -121,5 +125,5 @@ def _packed(entry: _Entry) -> Packed:
     w, h, z, how = entry
     if isinstance(how, Variant):
         return Packed(w, h, z, variant=how)
-    join, first, second = how  # type: ignore[misc]
+    join, first, second = how
     return Packed(w, h, z, join=join, first=_packed(first), second=_packed(second))

@@ -33,6 +33,8 @@ def rotate_x(degrees: float) -> Matrix:
 def _rotation(degrees: float, a: int, b: int) -> Matrix:
     # Exact quarter turns keep the matrices free of 6e-17 noise in the JSON.
     quarter = degrees / 90
+    cos: float
+    sin: float
     if quarter == round(quarter):
         cos, sin = ((1, 0), (0, 1), (-1, 0), (0, -1))[round(quarter) % 4]
     else:

@@ -143,7 +143,7 @@ def interrupts_deferred() -> Iterator[None]:
         for signum, handler in previous.items():
             signal.signal(signum, handler)
         if caught:
-            _deliver(caught[0], previous[caught[0]])
+            _deliver(caught[0], previous[signal.Signals(caught[0])])
 
 
 def _deliver(signum: int, handler: Any) -> None:

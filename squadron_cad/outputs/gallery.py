@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 from pathlib import Path
-from typing import Any, get_args
+from typing import Any, SupportsFloat, get_args
 
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
@@ -300,7 +300,7 @@ def _derived_table(defaults: KitParamsBase) -> list[str]:
     ]
     for name, member in vars(type(defaults)).items():
         value = getattr(defaults, name) if isinstance(member, property) else None
-        if isinstance(value, int | float) or hasattr(value, "__float__"):
+        if isinstance(value, SupportsFloat):  # int, float, a numpy number
             rows.append(f"| `{name}` | {float(value):.4g} | {_unit(name, FieldInfo())} |")
     return rows
 

@@ -347,11 +347,10 @@ def data_path(loc: tuple[int | str, ...], data: Any) -> str:
     for index, key in enumerate(loc):
         if not isinstance(here, dict | list):
             break  # below a value: only tags remain
-        if isinstance(here, dict):
-            inside = key in here
-        else:
-            inside = isinstance(key, int) and 0 <= key < len(here)
-        if inside:
+        # two branches, not one `or`: each narrows `here` and `key` for the type checker
+        if isinstance(here, dict) and key in here:  # noqa: SIM114
+            here = here[key]
+        elif isinstance(here, list) and isinstance(key, int) and 0 <= key < len(here):
             here = here[key]
         elif not (isinstance(here, dict) and index == len(loc) - 1):
             continue  # a tag, not a key of the data (a missing key comes last: named)

@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 import trimesh
+from trimesh.exchange.stl import export_stl
 
 from squadron_cad import bed as bed_model
 from squadron_cad.checks import memo
@@ -214,7 +215,7 @@ def load_part(out_dir: Path, name: str) -> trimesh.Trimesh:
     if not path.is_file():
         raise InputError(f"plates: {path} is missing; build the part first")
     # Merged vertices: a slicer reads unshared ones as loose triangles, not a solid.
-    mesh = trimesh.load(path, file_type="stl", force="mesh", process=True)
+    mesh = trimesh.load_mesh(path, file_type="stl", process=True)
     mesh.apply_translation([0.0, 0.0, -float(mesh.bounds[0][2])])  # print orientation: on z = 0
     return mesh
 
@@ -333,7 +334,7 @@ def write_plate(folder: Path, plate: Plate, bed: Bed, params: KitParamsBase) -> 
     if plate.change_at_mm is not None:
         change = ColourChange(plate.change_at_mm, marks_colour)
     write_bytes(three_mf, _kept_plate_bytes(plate.name, objects, change))
-    write_bytes(stl, trimesh.util.concatenate(list(meshes.values())).export(file_type="stl"))
+    write_bytes(stl, export_stl(trimesh.util.concatenate(list(meshes.values()))))
     return [three_mf, stl]
 
 

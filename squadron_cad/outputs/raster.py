@@ -204,7 +204,10 @@ class Painter:
         """The context and the program (on the painting thread only)."""
         if cls._context is None or cls._program is None:
             try:
-                context = moderngl.create_standalone_context(backend=_backend())
+                # moderngl's stub types every **settings value as a dict; backend is a str
+                context = moderngl.create_standalone_context(
+                    backend=_backend()  # type: ignore[arg-type]
+                )
             except Exception as error:  # no libEGL, no Mesa driver: say what to install
                 raise ToolError(f"{INSTALL_HINT} ({error})") from error
             cls._program = context.program(vertex_shader=_VERTEX, fragment_shader=_FRAGMENT)
@@ -278,11 +281,12 @@ def _paint(
     context: moderngl.Context, program: moderngl.Program, scene: Scene, frame: moderngl.Framebuffer
 ) -> bytes:
     uploaded: dict[int, tuple[moderngl.Buffer, moderngl.VertexArray]] = {}
-    uniforms = {name: program[name] for name in _UNIFORMS}
+    uniforms = {name: _uniform(program, name) for name in _UNIFORMS}
     try:
         frame.use()
         context.enable(moderngl.DEPTH_TEST)
-        frame.clear(*(value / 255 for value in scene.background), 1.0)
+        red, green, blue = (value / 255 for value in scene.background)
+        frame.clear(red, green, blue, 1.0)
         uniforms["light"].value = tuple(float(v) for v in np.asarray(LIGHT) / np.linalg.norm(LIGHT))
         uniforms["ambient"].value = AMBIENT
         uniforms["to_screen"].write(_matrix(scene.to_screen))
@@ -305,6 +309,12 @@ def _paint(
         for buffer, array in uploaded.values():
             array.release()
             buffer.release()
+
+
+def _uniform(program: moderngl.Program, name: str) -> moderngl.Uniform:
+    member = program[name]
+    assert isinstance(member, moderngl.Uniform)  # _UNIFORMS are our shader's uniforms
+    return member
 
 
 _UNIFORMS = ("to_viewer", "to_screen", "colour", "accent", "accent_from", "light", "ambient")

@@ -80,12 +80,12 @@ def plate_bytes(
         triangles: list[lib3mf.Triangle] = []
         properties: list[lib3mf.TriangleProperties] = []
         ranges = []
-        for name, shell, material, extruder in shells:
+        for name, shell, material_id, extruder in shells:
             points, faces = _geometry(shell, len(positions))
             ranges.append((name, len(triangles), len(triangles) + len(faces) - 1, extruder))
             positions += points
             triangles += faces
-            properties += [_property(group.GetResourceID(), material)] * len(faces)
+            properties += [_property(group.GetResourceID(), material_id)] * len(faces)
         mesh.SetGeometry(positions, triangles)
         mesh.SetObjectLevelProperty(group.GetResourceID(), materials[item.material])
         if item.accent is not None:

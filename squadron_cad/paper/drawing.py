@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
-from typing import Literal
+from typing import Literal, TypedDict, Unpack
 
 from shapely import affinity
 from shapely.geometry import LineString, MultiPolygon, Polygon
@@ -152,8 +152,18 @@ def area_geometry(item: Area) -> BaseGeometry:
     return region
 
 
-def area(geometry: BaseGeometry, fill: str | None, layer: Layer, **style: object) -> Area:
-    return Area(rings_of(geometry), fill, layer, **style)  # type: ignore[arg-type]
+class AreaStyle(TypedDict, total=False):
+    """An Area's optional fields, as area() takes them by name."""
+
+    stroke: str | None
+    stroke_mm: float
+    tag: str
+
+
+def area(
+    geometry: BaseGeometry, fill: str | None, layer: Layer, **style: Unpack[AreaStyle]
+) -> Area:
+    return Area(rings_of(geometry), fill, layer, **style)
 
 
 def outline_strokes(

@@ -120,7 +120,8 @@ def pack(sheet: PieceSheet, frame: PageFrame, gap_mm: float, keys: str) -> list[
     notes, used = notes_drawing(sheet.notes, room)
     pages: list[Page] = []
     shelves = _Shelves(room, gap_mm, room.top - (used + gap_mm if used else 0.0))
-    items, placements = notes, []
+    items = notes
+    placements: list[Placement] = []
     for piece in sheet.pieces:
         shape, turned = fitted(piece, room, keys)
         width, height = size_of(shape)

@@ -80,7 +80,8 @@ def pdf_paths(reader: PdfReader, page_index: int) -> list[Path2D]:
         elif op == "Q":
             ctm = stack.pop()
         elif op == "cm":
-            ctm = _multiply(tuple(float(v) for v in operands), ctm)  # type: ignore[arg-type]
+            a, b, c, d, e, f = (float(v) for v in operands)
+            ctm = _multiply((a, b, c, d, e, f), ctm)
         elif op == "m":
             subpaths.append([_apply(ctm, float(operands[0]), float(operands[1]))])
         elif op == "l":

@@ -18,6 +18,7 @@ from squadron_cad.errors import InputError
 from squadron_cad.paper.drawing import (
     BLACK,
     WHITE,
+    Anchor,
     Area,
     Drawing,
     Item,
@@ -186,11 +187,11 @@ def _line(a: tuple[float, float], b: tuple[float, float], tag: str, dashed: bool
     return Stroke((a, b), JOIN_MM, BLACK, "print", dash_mm=dash, round_caps=False, tag=tag)
 
 
-def _label(text: str, at: tuple[float, float], angle: float, anchor: str) -> Label:
-    return Label(text, at, TEXT_MM, anchor=anchor, angle_deg=angle, tag="join-note")  # type: ignore[arg-type]
+def _label(text: str, at: tuple[float, float], angle: float, anchor: Anchor) -> Label:
+    return Label(text, at, TEXT_MM, anchor=anchor, angle_deg=angle, tag="join-note")
 
 
-def _note(text: str, at: tuple[float, float], angle: float, anchor: str) -> list[Item]:
+def _note(text: str, at: tuple[float, float], angle: float, anchor: Anchor) -> list[Item]:
     """A note on a white ground, so that it reads over the grid."""
     label = _label(text, at, angle, anchor)
     ground = label_box(label).buffer(0.6, join_style="mitre")

@@ -187,8 +187,9 @@ def _render_native(
         openscad.submit_all(pool, [functools.partial(one, job) for job in jobs], futures)
         wait(futures, return_when=FIRST_EXCEPTION)
         for future in futures:
-            if future.done() and future.exception() is not None:
-                raise future.exception()  # type: ignore[misc]
+            error = future.exception() if future.done() else None
+            if error is not None:
+                raise error
         return [future.result() for future in futures]
     except BaseException:
         openscad.stop_until_done(futures)

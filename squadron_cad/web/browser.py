@@ -94,9 +94,13 @@ def watched_page(browser: Any, width: int = 1280, height: int = 900) -> tuple[An
             seen.outside.append(url)
             route.abort()
 
+    def console(message: Any) -> None:
+        if message.type == "error":
+            seen.errors.append(message.text)
+
     context.route("**/*", gate)
     page = context.new_page()
-    page.on("console", lambda m: m.type == "error" and seen.errors.append(m.text))
+    page.on("console", console)
     page.on("pageerror", lambda e: seen.errors.append(str(e)))
     return page, seen
 

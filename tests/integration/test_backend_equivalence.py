@@ -25,8 +25,6 @@ from squadron_cad.render import manifold_batch
 from squadron_cad.render.backends import Backend, RenderJob, select_backend
 from squadron_cad.resolve import resolve
 
-pytestmark = pytest.mark.integration
-
 VOLUME_TOLERANCE = 0.005
 BOUNDS_TOLERANCE_MM = 0.05
 VALIDITY = ("watertight", "winding", "volume", "bodies")

@@ -16,7 +16,6 @@ from squadron_cad.kits.squadron_leader.params import SquadronLeaderParams
 from squadron_cad.resolve import resolve
 
 pytestmark = [
-    pytest.mark.integration,
     pytest.mark.skipif(shutil.which("openscad") is None, reason="OpenSCAD is not installed"),
 ]
 

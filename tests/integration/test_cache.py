@@ -17,8 +17,6 @@ from squadron_cad.render import openscad
 from squadron_cad.render.cache import source_key
 from squadron_cad.resolve import resolve
 
-pytestmark = pytest.mark.integration
-
 FAKE = Path(__file__).resolve().parent.parent / "fakes" / "fake_openscad.py"
 CHEAP = ("template_straight", "template_turn", "range_ruler_1", "range_ruler_2", "range_ruler_3")
 # the slots' clearance alone (the snap ridges on the tabs follow the clearance unless set)

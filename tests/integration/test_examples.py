@@ -19,8 +19,6 @@ from typer.testing import CliRunner
 
 from squadron_cad.cli import app, main
 
-pytestmark = pytest.mark.integration
-
 ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
 DOCS = [README, ROOT / "CONTRIBUTING.md", *sorted((ROOT / "docs").rglob("*.md"))]

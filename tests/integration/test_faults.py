@@ -26,8 +26,6 @@ from squadron_cad.pipeline.transaction import build
 from squadron_cad.render import atomic, openscad
 from squadron_cad.resolve import resolve
 
-pytestmark = pytest.mark.integration
-
 FAKE = Path(__file__).resolve().parent.parent / "fakes" / "fake_openscad.py"
 PARTS = ["plane_token", "range_ruler_1"]
 

@@ -27,7 +27,6 @@ from squadron_cad.kits.squadron_leader.stowing.solver import Layout, solve
 from squadron_cad.resolve import resolve
 
 pytestmark = [
-    pytest.mark.integration,
     pytest.mark.skipif(shutil.which("openscad") is None, reason="OpenSCAD is not installed"),
 ]
 

@@ -12,7 +12,6 @@ import os
 import tempfile
 from pathlib import Path
 
-import pytest
 from hypothesis import HealthCheck, Phase, assume, example, given, settings
 from hypothesis import strategies as st
 
@@ -22,8 +21,6 @@ from squadron_cad.kits.squadron_leader.parts.registry import PARTS
 from squadron_cad.pipeline.options import BuildOptions
 from squadron_cad.pipeline.transaction import build
 from squadron_cad.resolve import resolve
-
-pytestmark = pytest.mark.integration
 
 EXAMPLES = int(os.environ.get("FUZZ_RENDERS", "5"))
 # A tin (and a bed for its box) that holds any kit drawn here: the fit has its own tests.

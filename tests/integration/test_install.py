@@ -17,7 +17,6 @@ import pytest
 
 from squadron_cad.render import node_tools
 
-pytestmark = pytest.mark.integration
 ROOT = Path(__file__).resolve().parents[2]
 
 

@@ -15,8 +15,6 @@ from squadron_cad.pipeline.report import BuildReport
 from squadron_cad.pipeline.transaction import build
 from squadron_cad.resolve import resolve
 
-pytestmark = pytest.mark.integration
-
 # Other widths need a few companion values (a 22 mm token has less room for pegs, a
 # narrower ruler for its dovetail); draft quality: the invariants do not depend on curves.
 WIDTHS: dict[int, list[str]] = {

@@ -20,8 +20,6 @@ from squadron_cad.kit import design_of
 from squadron_cad.kits.squadron_leader.parts.registry import PARTS
 from squadron_cad.resolve import resolve
 
-pytestmark = pytest.mark.integration
-
 ACROSS_FLATS_26 = 26 * math.cos(math.radians(22.5))
 
 

@@ -23,8 +23,6 @@ from squadron_cad.kit import Kit, Later, load_kit
 from squadron_cad.pipeline.report import BuildReport
 from squadron_cad.resolve import resolve
 
-pytestmark = pytest.mark.integration
-
 INSTALLED = sorted(point.name for point in entry_points(group="squadron_cad.kits"))
 
 

@@ -22,8 +22,6 @@ from squadron_cad.render.backends import RenderJob, select_backend
 from squadron_cad.render.manifold_batch import BatchJob, WasmOpenScad
 from squadron_cad.render.openscad import RenderResult
 
-pytestmark = pytest.mark.integration
-
 CUBE = "cube([10, 10, 4]);\n"
 SPIN = "function spin(n) = n <= 0 ? 0 : spin(n - 1);\necho(spin(1e9));\ncube(1);\n"
 

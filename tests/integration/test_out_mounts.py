@@ -24,8 +24,6 @@ from squadron_cad.pipeline.options import BuildOptions
 from squadron_cad.pipeline.transaction import build
 from squadron_cad.resolve import resolve
 
-pytestmark = pytest.mark.integration
-
 COMMAND = shlex.join([sys.executable, "-m", "squadron_cad"])
 QUICK = "--no-previews --no-slice --quiet"
 

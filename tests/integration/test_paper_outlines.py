@@ -28,8 +28,6 @@ from squadron_cad.pipeline.rendering import emit_sources
 from squadron_cad.render import openscad
 from squadron_cad.resolve import resolve
 
-pytestmark = pytest.mark.integration
-
 SVG = "{http://www.w3.org/2000/svg}"
 # part, its laser file, the height of a section through solid material
 PARTS = {

@@ -21,8 +21,6 @@ from squadron_cad.pipeline.options import BuildOptions
 from squadron_cad.pipeline.transaction import build
 from squadron_cad.resolve import resolve
 
-pytestmark = pytest.mark.integration
-
 PARTS = (
     "range_ruler_1",
     "range_ruler_2",

@@ -27,8 +27,6 @@ from squadron_cad.pipeline.report import BuildReport
 from squadron_cad.pipeline.transaction import build
 from squadron_cad.resolve import resolve
 
-pytestmark = pytest.mark.integration
-
 
 @pytest.fixture(scope="module")
 def kit(draft_kit: BuildReport, tmp_path_factory) -> BuildReport:

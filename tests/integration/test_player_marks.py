@@ -25,8 +25,6 @@ from squadron_cad.pipeline.report import BuildReport
 from squadron_cad.pipeline.transaction import build
 from squadron_cad.resolve import resolve
 
-pytestmark = pytest.mark.integration
-
 PLAYERS = 3
 MARKED = ("plane_token", "altitude_token", "stat_dial_card")
 MIN_IOU = 0.85  # measured mark against its polygon (draft facets, 0.01 mm overlaps)

@@ -18,8 +18,6 @@ from squadron_cad.pipeline.transaction import build
 from squadron_cad.render.cache import file_sha256
 from squadron_cad.resolve import resolve
 
-pytestmark = pytest.mark.integration
-
 MIN_SIZE = (800, 600)
 
 

@@ -11,8 +11,6 @@ import pytest
 from squadron_cad.checks import slicer
 from squadron_cad.resolve import resolve
 
-pytestmark = pytest.mark.integration
-
 needs_slicer = pytest.mark.skipif(
     shutil.which(slicer.EXECUTABLE) is None,
     reason="PrusaSlicer (prusa-slicer) is not installed: apt install prusa-slicer",

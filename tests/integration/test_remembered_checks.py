@@ -14,8 +14,6 @@ from squadron_cad.kits.squadron_leader.checks.clearances import dial_layout
 from squadron_cad.render.cache import RenderCache
 from squadron_cad.resolve import resolve
 
-pytestmark = pytest.mark.integration
-
 
 def test_a_tin_change_measures_no_joint_and_no_dial_again(
     default_kit, default_meshes, tmp_path: Path, monkeypatch

@@ -22,8 +22,6 @@ from squadron_cad.kits.squadron_leader.parts.registry import PARTS
 from squadron_cad.render import openscad
 from squadron_cad.resolve import resolve
 
-pytestmark = pytest.mark.integration
-
 PARAMETER = re.compile(
     r"^(?P<name>\w+) = (?P<value>-?[0-9.e]+);"
     r"(?: // \[(?P<low>-?[0-9.e]+):(?P<step>[0-9.e]+):(?P<high>-?[0-9.e]+)\])?$"

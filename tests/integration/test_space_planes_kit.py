@@ -29,8 +29,6 @@ from squadron_cad.pipeline.verify import check_outputs
 from squadron_cad.resolve import resolve
 from squadron_cad.tolerance import COUPON_FOLDER, DEFAULT_LADDER, Ladder, build_plate
 
-pytestmark = pytest.mark.integration
-
 SVG = "{http://www.w3.org/2000/svg}"
 LABEL_TOLERANCE_MM = 0.02
 

@@ -24,8 +24,6 @@ from squadron_cad.kits.squadrons.checks import base_number, gauge_words, turned_
 from squadron_cad.pipeline.report import BuildReport
 from squadron_cad.resolve import resolve
 
-pytestmark = pytest.mark.integration
-
 
 @pytest.fixture(scope="module")
 def kit(built_kit) -> BuildReport:

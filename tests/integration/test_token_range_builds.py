@@ -15,8 +15,6 @@ from squadron_cad.pipeline.options import BuildOptions
 from squadron_cad.pipeline.transaction import build
 from squadron_cad.resolve import resolve
 
-pytestmark = pytest.mark.integration
-
 FLATS = math.cos(math.radians(22.5))
 BIG_TIN_AND_BED = [
     "tin.inner_length_mm=400",

@@ -28,8 +28,6 @@ from squadron_cad.tolerance import (
     with_value,
 )
 
-pytestmark = pytest.mark.integration
-
 LADDER = Ladder.parse(DEFAULT_LADDER)
 LABEL_TOLERANCE_MM = 0.02
 

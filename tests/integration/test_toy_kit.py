@@ -28,8 +28,6 @@ TESTS = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(TESTS))
 from toykit import TOY_KIT  # noqa: E402
 
-pytestmark = pytest.mark.integration
-
 
 @pytest.fixture(scope="module")
 def toy_kit(tmp_path_factory: pytest.TempPathFactory) -> BuildReport:

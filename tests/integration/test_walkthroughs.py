@@ -17,7 +17,6 @@ from pathlib import Path
 import pytest
 import trimesh
 
-pytestmark = pytest.mark.integration
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "ARCHITECTURE.md"
 BLOCK = re.compile(r"^```(\w+)\n# (file|add to): (\S+)(?: (\w+))?\n(.*?)^```", re.S | re.M)

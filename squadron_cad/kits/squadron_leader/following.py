@@ -235,7 +235,8 @@ def _hole_fits_the_ring(f: _Follower, width: float) -> None:
     half = circle - socket / 2 - max(WALL_MM, MOUTH_WALL_MM + chamfer)
     ring = MARK_MIN_MM + 2 * MARK_WALL_MM + 2 * frame
     largest = _floor(min(2 * half / token.across_flats_mm, 1 - 2 * ring / token.across_flats_mm))
-    if 0 < largest < f.now(hole):  # type: ignore[operator]
+    current = f.now(hole)
+    if current is not None and 0 < largest < current:
         f.derive(hole, largest)
 
 

@@ -412,10 +412,11 @@ def ruler_invariants(
                 invariant(f"range mark {index + 1} at {name} of the ruler (mm)",
                           expected * (index + 1) / 3, at, POSITION_TOL_MM)
             )  # fmt: skip
-    sections = [meshes.get(f"range_ruler_{i}") for i in (1, 2, 3)]
-    if all(s is not None for s in sections):
+    sections = [f"range_ruler_{i}" for i in (1, 2, 3)]
+    if all(s in meshes for s in sections):
         found.append(invariant("three-part ruler assembled, pulled (mm)", expected,
-                               assembled_length(sections), RULER_STRETCH_MAX_MM))  # fmt: skip
+                               assembled_length([meshes[s] for s in sections]),
+                               RULER_STRETCH_MAX_MM))  # fmt: skip
     return found
 
 

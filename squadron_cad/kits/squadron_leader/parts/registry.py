@@ -8,6 +8,9 @@ one set of templates, one ruler and the box.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
 from squadron_cad.kit import Part, PrintNotes
 from squadron_cad.kits.squadron_leader import constants as C
 from squadron_cad.kits.squadron_leader.params import SquadronLeaderParams
@@ -21,6 +24,13 @@ from squadron_cad.kits.squadron_leader.parts import (
     stat_dial,
     template_all,
 )
+
+if TYPE_CHECKING:
+    from solid2.core.object_base import OpenSCADObject
+
+    from squadron_cad.kits.squadron_leader.design import SquadronLeaderDesign
+
+    Builder = Callable[[SquadronLeaderDesign], OpenSCADObject]
 
 
 def _engraved(depth: float, height: float | None = None, below: float = 0.0) -> PrintNotes:
@@ -87,22 +97,22 @@ def _clips(p: SquadronLeaderParams) -> int:
     return len(p.stat_dial.labels) * p.players
 
 
-def _template(name: str, title: str, builder: object) -> Part:
+def _template(name: str, title: str, builder: Builder) -> Part:
     return Part(
         name,
         title,
-        builder,  # type: ignore[arg-type]
+        builder,
         "shared",
         orientation="flat",
         alternative_to="template_all",
     )
 
 
-def _ruler_section(index: int, title: str, builder: object) -> Part:
+def _ruler_section(index: int, title: str, builder: Builder) -> Part:
     return Part(
         f"range_ruler_{index}",
         title,
-        builder,  # type: ignore[arg-type]
+        builder,
         "shared",
         per_kit=1,
         orientation="marks up",

@@ -368,7 +368,7 @@ def _template_on_top(
             z = shape.ceiling - p.templates.thickness_mm
             matrix = frames.translate(-variant.w / 2, -variant.h / 2, z)
             recess = variant.pockets[0].moved(matrix)
-            clearance = corners.wall_clearance(shape, recess.points)
+            clearance = float(corners.wall_clearance(shape, recess.points))  # one point set
             if clearance > best_clearance + EPS:
                 _, pose = variant.units[0]
                 best, best_clearance = (recess, frames.compose(matrix, pose)), clearance

@@ -56,7 +56,9 @@ def engraved_lines(p: Any) -> list[tuple[Any, Any, Any, float]]:
     line, each a straight bar from the centre outward."""
     b = p.base
     start = p.zone_line_start_mm
-    lines = [(start, p.zone_line_end_mm, b.line_width_mm, a) for a in ZONE_BOUNDARIES_DEG]
+    lines: list[tuple[Any, Any, Any, float]] = [
+        (start, p.zone_line_end_mm, b.line_width_mm, a) for a in ZONE_BOUNDARIES_DEG
+    ]
     fixed_end = b.size_mm / 2 - 1.0 - b.line_width_mm / 2
     lines.append((start, fixed_end, b.line_width_mm, 0))
     return lines

@@ -78,7 +78,8 @@ def assembled_ruler(pages: list[MeasuredPage]) -> tuple[list[float], list[float]
     """(length of each strip from its start to its seam or end, every tick's place on the
     assembled ruler, the joins included) as measured on the pages."""
     strips = sorted(placed_pieces(pages, "range_ruler_strip_"), key=lambda s: s.name)
-    lengths, ticks = [], []
+    lengths: list[float] = []
+    ticks: list[float] = []
     for strip in strips:
         (outline,) = strip.tagged("ruler-strip-cut")
         start, end = strip.span(outline)

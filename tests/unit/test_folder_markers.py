@@ -1,0 +1,35 @@
+"""tests/conftest.py marks a test by its folder: a new file under tests/integration or
+tests/web is left out of `make test-fast` without a marker of its own."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+TESTS = Path(__file__).resolve().parents[1]
+# Each test checks the markers it was given (none of its own: no pytestmark).
+MARKED = """\
+def test_it(request) -> None:
+    assert [marker.name for marker in request.node.iter_markers()] == {expected}
+"""
+
+
+def test_a_test_is_marked_by_its_folder(tmp_path: Path) -> None:
+    tests = tmp_path / "tests"
+    for folder, expected in (("unit", []), ("integration", ["integration"]), ("web", ["web"])):
+        (tests / folder).mkdir(parents=True)
+        (tests / folder / f"test_in_{folder}.py").write_text(MARKED.format(expected=expected))
+    shutil.copy(TESTS / "conftest.py", tests / "conftest.py")
+    (tmp_path / "pytest.ini").write_text("[pytest]\nmarkers =\n    integration\n    web\n")
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-m", "not web", "tests"],
+        cwd=tmp_path,
+        env={**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert "2 passed, 1 deselected" in run.stdout, run.stdout + run.stderr
