@@ -295,7 +295,8 @@ def remembered_dial(
     inputs = f"{memo.mesh_digest(card)}|{memo.mesh_digest(clip)}|{read}"
     value = memo.remember("dial", inputs, lambda: asdict(measure_dial(layout, card, clip)))
     unseated = [(int(row), int(value_)) for row, value_ in value["unseated"]]  # JSON: lists
-    return DialMeasure(**{**value, "unseated": unseated})
+    rails = None if value.get("rails") is None else RailMeasure(**value["rails"])
+    return DialMeasure(**{**value, "unseated": unseated, "rails": rails})
 
 
 def dial_findings(
