@@ -9,6 +9,7 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import lib3mf
@@ -17,6 +18,7 @@ import pytest
 import trimesh
 from PIL import Image
 
+from squadron_cad import kit as kit_module
 from squadron_cad.kit import register
 from squadron_cad.pipeline.options import BuildOptions
 from squadron_cad.pipeline.report import BuildReport
@@ -30,10 +32,12 @@ from toykit import TOY_KIT  # noqa: E402
 
 
 @pytest.fixture(scope="module")
-def toy_kit(tmp_path_factory: pytest.TempPathFactory) -> BuildReport:
+def toy_kit(tmp_path_factory: pytest.TempPathFactory) -> Iterator[BuildReport]:
+    """Registered for this module only: its part names are no words of the engine's."""
     register(TOY_KIT)
     out = tmp_path_factory.mktemp("toy") / "kit"
-    return build(resolve(kit="toy"), BuildOptions(out_dir=out, jobs=2))
+    yield build(resolve(kit="toy"), BuildOptions(out_dir=out, jobs=2))
+    kit_module._REGISTERED.pop(TOY_KIT.name, None)
 
 
 def test_the_toy_kit_builds_whole_and_passes(toy_kit: BuildReport) -> None:

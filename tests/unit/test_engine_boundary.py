@@ -15,7 +15,8 @@ import networkx as nx
 import pytest
 
 import squadron_cad
-from squadron_cad.kit import installed_kits
+from squadron_cad import kit as kit_module
+from squadron_cad.kit import Kit, installed_kits
 
 PACKAGE = Path(squadron_cad.__file__).parent
 KITS = PACKAGE / "kits"
@@ -34,6 +35,12 @@ PLAIN_WORDS = {
 PARAMS_NAMES = {"params", "kit_params", "resolved"}  # what the engine calls a kit's parameters
 
 
+def shipped_kits() -> dict[str, Kit]:
+    """The kits installed with the package, not the toy kits other tests register."""
+    toys = kit_module._REGISTERED
+    return {name: kit for name, kit in installed_kits().items() if name not in toys}
+
+
 def engine_modules() -> list[Path]:
     return sorted(p for p in PACKAGE.rglob("*.py") if KITS not in p.parents)
 
@@ -50,7 +57,7 @@ def kit_only_sections() -> set[str]:
     """Parameter sections some kit has and the engine's base model does not."""
     from squadron_cad.params import KitParamsBase
 
-    sections = {name for kit in installed_kits().values() for name in kit.params_model.model_fields}
+    sections = {name for kit in shipped_kits().values() for name in kit.params_model.model_fields}
     return sections - set(KitParamsBase.model_fields)
 
 
@@ -58,7 +65,7 @@ def game_words() -> set[str]:
     """Each kit's own words: its name and title, and the words of its part names and of the
     parameter sections only kits have, that are not plain English."""
     words, sections = set(), kit_only_sections()
-    for kit in installed_kits().values():
+    for kit in shipped_kits().values():
         words |= {kit.title.lower(), kit.name.replace("-", " ")}
         names = [*kit.part_names, *(set(kit.params_model.model_fields) & sections)]
         words |= {w for name in names for w in name.split("_") if not w.isdigit()}
