@@ -170,11 +170,11 @@ class Purchase:
 
 
 @dataclass(frozen=True)
-class Later:
-    """A kit's function (or data) imported where it is first used: `Later(module, name)`.
+class LazyImport:
+    """A kit's function (or data) imported where it is first used: `LazyImport(module, name)`.
 
     A kit's checks, scenes and coupons import trimesh and scipy (0.6 s); with them behind
-    `Later`, listing, fitting and cleaning a kit never load the meshing stack.
+    `LazyImport`, listing, fitting and cleaning a kit never load the meshing stack.
     """
 
     module: str  # "squadron_cad.kits.my_game.checks"
@@ -236,7 +236,7 @@ class KitContents:
     scenes: Callable[[Any, Path], list[Any]] | None = None  # (params, stl folder) -> views
     paper: Callable[[Any, Path, bool], PaperReport] | None = None  # (params, out, previews)
     purchases: Callable[[Any], list[Purchase]] = _no_purchases  # params -> what to buy
-    coupons: tuple[Coupon, ...] | Later = ()  # its fits, for the tolerance test print
+    coupons: tuple[Coupon, ...] | LazyImport = ()  # its fits, for the tolerance test print
 
     def __post_init__(self) -> None:
         names = [part.name for part in self.parts]
@@ -311,7 +311,7 @@ class Kit:
     @cached_property
     def coupons(self) -> tuple[Coupon, ...]:
         given = self.loaded.coupons
-        coupons: tuple[Coupon, ...] = given.resolve() if isinstance(given, Later) else given
+        coupons: tuple[Coupon, ...] = given.resolve() if isinstance(given, LazyImport) else given
         fits = [coupon.fit for coupon in coupons]
         if len(set(fits)) != len(fits):
             raise ValueError(f"two coupons of the {self.name} kit share a fit name")

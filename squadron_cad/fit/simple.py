@@ -25,7 +25,7 @@ from squadron_cad.fit import corners
 from squadron_cad.fit.layout import BoxShape, Layout, Placement, Pocket, score
 from squadron_cad.fit.notches import Notch, finger_notches
 from squadron_cad.fit.packing import FLOAT_SLACK_MM, Packed, pack
-from squadron_cad.fit.shortfall import tenth_up
+from squadron_cad.fit.shortfall import mm_up_to_tenth
 from squadron_cad.fit.units import Piece, Unit, Variant, both_turns, rect_pocket
 from squadron_cad.geometry import frames
 from squadron_cad.kit import Part
@@ -123,7 +123,7 @@ def check_lid(tin: TinParams, tray: TrayParams, section: str) -> None:
         )
     wall_top = tin.inner_depth_mm - tray.tin_clearance_mm - lid.thickness_mm - lid.skirt_mm
     if wall_top < tray.floor_mm + lid.lip_mm:
-        least = tenth_up(tin.inner_depth_mm + tray.floor_mm + lid.lip_mm - wall_top)
+        least = mm_up_to_tenth(tin.inner_depth_mm + tray.floor_mm + lid.lip_mm - wall_top)
         raise InputError(
             f"{key}.thickness_mm ({lid.thickness_mm:g}) and {key}.skirt_mm ({lid.skirt_mm:g}) "
             f"leave the box no wall for the lid to stand on in a tin {tin.inner_depth_mm:g} mm "
@@ -192,10 +192,10 @@ def stow(
     if tallest.size[2] > box.usable_depth + FLOAT_SLACK_MM:
         short = tallest.size[2] - box.usable_depth
         raise InputError(
-            f"the box is {tenth_up(short)} mm too shallow for its "
+            f"the box is {mm_up_to_tenth(short)} mm too shallow for its "
             f"tallest piece, {_words(tallest)} ({tallest.size[2]:.1f} mm; "
             f"{box.usable_depth:.1f} mm under the lid): give tin.inner_depth_mm "
-            f"{tenth_up(box.height + box.tin_gap + short)} or more"
+            f"{mm_up_to_tenth(box.height + box.tin_gap + short)} or more"
         )
     if len(blocks) <= EXACT_LIMIT:
         fits = pack(blocks, divider, box.inner_length, box.inner_width)
@@ -250,7 +250,7 @@ def _corner_refusal(box: BoxShape, nearest: _Placed) -> str:
     inner = corners.largest_clearing_radius(box, np.vstack(outlines))
     tin_radius = math.floor((inner + box.wall + box.tin_gap) * 10 + 1e-6) / 10
     return (
-        f"the pockets reach {tenth_up(-nearest.corner)} mm into the box's rounded corners "
+        f"the pockets reach {mm_up_to_tenth(-nearest.corner)} mm into the box's rounded corners "
         f"(its inside {box.inner_length:.1f} x {box.inner_width:.1f} mm, corner radius "
         f"{box.inner_radius:.1f} mm): give tin.corner_radius_mm {tin_radius:g} or less, or "
         "choose a bigger tin"
@@ -261,7 +261,7 @@ def _more(length: float, width: float) -> str:
     """'2.1 mm more length and 0.1 mm more width', each rounded up: 0.04 short never
     reads as 0.0 (a tin grown by the figure said must fit)."""
     needs = [
-        f"{tenth_up(amount)} mm more {word}"
+        f"{mm_up_to_tenth(amount)} mm more {word}"
         for amount, word in ((length, "length"), (width, "width"))
         if amount > 1e-9
     ]

@@ -19,7 +19,7 @@ import pytest
 
 from squadron_cad.checks import fits
 from squadron_cad.fit.layout import box_layouts
-from squadron_cad.kit import Kit, Later, load_kit
+from squadron_cad.kit import Kit, LazyImport, load_kit
 from squadron_cad.pipeline.report import BuildReport
 from squadron_cad.resolve import resolve
 
@@ -39,8 +39,8 @@ def has_module(name: str) -> bool:
 
 
 def target_of(function: object) -> str:
-    """The module a kit's function lives in (a Later names it without loading it)."""
-    if isinstance(function, Later):
+    """The module a kit's function lives in (a LazyImport names it without loading it)."""
+    if isinstance(function, LazyImport):
         return function.module
     return getattr(function, "__module__", "")
 

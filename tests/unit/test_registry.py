@@ -6,7 +6,7 @@ import dataclasses
 
 import pytest
 
-from squadron_cad.kit import Later, installed_kits
+from squadron_cad.kit import LazyImport, installed_kits
 from squadron_cad.kits.squadron_leader.parts.registry import PARTS, part
 from squadron_cad.resolve import resolve
 
@@ -53,16 +53,16 @@ def test_alternatives_name_a_real_part() -> None:
 
 @pytest.mark.parametrize("name", ["squadron-leader", "squadrons", "space-planes"])
 def test_every_deferred_function_of_a_kit_imports(name: str) -> None:
-    """A Later names its module and function as text: a typo would fail only at build."""
+    """A LazyImport names its module and function as text: a typo would fail only at build."""
     contents = installed_kits()[name].loaded
-    deferred = [value for value in vars(contents).values() if isinstance(value, Later)]
+    deferred = [value for value in vars(contents).values() if isinstance(value, LazyImport)]
     for later in deferred:
         assert later.resolve() is not None, later
     assert deferred  # each kit's mesh checks are deferred
 
 
 def test_two_coupons_of_a_kit_cannot_share_a_fit_name() -> None:
-    """Checked where the coupons are first read (they may load late, behind a Later)."""
+    """Checked where the coupons are first read (they may load late, behind a LazyImport)."""
     leader = installed_kits()["squadron-leader"]
     first = leader.coupons[0]
     doubled = dataclasses.replace(leader.loaded, coupons=(first, first))

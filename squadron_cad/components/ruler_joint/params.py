@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from squadron_cad.fit.shortfall import hundredth_down
+from squadron_cad.fit.shortfall import mm_down_to_hundredth
 from squadron_cad.geometry.expr import Number
 from squadron_cad.params import LENGTH_EPSILON_MM, Mm, Section, mm
 
@@ -72,8 +72,9 @@ def check_joint(
         raise ValueError(
             f"ruler.tab_width_mm ({ruler.tab_width_mm}) + 2 x ruler.tab_flare_mm "
             f"({ruler.tab_flare_mm}) + 2 x ruler.joint_clearance_mm "
-            f"({ruler.joint_clearance_mm}) leaves {hundredth_down(side_wall)} mm of slot wall "
-            f"in a {hundredth_down(width_mm)} mm ruler ({width_source}); "
+            f"({ruler.joint_clearance_mm}) leaves {mm_down_to_hundredth(side_wall)} mm of slot "
+            f"wall "
+            f"in a {mm_down_to_hundredth(width_mm)} mm ruler ({width_source}); "
             f"{SIDE_WALL_MIN_MM:g} mm is needed"
         )
     if ruler.tab_flare_mm <= ruler.joint_clearance_mm:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from squadron_cad.kit import BenchChange, Kit, KitContents, Later
+from squadron_cad.kit import BenchChange, Kit, KitContents, LazyImport
 from squadron_cad.kits.space_planes.constants import GAME_CREDIT
 from squadron_cad.kits.space_planes.params import SpacePlanesParams
 
@@ -34,12 +34,12 @@ def contents() -> KitContents:
     return KitContents(
         parts=PARTS,
         design=design.SpacePlanesDesign,
-        checks=Later(f"{__name__}.checks", "clearance_findings"),  # loads trimesh
-        invariants=Later(f"{__name__}.checks", "invariants"),
+        checks=LazyImport(f"{__name__}.checks", "clearance_findings"),  # loads trimesh
+        invariants=LazyImport(f"{__name__}.checks", "invariants"),
         fit_lines=stowing.fit_lines,
         purchases=design.purchases,
         paper=_paper,
-        coupons=Later(f"{__name__}.coupons", "COUPONS"),  # loads trimesh
+        coupons=LazyImport(f"{__name__}.coupons", "COUPONS"),  # loads trimesh
     )
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from squadron_cad.kit import BenchChange, Kit, KitContents, Later
+from squadron_cad.kit import BenchChange, Kit, KitContents, LazyImport
 from squadron_cad.kits.squadron_leader.constants import GAME_CREDIT
 from squadron_cad.kits.squadron_leader.params import SquadronLeaderParams
 
@@ -36,13 +36,13 @@ def contents() -> KitContents:
     return KitContents(
         parts=PARTS,
         design=design.SquadronLeaderDesign,
-        checks=Later(checks, "clearance_findings"),
-        invariants=Later(checks, "invariants"),
+        checks=LazyImport(checks, "clearance_findings"),
+        invariants=LazyImport(checks, "invariants"),
         fit_lines=fit_lines,
-        scenes=Later(f"{__name__}.scenes", "scenes"),
+        scenes=LazyImport(f"{__name__}.scenes", "scenes"),
         paper=_paper,
         purchases=design.purchases,
-        coupons=Later(f"{__name__}.coupons", "COUPONS"),
+        coupons=LazyImport(f"{__name__}.coupons", "COUPONS"),
     )
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 
 from squadron_cad.components.ruler_joint.params import check_joint
-from squadron_cad.fit.shortfall import hundredth_down, tenth_down
+from squadron_cad.fit.shortfall import mm_down_to_hundredth, mm_down_to_tenth
 from squadron_cad.kits.squadron_leader.params import (
     MARK_MIN_MM,
     MOUTH_WALL_MM,
@@ -30,9 +30,9 @@ def _sockets_fit_token(kit: SquadronLeaderParams) -> None:
     if between < WALL_MM - LENGTH_EPSILON_MM or mouths < MOUTH_WALL_MM - LENGTH_EPSILON_MM:
         raise ValueError(
             f"stacking.peg_diameter_mm ({stacking.peg_diameter_mm}) with its clearance: the 8 "
-            f"sockets, {hundredth_down(circle)} mm from the centre of a token.width_mm "
-            f"({kit.token.width_mm}) token, leave {hundredth_down(between)} mm between "
-            f"neighbours ({hundredth_down(mouths)} at their chamfered mouths); at least "
+            f"sockets, {mm_down_to_hundredth(circle)} mm from the centre of a token.width_mm "
+            f"({kit.token.width_mm}) token, leave {mm_down_to_hundredth(between)} mm between "
+            f"neighbours ({mm_down_to_hundredth(mouths)} at their chamfered mouths); at least "
             f"{WALL_MM:g} mm ({MOUTH_WALL_MM:g} at the mouths) is needed: a smaller peg or a "
             "wider token"
         )
@@ -57,13 +57,14 @@ def _hole_clears_sockets(kit: SquadronLeaderParams) -> None:
             / flats
         )
         hint = (
-            f"give altitude.hole_scale at most {hundredth_down(largest)}"
+            f"give altitude.hole_scale at most {mm_down_to_hundredth(largest)}"
             if largest >= 0.01
             else "a smaller stacking.peg_diameter_mm or a wider token"
         )
         raise ValueError(
-            f"altitude.hole_scale ({kit.altitude.hole_scale}) leaves {hundredth_down(wall)} mm "
-            f"between the centre hole and the sockets ({hundredth_down(mouth_wall)} mm at the "
+            f"altitude.hole_scale ({kit.altitude.hole_scale}) leaves "
+            f"{mm_down_to_hundredth(wall)} mm between the centre hole and the sockets "
+            f"({mm_down_to_hundredth(mouth_wall)} mm at the "
             f"chamfered mouth, stacking.socket_chamfer_mm {chamfer}); at least {WALL_MM:g} mm "
             f"({MOUTH_WALL_MM:g} mm at the mouth) is needed: {hint}"
         )
@@ -78,7 +79,7 @@ def _silhouette_fits(kit: SquadronLeaderParams) -> None:
         if value > flats:
             raise ValueError(
                 f"{key} ({value}) must fit on the token: at most its width across the flats "
-                f"({hundredth_down(flats)} at token.width_mm {kit.token.width_mm})"
+                f"({mm_down_to_hundredth(flats)} at token.width_mm {kit.token.width_mm})"
             )
     if kit.plane.groove_depth_mm > kit.token.height_mm - 1:
         raise ValueError(
@@ -96,7 +97,7 @@ def _silhouette_fits(kit: SquadronLeaderParams) -> None:
     if kit.plane.guide_start_mm >= flats / 2:
         raise ValueError(
             f"plane.guide_start_mm ({kit.plane.guide_start_mm}) must be inside the token "
-            f"(under {hundredth_down(flats / 2)} mm from the centre)"
+            f"(under {mm_down_to_hundredth(flats / 2)} mm from the centre)"
         )
 
 
@@ -106,7 +107,7 @@ def _marks_fit(kit: SquadronLeaderParams) -> None:
     card's label column (a mark shrinks to the room there, down to that least size)."""
     if plane_mark_mm(kit) < MARK_MIN_MM:
         raise ValueError(
-            f"the plane token's top leaves {hundredth_down(plane_mark_mm(kit))} mm for a "
+            f"the plane token's top leaves {mm_down_to_hundredth(plane_mark_mm(kit))} mm for a "
             "player's mark "
             f"beside the silhouette (token.width_mm {kit.token.width_mm}); it needs "
             f"{MARK_MIN_MM:g}: a wider token"
@@ -114,7 +115,8 @@ def _marks_fit(kit: SquadronLeaderParams) -> None:
     if token_mark_mm(kit) < MARK_MIN_MM:
         raise ValueError(
             f"the altitude token's ring and stat_dial.label_width_mm leave "
-            f"{hundredth_down(token_mark_mm(kit))} mm for a player's mark inside marks.frame_mm "
+            f"{mm_down_to_hundredth(token_mark_mm(kit))} mm for a player's mark inside "
+            f"marks.frame_mm "
             f"({kit.marks.frame_mm}); it needs {MARK_MIN_MM:g}: a smaller frame or a wider token"
         )
 
@@ -125,7 +127,8 @@ def _ruler_joint_fits(kit: SquadronLeaderParams) -> None:
     if ruler.numeral_height_mm > kit.ruler_width_mm - 1:
         raise ValueError(
             f"ruler.numeral_height_mm ({ruler.numeral_height_mm}) must be at least 1 mm less "
-            f"than the ruler width ({hundredth_down(kit.ruler_width_mm)} = token.width_mm / 4)"
+            f"than the ruler width ({mm_down_to_hundredth(kit.ruler_width_mm)} = "
+            "token.width_mm / 4)"
         )
 
 
@@ -163,7 +166,7 @@ def _template_features_fit(kit: SquadronLeaderParams) -> None:
         raise ValueError(
             f"three chevrons (templates.chevron_length_mm {templates.chevron_length_mm} + "
             f"2 x templates.chevron_pitch_mm {templates.chevron_pitch_mm}) need {needed:g} mm "
-            f"but only {tenth_down(room)} mm lie between the notches"
+            f"but only {mm_down_to_tenth(room)} mm lie between the notches"
         )
 
 

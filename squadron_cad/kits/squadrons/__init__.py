@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from squadron_cad.kit import BenchChange, Kit, KitContents, Later
+from squadron_cad.kit import BenchChange, Kit, KitContents, LazyImport
 from squadron_cad.kits.squadrons.constants import GAME_CREDIT
 from squadron_cad.kits.squadrons.params import SquadronsParams
 
@@ -35,12 +35,12 @@ def contents() -> KitContents:
     return KitContents(
         parts=PARTS,
         design=design.SquadronsDesign,
-        checks=Later(checks, "clearance_findings"),
-        invariants=Later(checks, "invariants"),
+        checks=LazyImport(checks, "clearance_findings"),
+        invariants=LazyImport(checks, "invariants"),
         fit_lines=stowing.fit_lines,
         paper=_paper,
         purchases=design.purchases,
-        coupons=Later(f"{__name__}.coupons", "COUPONS"),
+        coupons=LazyImport(f"{__name__}.coupons", "COUPONS"),
     )
 
 

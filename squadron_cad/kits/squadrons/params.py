@@ -15,7 +15,7 @@ from pydantic import Field, model_validator
 
 from squadron_cad.components.ruler_joint.params import SectionedRulerParams, check_joint
 from squadron_cad.components.stat_card.params import StatCardParams
-from squadron_cad.fit.shortfall import tenth_up
+from squadron_cad.fit.shortfall import mm_up_to_tenth
 from squadron_cad.geometry.expr import Number, sqrt
 from squadron_cad.geometry.glyphs import layout_text
 from squadron_cad.kits.squadrons import constants as C
@@ -338,7 +338,7 @@ class SquadronsParams(KitParamsBase):
                 f"(half the diagonal of base.size_mm {self.base.size_mm} and "
                 f"pivot.base_clearance_mm {self.pivot.base_clearance_mm}), to hold the U-turn "
                 f"and a {MIN_ADVANCE_NUMERAL_MM:g} mm 180: at least "
-                f"{tenth_up(float(self.pivot_cup_radius_mm) + band)}"
+                f"{mm_up_to_tenth(float(self.pivot_cup_radius_mm) + band)}"
             )
         d = self.stat_dial
         if d.min_value != 0 or d.max_value != C.TRACKER_MAX:

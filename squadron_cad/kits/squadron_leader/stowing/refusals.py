@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from squadron_cad.fit.shortfall import tenth_up
+from squadron_cad.fit.shortfall import mm_up_to_tenth
 from squadron_cad.kits.squadron_leader.params import SquadronLeaderParams
 
 EPS = 1e-6
@@ -39,7 +39,7 @@ class Shortfall:
             (self.z, "depth", "tin.inner_depth_mm", tin.inner_depth_mm),
         ]
         parts = [
-            (f"{tenth_up(amount)} mm more {word}", f"{key} {value:g}")
+            (f"{mm_up_to_tenth(amount)} mm more {word}", f"{key} {value:g}")
             for amount, word, key, value in wanted
             if amount > EPS
         ]
@@ -54,7 +54,7 @@ class Shortfall:
         if not parts:
             parts = [
                 (
-                    f"{tenth_up(self.corner)} mm more room in the rounded corners",
+                    f"{mm_up_to_tenth(self.corner)} mm more room in the rounded corners",
                     f"tin.corner_radius_mm {tin.corner_radius_mm:g}",
                 )
             ]
@@ -141,8 +141,8 @@ def message(
     tries = hints(p, kind, shortfall, single, players, dice)
     depth = ""
     if deeper is not None:
-        target = f"{p.tin.inner_depth_mm + float(tenth_up(deeper)):g}"
-        depth = f", or everything fits in a tin {tenth_up(deeper)} mm deeper"
+        target = f"{p.tin.inner_depth_mm + float(mm_up_to_tenth(deeper)):g}"
+        depth = f", or everything fits in a tin {mm_up_to_tenth(deeper)} mm deeper"
         tries = f"tin.inner_depth_mm: {target}, or {tries}"
     return f"the tin is too small: {subject} {shortfall.text(p)}{depth}; try {tries}"
 
