@@ -27,7 +27,7 @@ stacks, one group, the template on top), then the bigger margin.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -108,7 +108,7 @@ class _Candidate:
 
 
 @dataclass(frozen=True, eq=False)
-class _Contents:
+class Contents:
     """Everything to stow, as units, for one kit."""
 
     dials: list[Unit]
@@ -124,21 +124,24 @@ def solve(p: SquadronLeaderParams) -> Layout:
     """The best layout for the tin, or an InputError naming what does not fit and by how much."""
     shape = box_shape(p)
     leave_out = frozenset(p.box.leave_out)
-    _check_box(p, shape)
-    contents = _contents(p)
-    _check_each_item(p, shape, contents, leave_out)
-    best = _search(p, shape, contents, leave_out)
+    check_box(p, shape)
+    contents = contents_of(p)
+    check_each_item(p, shape, contents, leave_out)
+    best = search(p, shape, contents, leave_out)
     if best is None:
-        raise InputError(_no_fit_message(p, shape, contents, leave_out))
+        from squadron_cad.kits.squadron_leader.stowing.shortfalls import no_fit_message
+
+        # imported here: the refusal's search runs the solver again and again
+        raise InputError(no_fit_message(p, shape, contents, leave_out))
     return fillers.fill(p, _layout(p, shape, best))
 
 
 # ---- contents and strategies ----
 
 
-def _contents(p: SquadronLeaderParams) -> _Contents:
+def contents_of(p: SquadronLeaderParams) -> Contents:
     template = items.template(p)
-    return _Contents(
+    return Contents(
         dials=[items.dial(p, n) for n in range(1, p.players + 1)],
         dice=items.dice(p),
         ruler_flat=[items.ruler_section(p, i, on_edge=False) for i in (1, 2, 3)],
@@ -148,7 +151,7 @@ def _contents(p: SquadronLeaderParams) -> _Contents:
     )
 
 
-def _strategies(
+def strategies(
     p: SquadronLeaderParams, shape: BoxShape, leave_out: frozenset[str]
 ) -> list[Strategy]:
     thickness = p.templates.thickness_mm
@@ -168,20 +171,20 @@ def _strategies(
     return strategies
 
 
-def _search(
-    p: SquadronLeaderParams, shape: BoxShape, contents: _Contents, leave_out: frozenset[str]
+def search(
+    p: SquadronLeaderParams, shape: BoxShape, contents: Contents, leave_out: frozenset[str]
 ) -> _Candidate | None:
     best: _Candidate | None = None
-    for strategy in sorted(_strategies(p, shape, leave_out), key=_simplicity, reverse=True):
+    for strategy in sorted(strategies(p, shape, leave_out), key=_simplicity, reverse=True):
         if best is not None and _rank(best)[:4] > (COMFORT_MM, *_simplicity(strategy)):
             break  # comfortable already, and every strategy left is less simple
-        for packing in _packings(p, shape, contents, strategy, (0.0, FRONT_LIMIT)):
+        for packing in packings(p, shape, contents, strategy, (0.0, FRONT_LIMIT)):
             # The corner check is the costly part: skip it when the rest cannot win.
             bound = round(_straight_score(shape, packing), 3)  # corners only lower it
             ceiling = (min(bound, COMFORT_MM), *_simplicity(strategy), bound)
             if best is not None and _rank(best) >= ceiling:
                 continue
-            candidate = _candidate(p, shape, packing)
+            candidate = scored_candidate(p, shape, packing)
             if _fits(candidate) and (best is None or _rank(candidate) > _rank(best)):
                 best = candidate
     return best
@@ -215,7 +218,7 @@ def _room(p: SquadronLeaderParams, shape: BoxShape, strategy: Strategy) -> float
 
 
 def _block_variants(
-    p: SquadronLeaderParams, contents: _Contents, strategy: Strategy, room: float
+    p: SquadronLeaderParams, contents: Contents, strategy: Strategy, room: float
 ) -> list[list[Variant]]:
     out = _stack_blocks(p, strategy, contents.dials if strategy.dials_on_stacks else [], room)
     skip = strategy.leave_out
@@ -260,10 +263,10 @@ class _Packing:
     template: tuple[LocalPocket, Matrix] | None  # the template on top: its recess and pose
 
 
-def _packings(
+def packings(
     p: SquadronLeaderParams,
     shape: BoxShape,
-    contents: _Contents,
+    contents: Contents,
     strategy: Strategy,
     reach: tuple[float, int],
 ) -> Iterable[_Packing]:
@@ -284,7 +287,7 @@ def _packings(
         yield _Packing(strategy, packed, room, template)
 
 
-def _straight_margins(shape: BoxShape, packing: _Packing) -> dict[str, float]:
+def straight_margins(shape: BoxShape, packing: _Packing) -> dict[str, float]:
     """Spare length, width and depth: cheap, before the corners are looked at."""
     packed = packing.packed
     x_spare = shape.inner_length - packed.w
@@ -297,15 +300,15 @@ def _straight_margins(shape: BoxShape, packing: _Packing) -> dict[str, float]:
 
 
 def _straight_score(shape: BoxShape, packing: _Packing) -> float:
-    return min(_straight_margins(shape, packing).values())
+    return min(straight_margins(shape, packing).values())
 
 
-def _candidate(p: SquadronLeaderParams, shape: BoxShape, packing: _Packing) -> _Candidate:
+def scored_candidate(p: SquadronLeaderParams, shape: BoxShape, packing: _Packing) -> _Candidate:
     strategy, packed = packing.strategy, packing.packed
     top = _top_level(p, shape, strategy)
     fixed = [packing.template[0].points] if packing.template is not None else []
     centred = _place_pockets(shape, packed, top, (0.0, 0.0))
-    margins = _straight_margins(shape, packing)
+    margins = straight_margins(shape, packing)
     outlines = [q.points for q in centred]
     offset, margins["corner"] = corners.best_offset(shape, (packed.w, packed.h), outlines, fixed)
     pockets = centred if offset == (0.0, 0.0) else _place_pockets(shape, packed, top, offset)
@@ -358,7 +361,7 @@ def _leaf_matrix(shape: BoxShape, packed: Packed, x: float, y: float) -> Matrix:
 
 
 def _template_on_top(
-    p: SquadronLeaderParams, shape: BoxShape, contents: _Contents
+    p: SquadronLeaderParams, shape: BoxShape, contents: Contents
 ) -> tuple[LocalPocket, Matrix] | None:
     """The template's recess under the lid: the quarter turn that clears the corners best."""
     base = contents.template_pocket
@@ -464,7 +467,7 @@ def _placed(unit: Unit, matrix: Matrix, on_top: bool = False) -> list[Placement]
 # ---- refusals ----
 
 
-def _check_box(p: SquadronLeaderParams, shape: BoxShape) -> None:
+def check_box(p: SquadronLeaderParams, shape: BoxShape) -> None:
     if shape.usable_depth <= 0:
         need = -shape.usable_depth
         raise InputError(
@@ -474,8 +477,8 @@ def _check_box(p: SquadronLeaderParams, shape: BoxShape) -> None:
         )
 
 
-def _check_each_item(
-    p: SquadronLeaderParams, shape: BoxShape, contents: _Contents, leave_out: frozenset[str]
+def check_each_item(
+    p: SquadronLeaderParams, shape: BoxShape, contents: Contents, leave_out: frozenset[str]
 ) -> None:
     """Refuse a piece that cannot fit even alone, naming it."""
     c = 2 * p.box.pocket_clearance_mm
@@ -499,177 +502,3 @@ def _check_each_item(
         )
         if missing is not None:
             raise InputError(refusals.message(p, kind, missing, single=True))
-
-
-def _no_fit_message(
-    p: SquadronLeaderParams, shape: BoxShape, contents: _Contents, leave_out: frozenset[str]
-) -> str:
-    shortfall = _verified(p, _best_shortfall(p, shape, contents, leave_out))
-    culprit = _culprit(p, shape, contents, leave_out)
-    deeper = _least_extra_depth(p) if shortfall.z <= EPS else None
-    players, dice = _most_players_that_fit(p), _most_dice_that_fit(p, leave_out)
-    return refusals.message(p, culprit, shortfall, players=players, deeper=deeper, dice=dice)
-
-
-def _grown(
-    p: SquadronLeaderParams, x: float = 0.0, y: float = 0.0, z: float = 0.0
-) -> SquadronLeaderParams:
-    tin = p.tin
-    bigger = tin.model_copy(
-        update={
-            "inner_length_mm": tin.inner_length_mm + x,
-            "inner_width_mm": tin.inner_width_mm + y,
-            "inner_depth_mm": tin.inner_depth_mm + z,
-        }
-    )
-    return p.model_copy(update={"tin": bigger})
-
-
-GROWTH_SEARCH_MM = 300.0  # the most a refusal's verified growth looks for
-
-
-def _verified(p: SquadronLeaderParams, estimate: refusals.Shortfall) -> refusals.Shortfall:
-    """The estimate grown until a tin that much bigger really holds everything, to 0.1 mm
-    (the estimate reads margins, and the dividers, pockets and corners move as the tin
-    grows: '3.0 mm more width' once left a tin 0.2 mm short). A corner shortfall becomes
-    the largest corner radius that fits; one no change fixes is left as it is."""
-    if math.isinf(estimate.x):
-        return estimate
-    if estimate.x + estimate.y + estimate.z <= EPS:
-        return _corners_verified(p, estimate)
-    step = max(estimate.x, estimate.y, estimate.z)
-    scale = [estimate.x / step, estimate.y / step, estimate.z / step]
-
-    def fits(tenths: int) -> bool:
-        grow = tenths / 10
-        return _has_layout(_grown(p, *(grow * s for s in scale)))
-
-    low, high = 0, math.ceil(step * 10 - 1e-6)
-    if not fits(high):
-        far = max(high * 10, round(GROWTH_SEARCH_MM * 10))
-        if not fits(far):
-            return refusals.Shortfall(x=math.inf)  # no figure to give: say a bigger tin
-        low, high = high, far
-    grow = _least_that_fits(fits, low, high) / 10
-    return refusals.Shortfall(x=grow * scale[0], y=grow * scale[1], z=grow * scale[2])
-
-
-def _corners_verified(p: SquadronLeaderParams, estimate: refusals.Shortfall) -> refusals.Shortfall:
-    """The largest tin corner radius (to 0.1 mm, below today's) with which everything fits."""
-
-    def fits(tenths: int) -> bool:
-        tin = p.tin.model_copy(update={"corner_radius_mm": tenths / 10})
-        return _has_layout(p.model_copy(update={"tin": tin}))
-
-    now = math.ceil(p.tin.corner_radius_mm * 10 - 1e-6)  # does not fit (the tin as it is)
-    if now <= 0 or not fits(0):
-        return estimate
-    less = _least_that_fits(lambda tenths: fits(now - tenths), 0, now)  # tenths off today's
-    return refusals.Shortfall(corner=estimate.corner, radius_to=(now - less) / 10)
-
-
-DEEPER_SEARCH_MM = 40.0  # how much deeper a tin the refusal looks for before giving up
-
-
-def _least_extra_depth(p: SquadronLeaderParams) -> float | None:
-    """How much deeper the tin must be for everything to fit as it is (pieces stand in
-    fewer, taller stacks in a deeper box, the template lies on top), to 0.1 mm; None
-    when even DEEPER_SEARCH_MM more does not do it. A shallow tin's shortfall read as
-    length or width sent makers looking for a longer tin when 1 mm of depth was missing."""
-
-    def fits(extra: float) -> bool:
-        tin = p.tin.model_copy(update={"inner_depth_mm": p.tin.inner_depth_mm + extra})
-        return _has_layout(p.model_copy(update={"tin": tin}))
-
-    steps = round(DEEPER_SEARCH_MM * 10)  # tenths of a mm: the least that fits, exactly
-    if not fits(steps / 10):
-        return None
-    return _least_that_fits(lambda tenths: fits(tenths / 10), 0, steps) / 10
-
-
-def _least_that_fits(fits: Callable[[int], bool], low: int, high: int) -> int:
-    """The least step in (low, high] that fits, by bisection: low does not fit, high does,
-    and every step past the least fits too (more room never hurts)."""
-    while high - low > 1:
-        middle = (low + high) // 2
-        low, high = (low, middle) if fits(middle) else (middle, high)
-    return high
-
-
-def _most_players_that_fit(p: SquadronLeaderParams) -> int | None:
-    """The most players, under p.players, whose pieces this tin holds (None: not even one)."""
-    for players in range(p.players - 1, 0, -1):
-        if _has_layout(p.model_copy(update={"players": players})):
-            return players
-    return None
-
-
-def _most_dice_that_fit(p: SquadronLeaderParams, leave_out: frozenset[str]) -> int | None:
-    """The most dice, under dice.colours' count, with which everything fits (None: the
-    dice are not what stands in the way, or only none fit)."""
-    count = p.dice.count
-    if "dice" in leave_out or count == 0 or not _has_layout(_with_dice(p, 0)):
-        return None
-    fewer = _least_that_fits(lambda less: _has_layout(_with_dice(p, count - less)), 0, count)
-    return count - fewer or None
-
-
-def _with_dice(p: SquadronLeaderParams, count: int) -> SquadronLeaderParams:
-    return p.model_copy(update={"dice": p.dice.model_copy(update={"colours": {"dice": count}})})
-
-
-def _has_layout(p: SquadronLeaderParams) -> bool:
-    """Whether solve(p) finds a layout, without composing the refusal (the costly part)."""
-    shape = box_shape(p)
-    leave_out = frozenset(p.box.leave_out)
-    try:
-        _check_box(p, shape)
-        contents = _contents(p)
-        _check_each_item(p, shape, contents, leave_out)
-    except InputError:
-        return False
-    return _search(p, shape, contents, leave_out) is not None
-
-
-def _best_shortfall(
-    p: SquadronLeaderParams, shape: BoxShape, contents: _Contents, leave_out: frozenset[str]
-) -> refusals.Shortfall:
-    """The smallest enlargement any strategy needs (looked for a little beyond the box first)."""
-    for reach, front in SHORTFALL_SEARCH:
-        best: refusals.Shortfall | None = None
-        for strategy in _strategies(p, shape, leave_out):
-            for packing in _packings(p, shape, contents, strategy, (reach, front)):
-                margins = _straight_margins(shape, packing)
-                if min(margins.values()) >= -EPS:  # only then do the corners decide
-                    margins = _candidate(p, shape, packing).margins
-                else:
-                    margins["corner"] = 0.0
-                need = refusals.from_margins(margins)
-                if best is None or need.cost < best.cost:
-                    best = need
-        if best is not None:
-            return best
-    return refusals.Shortfall(x=math.inf)
-
-
-def _culprit(
-    p: SquadronLeaderParams, shape: BoxShape, contents: _Contents, leave_out: frozenset[str]
-) -> str:
-    """The smallest kind of piece whose absence lets the rest fit (the stacks if none)."""
-    for kind in sorted(set(KINDS) - leave_out - {"stacks"}, key=lambda k: _area(contents, k)):
-        if _search(p, shape, contents, leave_out | {kind}) is not None:
-            return kind
-    return "stacks"
-
-
-def _area(contents: _Contents, kind: str) -> float:
-    def footprint(units: Sequence[Unit]) -> float:
-        return sum(unit.size[0] * unit.size[1] for unit in units)
-
-    areas = {
-        "dials": footprint(contents.dials),
-        "dice": footprint(contents.dice),
-        "ruler": footprint(contents.ruler_flat),
-        "template": footprint([contents.template]),
-    }
-    return areas[kind]
