@@ -24,7 +24,6 @@ from squadron_cad.cli.options import (
 )
 from squadron_cad.cli.session import session_of
 from squadron_cad.errors import InputError
-from squadron_cad.kit import kit_of
 from squadron_cad.outfolder import safe_output_folder
 
 
@@ -53,6 +52,8 @@ def paper(
 
     Example: squadron-cad paper --set paper.size=letter --out out/paper
     """
+    from squadron_cad.kit import kit_of
+
     opts = Given.of(params, overrides, tin=tin, kit=kit, out=out, quiet=quiet)
     resolved = opts.parameters()
     game = kit_of(resolved)
@@ -117,6 +118,7 @@ def tolerance(
     Example: squadron-cad tolerance --choose peg=0.25 joint=0.20 clip=0.15 lid=0.30
     """
     from squadron_cad import tolerance as coupons
+    from squadron_cad.kit import kit_of
 
     interrupts.checkpoint()
     opts = Given.of(params, overrides, tin=tin, kit=kit, out=out, quiet=quiet)

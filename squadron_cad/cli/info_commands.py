@@ -7,7 +7,6 @@ import sys
 from collections import Counter
 
 import typer
-import yaml
 
 from squadron_cad import console
 from squadron_cad.cli.app import command
@@ -22,9 +21,9 @@ from squadron_cad.cli.options import (
     TinOpt,
 )
 from squadron_cad.errors import InputError
-from squadron_cad.fit.prerender import refuse_before_rendering
-from squadron_cad.kit import default_kit, installed_kits, kit_of, load_kit
-from squadron_cad.resolve import available_tins, resolve
+
+# The kits, the resolver and the fit are imported in the commands that use them:
+# `squadron-cad serve` listens before it loads them (its page loads them meanwhile).
 
 
 @command()
@@ -46,6 +45,9 @@ def fit(
 
     Example: squadron-cad fit --tin altoids --set players=1
     """
+    from squadron_cad.fit.prerender import refuse_before_rendering
+    from squadron_cad.kit import kit_of
+
     opts = Given.of(params, overrides, tin=tin, kit=kit, quiet=quiet)
     chosen = opts.parameters()
     game = kit_of(chosen)
@@ -75,6 +77,8 @@ def list_parts(
     _debug: DebugOpt = False,
 ) -> None:
     """List the parts, their files and how many to print for the configured players."""
+    from squadron_cad.kit import kit_of
+
     opts = Given.of(params, overrides, tin=tin, kit=kit, quiet=quiet)
     resolved = opts.parameters()
     rows = [
@@ -110,6 +114,8 @@ def show_params(
     _debug: DebugOpt = False,
 ) -> None:
     """Print the resolved parameters (defaults, tin, files and overrides applied)."""
+    import yaml
+
     data = Given.of(params, overrides, tin=tin, kit=kit).parameters().model_dump(mode="json")
     if as_json:
         console.emit_json(data)
@@ -125,6 +131,8 @@ def kits(
     _debug: DebugOpt = False,
 ) -> None:
     """List the installed kits (use one with --kit NAME)."""
+    from squadron_cad.kit import installed_kits
+
     found = installed_kits()
     if as_json:
         console.emit_json(
@@ -148,6 +156,9 @@ def tins(
     _debug: DebugOpt = False,
 ) -> None:
     """List the kit's tin presets (use one with --tin NAME)."""
+    from squadron_cad.kit import default_kit, load_kit
+    from squadron_cad.resolve import available_tins, resolve
+
     game = load_kit(kit) if kit else default_kit()
     opts = Given(quiet=quiet)
     for name in available_tins(game):

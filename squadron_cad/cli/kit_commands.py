@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from squadron_cad import console, interrupts, uptodate
+from squadron_cad import console, interrupts
 from squadron_cad.cli.app import command
 from squadron_cad.cli.options import (
     BackendOpt,
@@ -26,9 +26,7 @@ from squadron_cad.cli.options import (
     VerboseOpt,
 )
 from squadron_cad.cli.session import session_of
-from squadron_cad.cli.showing import failed_build_left, show_build
 from squadron_cad.errors import CheckFailed, InputError
-from squadron_cad.kit import load_kit
 from squadron_cad.outfolder import (
     CACHE_ENV,
     clean_output,
@@ -36,10 +34,9 @@ from squadron_cad.outfolder import (
     safe_output_folder,
     shared_cache_folder,
 )
-from squadron_cad.outputs.manifest import kit_of_manifest, read_kit, require_kit
-from squadron_cad.pipeline.options import BuildOptions, build_options_key
-from squadron_cad.pipeline.report import report_from_manifest
-from squadron_cad.resolve import resolve
+
+# The modules each command needs are imported in it: `squadron-cad serve` and `fit` start
+# without loading the build's (a third of a second on 2 shared cores).
 
 OnlyOpt = Annotated[
     list[str] | None,
@@ -122,6 +119,11 @@ def build(
 
     Example: squadron-cad build --tin altoids
     """
+    from squadron_cad import uptodate
+    from squadron_cad.cli.showing import failed_build_left, show_build
+    from squadron_cad.pipeline.options import BuildOptions, build_options_key
+    from squadron_cad.pipeline.report import report_from_manifest
+
     started = time.perf_counter()
     given = Given.of(params, overrides, tin=tin, kit=kit, out=out, backend=backend)
     resolved = given.parameters()
@@ -150,13 +152,16 @@ def build(
     safe_output_folder(out, "kit")  # a refused folder is said before the meshing stack loads
     if cache is not None:
         shared_cache_folder(cache, Path(out))
-    from squadron_cad.pipeline import parts, transaction  # the machinery: a second to load
+    from squadron_cad.pipeline import parts
 
-    interrupts.checkpoint()  # a Ctrl-C the imports swallowed
     total = parts.progress_total(resolved, options)
     session = session_of(ctx)
     session.watch(Path(out), "kit")
     with console.build_progress(total, quiet=quiet, as_json=as_json) as progress:
+        # the machinery (meshes, renders: a second to load) once the build has said so
+        from squadron_cad.pipeline import transaction
+
+        interrupts.checkpoint()  # a Ctrl-C the imports swallowed
         report = transaction.build(resolved, options, progress)
     show_build(report, **show)
     if report.failures:
@@ -185,6 +190,10 @@ def check(
 
     Example: squadron-cad check --out out
     """
+    from squadron_cad.kit import load_kit
+    from squadron_cad.outputs.manifest import kit_of_manifest, read_kit, require_kit
+    from squadron_cad.resolve import resolve
+
     opts = Given.of(params, overrides, tin=tin, kit=kit, out=out, quiet=quiet, json=as_json)
     named = load_kit(kit).name if kit else None
     built = read_kit(out)
@@ -242,6 +251,8 @@ def previews(
 
     Example: squadron-cad previews --out out
     """
+    from squadron_cad.outputs.manifest import require_kit
+
     require_kit(safe_output_folder(out))  # said before the meshing stack loads
     session_of(ctx).watch(Path(out), "kit")
     from squadron_cad.pipeline.pictures import refresh_previews  # the machinery

@@ -12,7 +12,6 @@ import typer
 from squadron_cad import console
 from squadron_cad.cli.session import session_of
 from squadron_cad.errors import InputError
-from squadron_cad.resolve import resolve
 
 BACKENDS = ("auto", "cgal", "manifold")  # squadron_cad.render.backends.BACKEND_CHOICES
 
@@ -137,6 +136,8 @@ class Given:
 
     def parameters(self) -> Any:
         """The resolved parameters: kit defaults, then --tin, then --params, then --set."""
+        from squadron_cad.resolve import resolve  # pydantic and the kits: not for --help
+
         return resolve(self.params, self.overrides, self.tin, self.kit)
 
     def show(self, text: str, *, markup: bool = True) -> None:
