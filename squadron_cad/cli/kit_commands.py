@@ -13,6 +13,7 @@ from squadron_cad import console, interrupts
 from squadron_cad.cli.app import command
 from squadron_cad.cli.options import (
     BackendOpt,
+    CacheDirOpt,
     DebugOpt,
     Given,
     JobsOpt,
@@ -28,7 +29,6 @@ from squadron_cad.cli.options import (
 from squadron_cad.cli.session import session_of
 from squadron_cad.errors import CheckFailed, InputError
 from squadron_cad.outfolder import (
-    CACHE_ENV,
     clean_output,
     remove_stale_staging,
     safe_output_folder,
@@ -41,17 +41,6 @@ from squadron_cad.outfolder import (
 OnlyOpt = Annotated[
     list[str] | None,
     typer.Option("--only", metavar="PART", help="Build just this part (repeatable)."),
-]
-CacheDirOpt = Annotated[
-    Path | None,
-    typer.Option(
-        "--cache-dir",
-        metavar="DIR",
-        envvar=CACHE_ENV,
-        help="Keep the render cache in DIR, shared by every --out: parts, figures and "
-        "pictures one kit made are reused by the others (default: OUT/.cache). "
-        "Safe to delete.",
-    ),
 ]
 TimeoutOpt = Annotated[
     float,

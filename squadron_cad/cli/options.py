@@ -12,6 +12,7 @@ import typer
 from squadron_cad import console
 from squadron_cad.cli.session import session_of
 from squadron_cad.errors import InputError
+from squadron_cad.outfolder import CACHE_ENV
 
 BACKENDS = ("auto", "cgal", "manifold")  # squadron_cad.render.backends.BACKEND_CHOICES
 
@@ -101,6 +102,17 @@ JsonOpt = Annotated[
 DebugOpt = Annotated[
     bool,
     typer.Option("--debug", help="Show tracebacks on errors.", callback=_debug_now, is_eager=True),
+]
+CacheDirOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--cache-dir",
+        metavar="DIR",
+        envvar=CACHE_ENV,
+        help="Keep the render cache in DIR, shared by every --out: parts, figures and "
+        "pictures one kit made are reused by the others (default: OUT/.cache). "
+        "Safe to delete.",
+    ),
 ]
 JobsOpt = Annotated[
     int,
