@@ -14,7 +14,9 @@ import hashlib
 import json
 import mimetypes
 import re
+import select
 import shutil
+import socket
 import sys
 import tempfile
 import threading
@@ -348,12 +350,24 @@ class Handler(BaseHTTPRequestHandler):
         self.end_headers()
         try:
             for event in self.server.builds.stream(running):
+                if _closed_by_peer(self.connection):  # a write would succeed once more
+                    raise ConnectionResetError("the page closed the stream")
                 self.wfile.write(f"data: {json.dumps(event)}\n\n".encode())
                 self.wfile.flush()
         except (BrokenPipeError, ConnectionResetError, TimeoutError):
             self.server.builds.cancel("the page closed")  # nobody is watching it any more
         self.close_connection = True
         self.server.builds.prepare()  # the next build's runner, its imports done
+
+
+def _closed_by_peer(connection: socket.socket) -> bool:
+    """Has the page closed its end (an end of file waiting to be read)? A closed tab is
+    noticed by the next event or heartbeat, not two writes later."""
+    try:
+        readable, _, _ = select.select([connection], [], [], 0)
+        return bool(readable) and connection.recv(1, socket.MSG_PEEK) == b""
+    except (OSError, ValueError):
+        return True
 
 
 def _attachment(name: str) -> dict[str, str]:
