@@ -16,7 +16,7 @@ import pytest
 
 from squadron_cad.web.builds import Builds, Job, group_alive
 
-pytestmark = pytest.mark.integration
+pytestmark = [pytest.mark.integration, pytest.mark.web]
 
 
 def ask(server, method: str, path: str, body: bytes | None = None, **headers: str):
