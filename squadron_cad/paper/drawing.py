@@ -28,6 +28,14 @@ CUT_LINE_MM = 0.25  # a cut line on paper: thin, dark, easy to follow with a bla
 ARC_TOLERANCE_MM = 0.005  # flattened arcs stay this close to the true circle
 
 
+def tint(colour_hex: str, strength: float) -> str:
+    """The colour mixed with white, `strength` of it: light enough for black ink to read
+    on (a player's colour behind a counter's marks, say)."""
+    rgb = [int(colour_hex[i : i + 2], 16) for i in (1, 3, 5)]
+    mixed = [round(255 - (255 - value) * strength) for value in rgb]
+    return "#" + "".join(f"{value:02x}" for value in mixed)
+
+
 @dataclass(frozen=True)
 class Area:
     """A filled region (polygons with holes, even-odd), optionally outlined."""

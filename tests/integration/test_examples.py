@@ -1,6 +1,7 @@
-"""Every example command a maker is shown runs: the README's code blocks, each command's
---help and `make help`. Builds run at draft quality without slicer or pictures; a README
-block that shows a command's output (`$ command` then its lines) must match it exactly."""
+"""Every example command a maker is shown runs: the code blocks of the README, the docs
+pages and CONTRIBUTING, each command's --help and `make help`. Builds run at draft quality
+without slicer or pictures; a block that shows a command's output (`$ command` then its
+lines) must match it exactly."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ pytestmark = pytest.mark.integration
 
 ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
+DOCS = [README, ROOT / "CONTRIBUTING.md", *sorted((ROOT / "docs").rglob("*.md"))]
 COMMANDS = (
     "build", "check", "fit", "list", "params", "tins", "previews", "clean", "docs", "bench",
     "tolerance",
@@ -29,9 +31,14 @@ COMMANDS = (
 # Examples not run here, and why (each is exercised elsewhere).
 NOT_RUN = {
     "make test": "this is the suite itself",
+    "make serve": "a server that runs until stopped: the browser tests start it",
+    "make bench-web": "timed in a real browser, minutes long",
+    "make lint": "the suite's first step (make test runs it)",
+    "make setup": "every make target runs it first",
     "bench": "timed by `make bench`, minutes long",
     "docs": "the gallery test redraws the docs and compares them",
     "paper": "the paper tests run it",
+    "serve": "a server that runs until stopped: the browser tests start it",
 }
 MAKE_TARGETS = {"stl": ["build"], "previews": ["previews"], "clean": ["clean"]}
 FAST = ["--set", "quality=draft", "--no-previews", "--no-slice"]
@@ -44,11 +51,12 @@ class Example:
     shown: tuple[str, ...] = ()  # the output the README shows for it, if any
 
 
-def readme_examples() -> list[Example]:
+def doc_examples(doc: Path = README) -> list[Example]:
     examples: list[Example] = []
     in_block = False
     current: Example | None = None
-    for line in README.read_text().splitlines():
+    where = doc.relative_to(ROOT).as_posix()
+    for line in doc.read_text().splitlines():
         if line.startswith("```"):
             in_block = not in_block
             current = _keep(examples, current)
@@ -58,11 +66,11 @@ def readme_examples() -> list[Example]:
         text = line.strip()
         if text.startswith("$ "):
             current = _keep(examples, current)
-            current = Example("README", text[2:])
+            current = Example(where, text[2:])
         elif current is not None:
             current = Example(current.where, current.command, (*current.shown, line.rstrip()))
         elif text.startswith(("make ", ".venv/bin/squadron-cad ", "squadron-cad ")):
-            examples.append(Example("README", text.split("  #")[0].strip()))
+            examples.append(Example(where, text.split("  #")[0].strip()))
     _keep(examples, current)
     return examples
 
@@ -161,7 +169,8 @@ def workdir(tmp_path_factory) -> Path:
 
 def all_examples() -> list[Example]:
     seen: dict[str, Example] = {}
-    for example in readme_examples() + help_examples() + make_help_examples():
+    shown_in_docs = [e for doc in DOCS for e in doc_examples(doc)]
+    for example in shown_in_docs + help_examples() + make_help_examples():
         if example.command not in seen or example.shown:
             seen[example.command] = example
     return sorted(seen.values(), key=lambda e: "build" not in e.command and "stl" not in e.command)
@@ -172,7 +181,8 @@ EXAMPLES = all_examples()
 
 def test_examples_were_found() -> None:
     places = {example.where for example in EXAMPLES}
-    assert {"README", "squadron-cad --help", "make help"} <= places
+    assert {"README.md", "squadron-cad --help", "make help"} <= places
+    assert {"CONTRIBUTING.md", "docs/getting-started.md"} <= places
     assert len(EXAMPLES) >= 12
 
 

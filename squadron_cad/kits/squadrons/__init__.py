@@ -1,19 +1,30 @@
 """The Squadrons kit: ship bases, an inch range ruler, a movement gauge and pivot guide,
 objective and entry markers, ship trackers and a box fitted to a container.
 
-This module stays light (the parameter model and paths): the parts and checks load on
-first use, through `contents`.
+This module stays light (the parameter model and paths): the parts, checks and sheets
+load on first use, through `contents`.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from squadron_cad.kit import BenchChange, Kit, KitContents, Later
 from squadron_cad.kits.squadrons.constants import GAME_CREDIT
 from squadron_cad.kits.squadrons.params import SquadronsParams
 
+if TYPE_CHECKING:
+    from squadron_cad.paper.edition import PaperReport
+
 HERE = Path(__file__).resolve().parent
+
+
+def _paper(params: SquadronsParams, out: Path, previews: bool) -> PaperReport:
+    """The paper edition (fpdf2 and pypdf load only when it is asked for)."""
+    from squadron_cad.kits.squadrons.sheets.registry import write_paper
+
+    return write_paper(params, out, previews)
 
 
 def contents() -> KitContents:
@@ -27,6 +38,7 @@ def contents() -> KitContents:
         checks=Later(checks, "clearance_findings"),
         invariants=Later(checks, "invariants"),
         fit_lines=stowing.fit_lines,
+        paper=_paper,
         purchases=design.purchases,
     )
 

@@ -21,7 +21,7 @@ from squadron_cad.kits.squadron_leader import constants as C
 from squadron_cad.kits.squadron_leader.params import SquadronLeaderParams
 from squadron_cad.kits.squadron_leader.sheets import outlines
 from squadron_cad.kits.squadron_leader.sheets.style import body, ink
-from squadron_cad.paper.drawing import BLACK, drawing
+from squadron_cad.paper.drawing import BLACK, drawing, tint
 from squadron_cad.paper.fonts import stroke_text
 from squadron_cad.paper.sheet import Piece, PieceSheet
 
@@ -40,18 +40,11 @@ def player_letter(index: int) -> str:
     return string.ascii_uppercase[index]
 
 
-def tint(colour_hex: str, strength: float = TINT_STRENGTH) -> str:
-    """The colour mixed with white: light enough for black ink to read on it."""
-    rgb = [int(colour_hex[i : i + 2], 16) for i in (1, 3, 5)]
-    mixed = [round(255 - (255 - value) * strength) for value in rgb]
-    return "#" + "".join(f"{value:02x}" for value in mixed)
-
-
 def player_tint(p: SquadronLeaderParams, index: int) -> str:
     colours = p.player_colours
     if colours is None or index >= len(colours):
         return "#ffffff"
-    return tint(colours[index].hex)
+    return tint(colours[index].hex, TINT_STRENGTH)
 
 
 def counter_hexagon(across_flats: float) -> Polygon:

@@ -80,8 +80,8 @@ SYMBOLS = {
 }
 
 
-def _notch(o: Any, angle_deg: float) -> OpenSCADObject:
-    """A V notch cut straight down through the rim at angle_deg."""
+def notch_points(o: Any, angle_deg: float) -> list[list[Any]]:
+    """The V notch at angle_deg: its tip inside the rim, its mouth past it."""
     r = o.diameter_mm / 2
     a = math.radians(angle_deg)
     ux, uy = math.cos(a), math.sin(a)
@@ -89,14 +89,37 @@ def _notch(o: Any, angle_deg: float) -> OpenSCADObject:
     tip = r - o.notch_depth_mm
     outer = r + 1
     half = o.notch_width_mm / 2
-    points = [
+    return [
         [tip * ux, tip * uy],
         [outer * ux + (half + 1) * vx, outer * uy + (half + 1) * vy],
         [outer * ux - (half + 1) * vx, outer * uy - (half + 1) * vy],
     ]
+
+
+def notch_angles(kind: str) -> tuple[float, ...]:
+    """Where the rim carries hit-point notches (the Destroy token's only)."""
+    return NOTCH_ANGLES_DEG if kind == "destroy" else ()
+
+
+def _notch(o: Any, angle_deg: float) -> OpenSCADObject:
+    """A V notch cut straight down through the rim at angle_deg."""
     return translate([0, 0, -EPSILON_MM])(
-        linear_extrude(height=o.thickness_mm + 2 * EPSILON_MM)(polygon(points))
+        linear_extrude(height=o.thickness_mm + 2 * EPSILON_MM)(polygon(notch_points(o, angle_deg)))
     )
+
+
+def symbol_lift(o: Any, kind: str) -> Any:
+    """How far above the token's centre its symbol's centre sits."""
+    return o.diameter_mm * 0.17 if kind != "destroy" else o.diameter_mm * 0.2
+
+
+def word_lines(o: Any, kind: str) -> list[tuple[str, Any]]:
+    """(text, centre y) of the engraved name, and the Destroy token's profile under it."""
+    h = o.name_height_mm
+    lines = [("ENTRY" if kind == "entry" else kind.upper(), -o.diameter_mm * 0.14)]
+    if kind == "destroy":
+        lines.append((C.DESTROY_PROFILE, -o.diameter_mm * 0.14 - h - 2))
+    return lines
 
 
 def build(design: Any, kind: str) -> OpenSCADObject:
@@ -104,24 +127,19 @@ def build(design: Any, kind: str) -> OpenSCADObject:
     o = p.objective
     disc = cylinder(d=o.diameter_mm, h=o.thickness_mm, _fn=FACETS)
     shapes = [polygon([list(pt) for pt in outline]) for outline in SYMBOLS[kind]()]
-    lift = o.diameter_mm * 0.17 if kind != "destroy" else o.diameter_mm * 0.2
-    symbol = translate([0, lift, o.thickness_mm - EPSILON_MM])(
+    symbol = translate([0, symbol_lift(o, kind), o.thickness_mm - EPSILON_MM])(
         linear_extrude(height=o.symbol_height_mm + EPSILON_MM)(
             scale([o.symbol_size_mm, o.symbol_size_mm])(union()(*shapes))
         )
     )
-    name = "ENTRY" if kind == "entry" else kind.upper()
     h = o.name_height_mm
-    words = [translate([0, -o.diameter_mm * 0.14])(centred_text(name, h, p.text.stroke_mm))]
-    if kind == "destroy":
-        words.append(
-            translate([0, -o.diameter_mm * 0.14 - h - 2])(
-                centred_text(C.DESTROY_PROFILE, h, p.text.stroke_mm)
-            )
-        )
+    words = [
+        translate([0, y])(centred_text(line, h, p.text.stroke_mm))
+        for line, y in word_lines(o, kind)
+    ]
     body = engrave(disc, o.thickness_mm, [(p.text.depth_mm, words)])
-    if kind == "destroy":
-        body = body - union()(*(_notch(o, a) for a in NOTCH_ANGLES_DEG))
+    if notch_angles(kind):
+        body = body - union()(*(_notch(o, a) for a in notch_angles(kind)))
     return union()(body, symbol)
 
 

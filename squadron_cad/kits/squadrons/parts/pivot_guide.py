@@ -15,6 +15,7 @@ z = 0.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from solid2 import linear_extrude, polygon, rotate, translate
@@ -58,38 +59,78 @@ def outline_points(inner: Any, radius: Any) -> list[list[Any]]:
     return [*outer, ends[0], *between, ends[1]]
 
 
+def guide_lines(p: Any) -> list[tuple[float, Any, Any]]:
+    """(angle, from radius, to radius) of the engraved bars: the two rays at the pivot
+    limit, running the cup's depth, and the centre mark on the forward axis (the limit)."""
+    inner, radius = p.pivot_cup_radius_mm, p.pivot.radius_mm
+    start = inner + 1
+    limit = C.PIVOT_LIMIT_DEG
+    rays = [(side * limit, start, radius - 2) for side in (1, -1)]
+    return [*rays, (0, start, start + CENTRE_MARK_MM)]
+
+
+def limit_numerals(p: Any) -> list[tuple[float, tuple[Any, Any]]]:
+    """(turn, centre before the turn) of the 45 beside each ray, on its outer side (towards
+    the cup's ends), reading along it."""
+    h = p.pivot.numeral_height_mm
+    mid = (p.pivot_cup_radius_mm + p.pivot.radius_mm) / 2
+    return [(side * C.PIVOT_LIMIT_DEG, (mid, side * (h / 2 + 2.5))) for side in (1, -1)]
+
+
+@dataclass(frozen=True)
+class AdvanceMark:
+    """The Advance's U-turn and 180, laid out along +x, then turned by `turn_deg`."""
+
+    turn_deg: float
+    u_centre: tuple[Any, Any]
+    u_radius: Any
+    arrow_at: tuple[Any, Any]  # the arrow head's base centre, at the half circle's top end
+    arrow: list[list[Any]]  # the arrow head, about arrow_at
+    numeral_centre: tuple[Any, Any]
+    numeral_height: Any
+
+
+def advance_mark(p: Any) -> AdvanceMark:
+    """Between the centre mark and the -45 ray, reading outward along the bisector; smaller
+    where the band is too narrow (p.advance_numeral_height_mm)."""
+    w = p.pivot.line_width_mm
+    h = p.advance_numeral_height_mm
+    u_r = h * 0.7
+    u_x = p.pivot_cup_radius_mm + 4 + u_r
+    return AdvanceMark(
+        -C.PIVOT_LIMIT_DEG / 2,
+        (u_x, 0),
+        u_r,
+        (u_x, u_r),
+        [[0, -w * 1.8], [w * 2.2, 0], [0, w * 1.8]],
+        (u_x + u_r + 3 + h, 0),
+        h,
+    )
+
+
+def _bar(angle: float, start: Any, end: Any, width: Any) -> OpenSCADObject:
+    line = bar(start, -width / 2, end, width / 2)
+    return rotate([0, 0, angle])(line) if angle else line  # the forward one as modelled
+
+
 def build(design: Any) -> OpenSCADObject:
     p = design.params
     g = p.pivot
     inner, radius = p.pivot_cup_radius_mm, g.radius_mm
     body = linear_extrude(height=g.thickness_mm)(polygon(outline_points(inner, radius)))
     w = g.line_width_mm
-    start = inner + 1
-    limit = C.PIVOT_LIMIT_DEG
-    lines = [
-        *(rotate([0, 0, side * limit])(bar(start, -w / 2, radius - 2, w / 2)) for side in (1, -1)),
-        bar(start, -w / 2, start + CENTRE_MARK_MM, w / 2),  # the centre mark: the limit
-    ]
+    lines = [_bar(angle, start, end, w) for angle, start, end in guide_lines(p)]
     h = g.numeral_height_mm
-    mid = (inner + radius) / 2
-    # 45 beside each ray, on its outer side (towards the cup's ends), reading along it.
     marks = [
-        rotate([0, 0, side * limit])(
-            translate([mid, side * (h / 2 + 2.5)])(centred_text("45", h, p.text.stroke_mm))
-        )
-        for side in (1, -1)
+        rotate([0, 0, turn])(translate(list(at))(centred_text("45", h, p.text.stroke_mm)))
+        for turn, at in limit_numerals(p)
     ]
-    # The Advance between the centre mark and the -45 ray, reading outward along the
-    # bisector: a U-turn (half circle and arrow head) and 180, smaller where the band is
-    # too narrow for them.
-    h = p.advance_numeral_height_mm
-    u_r = h * 0.7
-    u_x = inner + 4 + u_r
+    a = advance_mark(p)
     advance = [
-        translate([u_x, 0])(arc_line(u_r, w, 90, 270)),
-        translate([u_x, u_r])(polygon([[0, -w * 1.8], [w * 2.2, 0], [0, w * 1.8]])),
-        translate([u_x + u_r + 3 + h, 0])(centred_text("180", h, p.text.stroke_mm)),
+        translate(list(a.u_centre))(arc_line(a.u_radius, w, 90, 270)),
+        translate(list(a.arrow_at))(polygon(a.arrow)),
+        translate(list(a.numeral_centre))(centred_text("180", a.numeral_height, p.text.stroke_mm)),
     ]
-    marks.append(rotate([0, 0, -limit / 2])(*advance))
+    marks.append(rotate([0, 0, a.turn_deg])(*advance))
     depth = p.text.depth_mm
     return engrave(body, g.thickness_mm, [(depth, lines), (depth, marks)])

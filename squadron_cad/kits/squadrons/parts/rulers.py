@@ -9,12 +9,14 @@ is the mark. Each label sits just before its tick, clear of the seams.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from solid2 import difference, linear_extrude, translate, union
 from solid2.core.object_base import OpenSCADObject
 
 from squadron_cad.components.ruler_joint.shape import joint_shape, joint_slot, joint_tab
+from squadron_cad.geometry.glyphs import layout_text
 from squadron_cad.geometry.shapes import centred_text, text
 from squadron_cad.kits.squadrons import constants as C
 from squadron_cad.kits.squadrons.parts.common import bar, engrave
@@ -27,10 +29,27 @@ def _tick(x: Any, width: Any, half: Any, length: Any) -> OpenSCADObject:
     return bar(x - width / 2, half - length, x + width / 2, half + 1)
 
 
-def _label(label: str, tick_x: Any, tick_width: Any, top_y: Any, height: Any, stroke: Any):
+@dataclass(frozen=True)
+class TickLabel:
+    """A label's stroke text and where its ink box's lower-left corner sits."""
+
+    text: str
+    left: Any
+    bottom: Any
+    height: Any
+    width: Any  # ink width, strokes included
+
+
+def tick_label(label: str, tick_x: Any, tick_width: Any, top_y: Any, height: Any, stroke: Any):
     """Stroke text ending LABEL_GAP_MM before the tick, its top at top_y."""
-    shape, width = text(label, height, stroke)
-    return translate([tick_x - tick_width / 2 - LABEL_GAP_MM - width, top_y - height])(shape)
+    width = layout_text(label)[1] * (height - stroke) + stroke  # as shapes.text measures it
+    return TickLabel(label, tick_x - tick_width / 2 - LABEL_GAP_MM - width, top_y - height,
+                     height, width)  # fmt: skip
+
+
+def _label(mark: TickLabel, stroke: Any) -> OpenSCADObject:
+    shape, _width = text(mark.text, mark.height, stroke)
+    return translate([mark.left, mark.bottom])(shape)
 
 
 def section_joints(index: int) -> tuple[bool, bool]:
@@ -42,6 +61,37 @@ def inches_on_section(index: int) -> range:
     """The whole inches whose tick (or half tick) lies on this section."""
     per = C.RULER_LENGTH_IN // C.RULER_SECTIONS
     return range((index - 1) * per, index * per + 1)
+
+
+def section_first_inch(index: int) -> int:
+    return (index - 1) * C.RULER_LENGTH_IN // C.RULER_SECTIONS
+
+
+def section_ticks(index: int) -> list[tuple[int, Any, bool]]:
+    """(inch, x on the section, labelled) of each tick on section `index`; the ruler's two
+    ends are its zero and its 16, not ticks."""
+    first = section_first_inch(index)
+    return [
+        (inch, (inch - first) * C.INCH_MM, inch in C.RULER_LABELS_IN)
+        for inch in inches_on_section(index)
+        if inch not in (0, C.RULER_LENGTH_IN)
+    ]
+
+
+def section_labels(p: Any, index: int) -> list[TickLabel]:
+    """The labels on section `index`, each just before its tick."""
+    r = p.ruler
+    length, half = p.ruler_section_mm, r.width_mm / 2
+    first = section_first_inch(index)
+    labels = []
+    for inch in C.RULER_LABELS_IN:
+        x = (inch - first) * C.INCH_MM
+        if 0 < x <= float(length) + 1e-6:
+            labels.append(
+                tick_label(str(inch), x, r.mark_width_mm, half - r.tick_length_mm - 1,
+                           r.numeral_height_mm, p.text.stroke_mm)
+            )  # fmt: skip
+    return labels
 
 
 def build_section(design: Any, index: int) -> OpenSCADObject:
@@ -58,23 +108,12 @@ def build_section(design: Any, index: int) -> OpenSCADObject:
         body = difference()(
             body, joint_slot(shape, r.joint_clearance_mm, r.joint_axial_clearance_mm)
         )
-    ticks, labels = [], []
-    first = (index - 1) * C.RULER_LENGTH_IN // C.RULER_SECTIONS
-    for inch in inches_on_section(index):
-        if inch in (0, C.RULER_LENGTH_IN):
-            continue  # the ruler's two ends are its zero and its 16
-        x = (inch - first) * C.INCH_MM
-        labelled = inch in C.RULER_LABELS_IN
+    ticks = []
+    for _inch, x, labelled in section_ticks(index):
         ticks.append(_tick(x, r.mark_width_mm, half, r.tick_length_mm))
         if labelled:
             ticks.append(_tick(x, r.mark_width_mm, half, r.label_tick_length_mm))
-    for inch in C.RULER_LABELS_IN:
-        x = (inch - first) * C.INCH_MM
-        if 0 < x <= float(length) + 1e-6:
-            labels.append(
-                _label(str(inch), x, r.mark_width_mm, half - r.tick_length_mm - 1,
-                       r.numeral_height_mm, p.text.stroke_mm)
-            )  # fmt: skip
+    labels = [_label(mark, p.text.stroke_mm) for mark in section_labels(p, index)]
     return engrave(body, r.thickness_mm, [(r.mark_depth_mm, ticks), (p.text.depth_mm, labels)])
 
 
@@ -96,6 +135,29 @@ def gauge_word_spans(p: Any) -> list[tuple[str, float, float, float]]:
     return spans
 
 
+def gauge_ticks() -> list[tuple[int, Any, bool]]:
+    """(inch, x, labelled) of each tick along the gauge; its ends are its 0 and its 8."""
+    labelled = dict(C.GAUGE_LABELS)
+    return [(inch, inch * C.INCH_MM, inch in labelled) for inch in range(1, C.GAUGE_LENGTH_IN)]
+
+
+def gauge_labels(p: Any) -> list[TickLabel]:
+    g = p.gauge
+    top = g.width_mm / 2 - g.tick_length_mm - 1
+    mark = p.ruler.mark_width_mm
+    return [
+        tick_label(label, inch * C.INCH_MM, mark, top, g.numeral_height_mm, p.text.stroke_mm)
+        for inch, label in C.GAUGE_LABELS
+    ]
+
+
+def gauge_word_centres(p: Any) -> list[tuple[str, Any, Any]]:
+    """(word, centre x, centre y) of each word along the foot, centred under its tick."""
+    half = p.gauge.width_mm / 2
+    word_y = -half + 1 + p.gauge.word_height_mm / 2
+    return [(word, inch * C.INCH_MM, word_y) for inch, word in C.GAUGE_WORDS]
+
+
 def build_gauge(design: Any) -> OpenSCADObject:
     """8 inches: ticks every inch, 2 (Advance, Evasion), +3 (Boost), 6, 7 and 8 labelled;
     the words ADV/EVA and BOOST +3 along the foot, each centred under its tick."""
@@ -104,22 +166,14 @@ def build_gauge(design: Any) -> OpenSCADObject:
     length, half = C.GAUGE_LENGTH_IN * C.INCH_MM, g.width_mm / 2
     body = linear_extrude(height=g.thickness_mm)(bar(0, -half, length, half))
     mark = p.ruler.mark_width_mm
-    labelled = dict(C.GAUGE_LABELS)
     ticks = []
-    for inch in range(1, C.GAUGE_LENGTH_IN):
-        ticks.append(_tick(inch * C.INCH_MM, mark, half, g.tick_length_mm))
-        if inch in labelled:
-            ticks.append(_tick(inch * C.INCH_MM, mark, half, g.label_tick_length_mm))
-    top = half - g.tick_length_mm - 1
-    marks = [
-        _label(label, inch * C.INCH_MM, mark, top, g.numeral_height_mm, p.text.stroke_mm)
-        for inch, label in C.GAUGE_LABELS
-    ]
-    word_y = -half + 1 + g.word_height_mm / 2
+    for _inch, x, labelled in gauge_ticks():
+        ticks.append(_tick(x, mark, half, g.tick_length_mm))
+        if labelled:
+            ticks.append(_tick(x, mark, half, g.label_tick_length_mm))
+    marks = [_label(label, p.text.stroke_mm) for label in gauge_labels(p)]
     marks += [
-        translate([inch * C.INCH_MM, word_y])(
-            centred_text(word, g.word_height_mm, p.text.stroke_mm)
-        )
-        for inch, word in C.GAUGE_WORDS  # each centred under the tick it names
+        translate([x, y])(centred_text(word, g.word_height_mm, p.text.stroke_mm))
+        for word, x, y in gauge_word_centres(p)  # each centred under the tick it names
     ]
     return engrave(body, g.thickness_mm, [(p.ruler.mark_depth_mm, ticks), (p.text.depth_mm, marks)])

@@ -35,17 +35,41 @@ def numeral(p: Any, number: int) -> list[OpenSCADObject]:
     wide as the digit (so the two differ when the base is turned)."""
     b = p.base
     shapes = [centred_text(str(number), b.numeral_height_mm, p.text.stroke_mm)]
-    if number in C.UNDERLINED_NUMBERS:
-        gap, thickness = p.numeral_bar_mm
-        half_w, below = p.numeral_ink_mm(number) / 2, b.numeral_height_mm / 2 + gap
-        shapes.append(bar(-half_w, -below - thickness, half_w, -below))
+    underline = numeral_bar_box(p, number)
+    if underline is not None:
+        shapes.append(bar(*underline))
     return shapes
+
+
+def numeral_bar_box(p: Any, number: int) -> tuple[Any, Any, Any, Any] | None:
+    """(x0, y0, x1, y1) of the bar under a 6 or a 9, the number centred at the origin."""
+    if number not in C.UNDERLINED_NUMBERS:
+        return None
+    gap, thickness = p.numeral_bar_mm
+    half_w, below = p.numeral_ink_mm(number) / 2, p.base.numeral_height_mm / 2 + gap
+    return (-half_w, -below - thickness, half_w, -below)
+
+
+def mark_centres(p: Any) -> list[tuple[Any, Any]]:
+    """The player's mark: in the left and the right zone, on the cross axis."""
+    return [(0, side * p.mark_centre_mm) for side in (1, -1)]
+
+
+def engraved_lines(p: Any) -> list[tuple[Any, Any, Any, float]]:
+    """(start radius, end radius, width, angle) of the four zone boundaries and the Fixed
+    line, each a straight bar from the centre outward."""
+    b = p.base
+    start = p.zone_line_start_mm
+    lines = [(start, p.zone_line_end_mm, b.line_width_mm, a) for a in ZONE_BOUNDARIES_DEG]
+    fixed_end = b.size_mm / 2 - 1.0 - b.line_width_mm / 2
+    lines.append((start, fixed_end, b.line_width_mm, 0))
+    return lines
 
 
 def marks(p: Any, player: int) -> list[OpenSCADObject]:
     """The player's mark in the left and the right zone, on the cross axis."""
     shape = mark_2d(player_mark(p, player), p.base.mark_size_mm)
-    return [translate([0, side * p.mark_centre_mm])(shape) for side in (1, -1)]
+    return [translate([x, y])(shape) for x, y in mark_centres(p)]
 
 
 def build(design: Any, number: int, player: int = 0) -> OpenSCADObject:
@@ -54,10 +78,7 @@ def build(design: Any, number: int, player: int = 0) -> OpenSCADObject:
     body = translate([-b.size_mm / 2, -b.size_mm / 2, 0])(
         cube([b.size_mm, b.size_mm, b.thickness_mm])
     )
-    start = p.zone_line_start_mm
-    lines = [_line(start, p.zone_line_end_mm, b.line_width_mm, a) for a in ZONE_BOUNDARIES_DEG]
-    fixed_end = b.size_mm / 2 - 1.0 - b.line_width_mm / 2
-    lines.append(_line(start, fixed_end, b.line_width_mm, 0))
+    lines = [_line(*line) for line in engraved_lines(p)]
     number_shapes = [translate([-p.numeral_centre_mm, 0])(s) for s in numeral(p, number)]
     top = b.thickness_mm
     engraved = [*number_shapes, *marks(p, player)]
