@@ -390,8 +390,9 @@ def build_plate(
     tell = progress or _quiet
     if started is not None:
         started(len(pieces))
-    cache = RenderCache(prepare_cache(out, cache_dir))
     with no_trace_if_unfinished(out), staged(out, KIND) as staging:
+        # made once the folder is known to be ours: a refusal leaves it as it was
+        cache = RenderCache(prepare_cache(out, cache_dir))
         folder = staging.path
         stls = render_pieces(pieces, folder / COUPON_FOLDER, cache, kit.credit, jobs, tell)
         measures = measure_steps(pieces, stls)
