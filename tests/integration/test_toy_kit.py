@@ -9,6 +9,7 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import lib3mf
@@ -17,6 +18,7 @@ import pytest
 import trimesh
 from PIL import Image
 
+import squadron_cad.kit as kit_module
 from squadron_cad.kit import register
 from squadron_cad.pipeline.options import BuildOptions
 from squadron_cad.pipeline.report import BuildReport
@@ -32,10 +34,14 @@ pytestmark = pytest.mark.integration
 
 
 @pytest.fixture(scope="module")
-def toy_kit(tmp_path_factory: pytest.TempPathFactory) -> BuildReport:
-    register(TOY_KIT)
-    out = tmp_path_factory.mktemp("toy") / "kit"
-    return build(resolve(kit="toy"), BuildOptions(out_dir=out, jobs=2))
+def toy_kit(tmp_path_factory: pytest.TempPathFactory) -> Iterator[BuildReport]:
+    """Built once; known to this process only while the module runs (a kit left
+    registered lent its words, tray and tile, to test_engine_boundary's engine check)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(kit_module, "_REGISTERED", dict(kit_module._REGISTERED))
+        register(TOY_KIT)
+        out = tmp_path_factory.mktemp("toy") / "kit"
+        yield build(resolve(kit="toy"), BuildOptions(out_dir=out, jobs=2))
 
 
 def test_the_toy_kit_builds_whole_and_passes(toy_kit: BuildReport) -> None:
