@@ -98,6 +98,8 @@ export async function startBuild(what) {
   $("progress").hidden = false;
   $("verdict").hidden = true;
   overall(`starting the ${what === "kit" ? "build" : what}...`);
+  // the command this build runs, as the maker would type it (the fit shows the kit's)
+  $("command").textContent = $("command").textContent.replace(/^squadron-cad \w+/, `squadron-cad ${what === "kit" ? "build" : what}`);
   busy(true);
   document.body.dataset.buildState = "running";
   const clicked = performance.now();
@@ -182,7 +184,9 @@ export async function showBuilt(kit) {
   if (built.built) showKit(kit, built, box);
   // a paper edition or tolerance plate may be there without the kit: each its own list
   for (const extra of ["paper", "tolerance"]) {
-    const mine = built.files.filter((f) => f.startsWith(`${extra}/`) && !f.endsWith(".json"));
+    const depth = (f) => f.split("/").length; // the PDF or the plate first, then its folders
+    const mine = built.files.filter((f) => f.startsWith(`${extra}/`) && !f.endsWith(".json"))
+      .sort((a, b) => depth(a) - depth(b) || a.localeCompare(b));
     if (mine.length) box.append(list(extra === "paper" ? "Paper edition" : "Tolerance plate", mine.map((f) => [link(kit, f)])));
   }
   if (!box.childElementCount) box.innerHTML = "<p class='small'>Nothing built yet for this kit.</p>";

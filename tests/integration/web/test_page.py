@@ -234,6 +234,7 @@ def test_an_edition_built_from_the_page(page, server, what, kit, must_hold) -> N
     page.click("[data-tab=make]")
     page.click(f"#{what}")
     assert wait_build(page) == "exit-0"
+    assert page.text_content("#command").startswith(f"squadron-cad {what} --kit {kit}")
     total = page.evaluate("document.body.dataset.total")
     assert int(total) >= 1
     assert page.evaluate("document.body.dataset.progress") == total
@@ -250,7 +251,8 @@ def test_an_edition_built_from_the_page(page, server, what, kit, must_hold) -> N
     links = page.locator(f"#downloads a[href^='/files/{kit}/{what}/']")
     links.first.wait_for(timeout=5_000)  # the downloads are asked for once the build ends
     hrefs = links.evaluate_all("links => links.map(a => a.getAttribute('href'))")
-    assert hrefs
+    depths = [href.count("/") for href in hrefs]
+    assert depths == sorted(depths)  # the PDF or the plate first, then the folders' files
     listed = {rel for rel in record.files if not rel.endswith(".json")}
     assert {href.split("/", 4)[4].replace("%2F", "/") for href in hrefs} == listed
     for href in hrefs:
