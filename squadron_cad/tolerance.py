@@ -389,10 +389,14 @@ def build_plate(
     picture: bool = True,
     progress: Progress | None = None,
     layers: Layers | None = None,
+    cache_dir: Path | None = None,
+    started: Callable[[int], None] | None = None,
 ) -> PlateReport:
     """Render, measure, lay out, slice and describe the plate; swapped into out whole.
     With the layers params were resolved from, a step the kit would refuse if chosen
-    (with them) is left off and reported."""
+    (with them) is left off and reported. The renders are cached in out/.cache, or in
+    cache_dir (a shared cache, as `build --cache-dir`); `started` hears how many pieces
+    the progress counts to."""
     out = safe_output_folder(out, KIND)
     kit = kit_of(params)
     refused = left_off(params, ladder, layers) if layers is not None else {}
@@ -400,16 +404,18 @@ def build_plate(
         raise InputError(f"the kit refuses every step of the ladder {ladder}: {_first(refused)}")
     pieces = pieces_of(params, ladder, refused)
     tell = progress or _quiet
+    if started is not None:
+        started(len(pieces))
     with no_trace_if_unfinished(out), staged(out, KIND) as staging:
+        # made once the folder is known to be ours: a refusal leaves it as it was
+        cache = RenderCache(prepare_cache(out, cache_dir))
         folder = staging.path
-        stls = render_pieces(
-            pieces, folder / COUPON_FOLDER, RenderCache(prepare_cache(out)), kit.credit, jobs, tell
-        )
+        stls = render_pieces(pieces, folder / COUPON_FOLDER, cache, kit.credit, jobs, tell)
         measures = measure_steps(pieces, stls)
         spots = layout(pieces, stls, params)
         _three_mf, plate_stl = write_plate(folder, pieces, stls, spots)
         if picture:
-            tell("picture", "drawing")
+            tell("picture", "running")
             draw_plate(folder / PICTURE, pieces, stls, spots)
         tell("slice", "running")
         result, note = slice_plate(plate_stl, params)
@@ -428,9 +434,17 @@ def build_lines(
     jobs: int,
     picture: bool = True,
     layers: Layers = NO_LAYERS,
+    *,
+    progress: Progress | None = None,
+    started: Callable[[int], None] | None = None,
+    cache_dir: Path | None = None,
 ) -> list[str]:
-    """Build the plate; what to tell the maker, a line per fit, then the plate."""
-    report = build_plate(params, out, ladder, jobs=jobs, picture=picture, layers=layers)
+    """Build the plate (build_plate); what to tell the maker, a line per fit, then the
+    plate."""
+    report = build_plate(
+        params, out, ladder, jobs=jobs, picture=picture, layers=layers, progress=progress,
+        started=started, cache_dir=cache_dir,
+    )  # fmt: skip
     lines = [_left_off_line(fit, steps) for fit, steps in report.left_off.items()]
     for fit in dict.fromkeys(m["fit"] for m in report.measures):
         rows = [m for m in report.measures if m["fit"] == fit]

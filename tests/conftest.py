@@ -1,6 +1,6 @@
 """Markers by folder: every test under tests/integration is `integration`, every test
-under tests/web is `web` (`make test-fast` leaves both out), so a new file there needs
-no marker of its own."""
+under tests/integration/web is `web` as well (`make test-fast` leaves both out), so a new
+file there needs no marker of its own."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if not item.path.is_relative_to(TESTS):
             continue
-        marker = FOLDER_MARKERS.get(item.path.relative_to(TESTS).parts[0])
-        if marker is not None:
-            item.add_marker(marker)
+        for folder in item.path.relative_to(TESTS).parts[:-1]:
+            marker = FOLDER_MARKERS.get(folder)
+            if marker is not None:
+                item.add_marker(marker)

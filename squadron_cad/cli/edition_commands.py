@@ -11,6 +11,7 @@ import typer
 from squadron_cad import console, interrupts
 from squadron_cad.cli.app import command
 from squadron_cad.cli.options import (
+    CacheDirOpt,
     DebugOpt,
     Given,
     JobsOpt,
@@ -24,8 +25,7 @@ from squadron_cad.cli.options import (
 )
 from squadron_cad.cli.session import session_of
 from squadron_cad.errors import InputError
-from squadron_cad.kit import kit_of
-from squadron_cad.outfolder import safe_output_folder
+from squadron_cad.outfolder import safe_output_folder, shared_cache_folder
 
 
 @command()
@@ -53,13 +53,18 @@ def paper(
 
     Example: squadron-cad paper --set paper.size=letter --out out/paper
     """
+    from squadron_cad.kit import kit_of
+
     opts = Given.of(params, overrides, tin=tin, kit=kit, out=out, quiet=quiet)
     resolved = opts.parameters()
     game = kit_of(resolved)
     if game.paper is None:
         raise InputError(f"the {game.name} kit has no paper edition")
     session_of(ctx).watch(Path(out), "paper edition")
-    report = game.paper(resolved, out, not no_previews)
+    with console.build_progress(1, quiet=True, as_json=as_json) as progress:
+        progress("paper edition", "running")
+        report = game.paper(resolved, out, not no_previews)
+        progress("paper edition", "done")
     if as_json:
         for notice in report.notices:
             console.emit_json({"event": "notice", "message": notice})
@@ -99,6 +104,7 @@ def tolerance(
         ),
     ] = None,
     jobs: JobsOpt = 0,
+    cache: CacheDirOpt = None,
     no_previews: Annotated[
         bool, typer.Option("--no-previews", help="Skip the picture of the plate.")
     ] = False,
@@ -117,6 +123,7 @@ def tolerance(
     Example: squadron-cad tolerance --choose peg=0.25 joint=0.20 clip=0.15 lid=0.30
     """
     from squadron_cad import tolerance as coupons
+    from squadron_cad.kit import kit_of
 
     interrupts.checkpoint()
     opts = Given.of(params, overrides, tin=tin, kit=kit, out=out, quiet=quiet)
@@ -131,12 +138,22 @@ def tolerance(
         lines = coupons.write_choice(resolved, game, steps, picks or (), out_params, layers)
     else:
         safe_output_folder(out, coupons.KIND)  # said before the work is announced
+        if cache is not None:
+            shared_cache_folder(cache, Path(out))
         opts.note(f"rendering, measuring and slicing the {game.name} coupons into {out} ...")
         cores = jobs or os.cpu_count() or 1
         session_of(ctx).watch(Path(out), "tolerance plate")
-        lines = coupons.build_lines(resolved, out, steps, cores, not no_previews, layers)
+        watch = console.JsonEvents() if as_json else None
+        lines = coupons.build_lines(
+            resolved, out, steps, cores, not no_previews, layers, progress=watch,
+            started=_json_start if as_json else None, cache_dir=cache,
+        )  # fmt: skip
     for line in lines:
         if as_json:
             console.emit_json({"event": "tolerance", "message": line})
         else:
             opts.show(line, markup=False)
+
+
+def _json_start(pieces: int) -> None:
+    console.emit_json({"event": "start", "parts": pieces})  # what the progress counts to

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import sys
 from collections import Counter
-from typing import TypedDict
+from typing import TYPE_CHECKING, TypedDict
 
 import typer
-import yaml
 
 from squadron_cad import console
 from squadron_cad.cli.app import command
@@ -23,9 +22,12 @@ from squadron_cad.cli.options import (
     TinOpt,
 )
 from squadron_cad.errors import InputError
-from squadron_cad.fit.prerender import refuse_before_rendering
-from squadron_cad.kit import Group, default_kit, installed_kits, kit_of, load_kit
-from squadron_cad.resolve import available_tins, resolve
+
+if TYPE_CHECKING:
+    from squadron_cad.kit import Group
+
+# The kits, the resolver and the fit are imported in the commands that use them:
+# `squadron-cad serve` listens before it loads them (its page loads them meanwhile).
 
 
 @command()
@@ -47,6 +49,9 @@ def fit(
 
     Example: squadron-cad fit --tin altoids --set players=1
     """
+    from squadron_cad.fit.prerender import refuse_before_rendering
+    from squadron_cad.kit import kit_of
+
     opts = Given.of(params, overrides, tin=tin, kit=kit, quiet=quiet)
     chosen = opts.parameters()
     game = kit_of(chosen)
@@ -88,6 +93,8 @@ def list_parts(
     _debug: DebugOpt = False,
 ) -> None:
     """List the parts, their files and how many to print for the configured players."""
+    from squadron_cad.kit import kit_of
+
     opts = Given.of(params, overrides, tin=tin, kit=kit, quiet=quiet)
     resolved = opts.parameters()
     rows: list[PartRow] = [
@@ -123,6 +130,8 @@ def show_params(
     _debug: DebugOpt = False,
 ) -> None:
     """Print the resolved parameters (defaults, tin, files and overrides applied)."""
+    import yaml
+
     data = Given.of(params, overrides, tin=tin, kit=kit).parameters().model_dump(mode="json")
     if as_json:
         console.emit_json(data)
@@ -138,6 +147,8 @@ def kits(
     _debug: DebugOpt = False,
 ) -> None:
     """List the installed kits (use one with --kit NAME)."""
+    from squadron_cad.kit import installed_kits
+
     found = installed_kits()
     if as_json:
         console.emit_json(
@@ -161,6 +172,9 @@ def tins(
     _debug: DebugOpt = False,
 ) -> None:
     """List the kit's tin presets (use one with --tin NAME)."""
+    from squadron_cad.kit import default_kit, load_kit
+    from squadron_cad.resolve import available_tins, resolve
+
     game = load_kit(kit) if kit else default_kit()
     opts = Given(quiet=quiet)
     for name in available_tins(game):

@@ -9,10 +9,11 @@ from typing import Annotated
 
 import typer
 
-from squadron_cad import console, interrupts, uptodate
+from squadron_cad import console, interrupts
 from squadron_cad.cli.app import command
 from squadron_cad.cli.options import (
     BackendOpt,
+    CacheDirOpt,
     DebugOpt,
     Given,
     JobsOpt,
@@ -26,35 +27,20 @@ from squadron_cad.cli.options import (
     VerboseOpt,
 )
 from squadron_cad.cli.session import session_of
-from squadron_cad.cli.showing import failed_build_left, show_build
 from squadron_cad.errors import CheckFailed, InputError
-from squadron_cad.kit import load_kit
 from squadron_cad.outfolder import (
-    CACHE_ENV,
     clean_output,
     remove_stale_staging,
     safe_output_folder,
     shared_cache_folder,
 )
-from squadron_cad.outputs.manifest import kit_of_manifest, read_kit, require_kit
-from squadron_cad.pipeline.options import BuildOptions, build_options_key
-from squadron_cad.pipeline.report import report_from_manifest
-from squadron_cad.resolve import resolve
+
+# The modules each command needs are imported in it: `squadron-cad serve` and `fit` start
+# without loading the build's (a third of a second on 2 shared cores).
 
 OnlyOpt = Annotated[
     list[str] | None,
     typer.Option("--only", metavar="PART", help="Build just this part (repeatable)."),
-]
-CacheDirOpt = Annotated[
-    Path | None,
-    typer.Option(
-        "--cache-dir",
-        metavar="DIR",
-        envvar=CACHE_ENV,
-        help="Keep the render cache in DIR, shared by every --out: parts, figures and "
-        "pictures one kit made are reused by the others (default: OUT/.cache). "
-        "Safe to delete.",
-    ),
 ]
 TimeoutOpt = Annotated[
     float,
@@ -122,6 +108,11 @@ def build(
 
     Example: squadron-cad build --tin altoids
     """
+    from squadron_cad import uptodate
+    from squadron_cad.cli.showing import failed_build_left, show_build
+    from squadron_cad.pipeline.options import BuildOptions, build_options_key
+    from squadron_cad.pipeline.report import report_from_manifest
+
     started = time.perf_counter()
     given = Given.of(params, overrides, tin=tin, kit=kit, out=out, backend=backend)
     resolved = given.parameters()
@@ -150,13 +141,16 @@ def build(
     safe_output_folder(out, "kit")  # a refused folder is said before the meshing stack loads
     if cache is not None:
         shared_cache_folder(cache, Path(out))
-    from squadron_cad.pipeline import parts, transaction  # the machinery: a second to load
+    from squadron_cad.pipeline import parts
 
-    interrupts.checkpoint()  # a Ctrl-C the imports swallowed
     total = parts.progress_total(resolved, options)
     session = session_of(ctx)
     session.watch(Path(out), "kit")
     with console.build_progress(total, quiet=quiet, as_json=as_json) as progress:
+        # the machinery (meshes, renders: a second to load) once the build has said so
+        from squadron_cad.pipeline import transaction
+
+        interrupts.checkpoint()  # a Ctrl-C the imports swallowed
         report = transaction.build(resolved, options, progress)
     show_build(report, **show)
     if report.failures:
@@ -185,6 +179,10 @@ def check(
 
     Example: squadron-cad check --out out
     """
+    from squadron_cad.kit import load_kit
+    from squadron_cad.outputs.manifest import kit_of_manifest, read_kit, require_kit
+    from squadron_cad.resolve import resolve
+
     opts = Given.of(params, overrides, tin=tin, kit=kit, out=out, quiet=quiet, json=as_json)
     named = load_kit(kit).name if kit else None
     built = read_kit(out)
@@ -242,6 +240,8 @@ def previews(
 
     Example: squadron-cad previews --out out
     """
+    from squadron_cad.outputs.manifest import require_kit
+
     require_kit(safe_output_folder(out))  # said before the meshing stack loads
     session_of(ctx).watch(Path(out), "kit")
     from squadron_cad.pipeline.pictures import refresh_previews  # the machinery

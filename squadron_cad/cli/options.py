@@ -12,7 +12,7 @@ import typer
 from squadron_cad import console
 from squadron_cad.cli.session import session_of
 from squadron_cad.errors import InputError
-from squadron_cad.resolve import resolve
+from squadron_cad.outfolder import CACHE_ENV
 
 Backend = Literal["auto", "cgal", "manifold"]  # render.backends.BackendChoice (not loaded here)
 BACKENDS: tuple[Backend, ...] = ("auto", "cgal", "manifold")
@@ -105,6 +105,17 @@ DebugOpt = Annotated[
     bool,
     typer.Option("--debug", help="Show tracebacks on errors.", callback=_debug_now, is_eager=True),
 ]
+CacheDirOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--cache-dir",
+        metavar="DIR",
+        envvar=CACHE_ENV,
+        help="Keep the render cache in DIR, shared by every --out: parts, figures and "
+        "pictures one kit made are reused by the others (default: OUT/.cache). "
+        "Safe to delete.",
+    ),
+]
 JobsOpt = Annotated[
     int,
     typer.Option("--jobs", "-j", min=0, metavar="N", help="Parallel jobs (0 = one per core)."),
@@ -139,6 +150,8 @@ class Given:
 
     def parameters(self) -> Any:
         """The resolved parameters: kit defaults, then --tin, then --params, then --set."""
+        from squadron_cad.resolve import resolve  # pydantic and the kits: not for --help
+
         return resolve(self.params, self.overrides, self.tin, self.kit)
 
     def show(self, text: str, *, markup: bool = True) -> None:

@@ -20,6 +20,7 @@ import yaml
 from squadron_cad.errors import InputError
 from squadron_cad.kit import Kit, default_kit, installed_kits, kit_of, load_kit
 from squadron_cad.resolve import available_tins, parse_yaml_mapping, resolve
+from squadron_cad.web import BadRequest
 from squadron_cad.web.form import Field, form_fields, sections
 from squadron_cad.web.layout_svg import layout_svg
 
@@ -28,10 +29,6 @@ MAX_CHANGES = 400
 MAX_VALUE_CHARS = 2000
 _KEY = re.compile(r"^[A-Za-z0-9_]+(\.[A-Za-z0-9_]+)*$")
 _DOTTED = re.compile(r"\b[a-z][a-z0-9_]*(?:\.[a-z0-9_]+)+\b")
-
-
-class BadRequest(Exception):
-    """A request no page of ours sends (a wrong type, an unknown kit): HTTP 400."""
 
 
 @dataclass(frozen=True)
@@ -182,6 +179,13 @@ def kits_list() -> list[dict[str, Any]]:
 def form(name: str | None) -> dict[str, Any]:
     """The form of a kit: its fields and sections, its tins and what it can make."""
     kit = load_kit(name) if name else default_kit()
+    return {**_model_form(kit.name), "tins": available_tins(kit)}
+
+
+@cache
+def _model_form(name: str) -> dict[str, Any]:
+    """What the kit's parameter model says (its JSON schema, read once per kit)."""
+    kit = load_kit(name)
     fields = kit_fields(kit.name)
     return {
         "kit": kit.name,
@@ -189,7 +193,6 @@ def form(name: str | None) -> dict[str, Any]:
         "credit": kit.credit,
         "fields": [f.as_dict() for f in fields.values()],
         "sections": sections(list(fields.values()), kit),
-        "tins": available_tins(kit),
         "default_tin": None,
         "makes": {"paper": kit.paper is not None, "tolerance": has_coupons(kit)},
     }

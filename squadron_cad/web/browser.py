@@ -81,26 +81,41 @@ class Watch:
     errors: list[str] = field(default_factory=list)
 
 
-def watched_page(browser: Any, width: int = 1280, height: int = 900) -> tuple[Any, Watch]:
+def watched_page(
+    browser: Any, width: int = 1280, height: int = 900, *, gate: bool = True
+) -> tuple[Any, Watch]:
+    """A new page that notes every request leaving 127.0.0.1 and every console error.
+    With `gate` (the tests) such a request is also refused, each request passing through
+    Playwright's router; without it (the benchmark, timing the page as a maker's browser
+    runs it) requests are only watched."""
     size = {"width": width, "height": height}
     context = browser.new_context(viewport=size, accept_downloads=True)
     seen = Watch()
 
-    def gate(route: Any) -> None:
-        url = route.request.url
-        if url.startswith(("data:", "blob:")) or urlsplit(url).hostname == "127.0.0.1":
-            route.continue_()
-        else:
-            seen.outside.append(url)
-            route.abort()
+    def outside(url: str) -> bool:
+        return not url.startswith(("data:", "blob:")) and urlsplit(url).hostname != "127.0.0.1"
 
-    def console(message: Any) -> None:
+    def route(route: Any) -> None:
+        if outside(route.request.url):
+            seen.outside.append(route.request.url)
+            route.abort()
+        else:
+            route.continue_()
+
+    def console_message(message: Any) -> None:
         if message.type == "error":
             seen.errors.append(message.text)
 
-    context.route("**/*", gate)
+    def request(request: Any) -> None:
+        if outside(request.url):
+            seen.outside.append(request.url)
+
+    if gate:
+        context.route("**/*", route)
+    else:
+        context.on("request", request)
     page = context.new_page()
-    page.on("console", console)
+    page.on("console", console_message)
     page.on("pageerror", lambda e: seen.errors.append(str(e)))
     return page, seen
 

@@ -14,23 +14,32 @@ import hashlib
 import json
 import mimetypes
 import re
+import select
 import shutil
+import socket
 import sys
 import tempfile
 import threading
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, unquote, urlsplit
 
 from squadron_cad.errors import InputError
-from squadron_cad.kit import load_kit
-from squadron_cad.web import api, downloads
+from squadron_cad.web import BadRequest, downloads
 from squadron_cad.web.builds import WHAT, Builds, Busy, Job
+
+# The page's questions need the resolver and the kits (pydantic, numpy, shapely: a quarter
+# of a second of CPU and more). They are imported where they are used, after the server
+# listens: the warm-up loads them while the browser loads the page.
+
+if TYPE_CHECKING:
+    from squadron_cad.web.api import PageState
 
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_BODY = 64 * 1024
+WARM_UP_WAIT_S = 10.0  # a fit asked during the warm-up waits for it, up to this
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
 RESERVED = ("kit", "tin")  # the address's keys that are not parameters
 _HOST = re.compile(r"^(127\.0\.0\.1|localhost|\[::1\])(:\d{1,5})?$", re.IGNORECASE)
@@ -79,13 +88,46 @@ class Customizer(ThreadingHTTPServer):
         self.scratch = Path(tempfile.mkdtemp(prefix="squadron-cad-serve-"))
         self.page = (STATIC / "index.html").read_text()
         self.policy = content_security_policy(self.page)
+        self._warm: tuple[str, dict[str, Any]] | None = None  # the warm-up's fit, once
+        self._warm_lock = threading.Lock()
+        self._warmed = threading.Event()
 
     @property
     def url(self) -> str:
         return f"http://127.0.0.1:{self.server_address[1]}/"
 
     def kit_folder(self, name: str) -> Path:
+        from squadron_cad.kit import load_kit
+
         return self.out / load_kit(name).name
+
+    def warm_up(self) -> None:
+        """While the browser opens the page: load the page's library, the first kit's form
+        and its fit, so the page's first answers come at the speed of the later ones. The
+        fit is kept for the page's first ask of that same state, once."""
+        try:
+            from squadron_cad.web import api
+
+            name = api.form(self.first_kit)["kit"]
+            asked = {"kit": name, "changes": {}}
+            answer = api.fit(api.PageState.from_json(asked))
+            with self._warm_lock:
+                self._warm = (_state_key(asked), answer)
+        except Exception:
+            return  # the page's own questions say what is wrong
+        finally:
+            self._warmed.set()
+
+    def fit(self, body: Any) -> dict[str, Any]:
+        """The fit of the page's state (the warm-up's, the first time it is asked)."""
+        from squadron_cad.web import api
+
+        self._warmed.wait(WARM_UP_WAIT_S)  # not the same work twice at once
+        with self._warm_lock:
+            warm, self._warm = self._warm, None
+        if warm is not None and warm[0] == _state_key(body):
+            return warm[1]
+        return api.fit(api.PageState.from_json(body))
 
     def close(self) -> None:
         self.builds.shutdown()
@@ -170,7 +212,7 @@ class Handler(BaseHTTPRequestHandler):
         path, query = parts.path, dict(parse_qsl(parts.query, keep_blank_values=True))
         try:
             self._route_get(path, query, parts.query)
-        except api.BadRequest as error:
+        except BadRequest as error:
             self._error(HTTPStatus.BAD_REQUEST, str(error))
         except InputError as error:
             self._error(HTTPStatus.BAD_REQUEST, str(error))
@@ -180,12 +222,25 @@ class Handler(BaseHTTPRequestHandler):
 
     def _route_get(self, path: str, query: dict[str, str], raw_query: str) -> None:
         if path == "/":
-            page = self.server.page.encode()
-            headers = {"Content-Security-Policy": self.server.policy, "X-Frame-Options": "DENY"}
-            self._send(HTTPStatus.OK, page, TYPES[".html"], headers)
+            self._page()
         elif path.startswith("/static/"):
             self._static(path.removeprefix("/static/"))
-        elif path == "/api/kits":
+        elif path.startswith("/files/"):
+            self._file(path.removeprefix("/files/"))
+        else:
+            self._route_library(path, query, raw_query)
+
+    def _page(self) -> None:
+        page = self.server.page.encode()
+        headers = {"Content-Security-Policy": self.server.policy, "X-Frame-Options": "DENY"}
+        self._send(HTTPStatus.OK, page, TYPES[".html"], headers)
+
+    def _route_library(self, path: str, query: dict[str, str], raw_query: str) -> None:
+        """The answers that need the resolver and the kits."""
+        from squadron_cad.kit import load_kit
+        from squadron_cad.web import api
+
+        if path == "/api/kits":
             self._json({"kits": api.kits_list(), "first": self.server.first_kit})
         elif path == "/api/form":
             self._json(api.form(query.get("kit") or self.server.first_kit))
@@ -198,8 +253,6 @@ class Handler(BaseHTTPRequestHandler):
             state = self._state_from_query(raw_query)
             body = api.params_yaml(state).encode()
             self._send(HTTPStatus.OK, body, TYPES[".yaml"], _attachment(api.PARAMS_NAME))
-        elif path.startswith("/files/"):
-            self._file(path.removeprefix("/files/"))
         elif path.startswith("/zip/") and path.endswith(".zip"):
             name = load_kit(path.removeprefix("/zip/").removesuffix(".zip")).name
             data = downloads.kit_zip(self.server.kit_folder(name), name)
@@ -213,7 +266,9 @@ class Handler(BaseHTTPRequestHandler):
             return ""
         return f"{running.job.what} of {running.job.kit}"
 
-    def _state_from_query(self, raw: str) -> api.PageState:
+    def _state_from_query(self, raw: str) -> PageState:
+        from squadron_cad.web import api
+
         pairs = parse_qsl(raw, keep_blank_values=True)
         given = dict(pairs)
         changes = {k: v for k, v in pairs if k not in RESERVED}
@@ -260,22 +315,23 @@ class Handler(BaseHTTPRequestHandler):
         path = urlsplit(self.path).path
         try:
             if path == "/api/fit":
-                self._json(api.fit(api.PageState.from_json(body)))
-                self.server.builds.prepare()  # the page is up: ready its first build
+                self._json(self.server.fit(body))
             elif path == "/api/build":
                 self._build(body)
             elif path == "/api/cancel":
                 self._json({"ok": True, "cancelled": self.server.builds.cancel()})
             else:
                 self._error(HTTPStatus.NOT_FOUND, "not found")
-        except api.BadRequest as error:
+        except BadRequest as error:
             self._error(HTTPStatus.BAD_REQUEST, str(error))
 
     def _build(self, body: Any) -> None:
+        from squadron_cad.web import api
+
         state = api.PageState.from_json(body)
         what = body.get("what", "kit") if isinstance(body, dict) else None
         if what not in WHAT:
-            raise api.BadRequest(f"what: one of {', '.join(WHAT)}")
+            raise BadRequest(f"what: one of {', '.join(WHAT)}")
         folder = self.server.kit_folder(state.kit.name)
         scratch = self.server.scratch / f"{threading.get_ident()}"
         scratch.mkdir(exist_ok=True)
@@ -294,6 +350,8 @@ class Handler(BaseHTTPRequestHandler):
         self.end_headers()
         try:
             for event in self.server.builds.stream(running):
+                if _closed_by_peer(self.connection):  # a write would succeed once more
+                    raise ConnectionResetError("the page closed the stream")
                 self.wfile.write(f"data: {json.dumps(event)}\n\n".encode())
                 self.wfile.flush()
         except (BrokenPipeError, ConnectionResetError, TimeoutError):
@@ -302,28 +360,35 @@ class Handler(BaseHTTPRequestHandler):
         self.server.builds.prepare()  # the next build's runner, its imports done
 
 
+def _closed_by_peer(connection: socket.socket) -> bool:
+    """Has the page closed its end (an end of file waiting to be read)? A closed tab is
+    noticed by the next event or heartbeat, not two writes later."""
+    try:
+        readable, _, _ = select.select([connection], [], [], 0)
+        return bool(readable) and connection.recv(1, socket.MSG_PEEK) == b""
+    except (OSError, ValueError):
+        return True
+
+
 def _attachment(name: str) -> dict[str, str]:
     return {"Content-Disposition": f'attachment; filename="{name}"'}
 
 
-def warm_up(kit: str | None) -> None:
-    """While the browser opens the page: load the kit's form and its design code, so the
-    page's first answers come at the speed of the later ones."""
-    try:
-        name = api.form(kit)["kit"]
-        api.fit(api.PageState.from_json({"kit": name, "changes": {}}))
-    except Exception:
-        return
+def _state_key(body: Any) -> str:
+    return json.dumps(body, sort_keys=True)
 
 
 def serve(port: int, out: Path, kit: str | None, announce: Any = print) -> None:
     """Serve until interrupted; a running build is cancelled on the way out."""
     if kit is not None:
+        from squadron_cad.kit import load_kit
+
         kit = load_kit(kit).name  # an unknown kit is refused before anything listens
     server = Customizer(port, out, kit)
     announce(f"squadron-cad: the customizer is at {server.url} (Ctrl-C stops it)")
     sys.stdout.flush()
-    threading.Thread(target=warm_up, args=(kit,), daemon=True).start()
+    server.builds.prepare()  # the first build's runner loads its imports meanwhile
+    threading.Thread(target=server.warm_up, daemon=True).start()
     try:
         server.serve_forever(poll_interval=0.2)
     finally:

@@ -33,8 +33,11 @@ LABEL_TOLERANCE_MM = 0.02
 
 
 @pytest.fixture(scope="session")
-def plate(tmp_path_factory) -> PlateReport:
-    return build_plate(resolve(), tmp_path_factory.mktemp("tol") / "tolerance", LADDER, jobs=2)
+def plate(tmp_path_factory, shared_cache) -> PlateReport:
+    """The default kit's plate; its coupons in the session's cache (the customizer's
+    test builds the same plate from the page)."""
+    out = tmp_path_factory.mktemp("tol") / "tolerance"
+    return build_plate(resolve(), out, LADDER, jobs=2, cache_dir=shared_cache)
 
 
 def test_the_folder_holds_the_plate_picture_and_steps(plate: PlateReport) -> None:

@@ -18,7 +18,7 @@ import pytest
 import trimesh
 from PIL import Image
 
-from squadron_cad import kit as kit_module
+import squadron_cad.kit as kit_module
 from squadron_cad.kit import register
 from squadron_cad.pipeline.options import BuildOptions
 from squadron_cad.pipeline.report import BuildReport
@@ -33,11 +33,13 @@ from toykit import TOY_KIT  # noqa: E402
 
 @pytest.fixture(scope="module")
 def toy_kit(tmp_path_factory: pytest.TempPathFactory) -> Iterator[BuildReport]:
-    """Registered for this module only: its part names are no words of the engine's."""
-    register(TOY_KIT)
-    out = tmp_path_factory.mktemp("toy") / "kit"
-    yield build(resolve(kit="toy"), BuildOptions(out_dir=out, jobs=2))
-    kit_module._REGISTERED.pop(TOY_KIT.name, None)
+    """Built once; known to this process only while the module runs (a kit left
+    registered lent its words, tray and tile, to test_engine_boundary's engine check)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(kit_module, "_REGISTERED", dict(kit_module._REGISTERED))
+        register(TOY_KIT)
+        out = tmp_path_factory.mktemp("toy") / "kit"
+        yield build(resolve(kit="toy"), BuildOptions(out_dir=out, jobs=2))
 
 
 def test_the_toy_kit_builds_whole_and_passes(toy_kit: BuildReport) -> None:

@@ -1,5 +1,5 @@
-"""tests/conftest.py marks a test by its folder: a new file under tests/integration or
-tests/web is left out of `make test-fast` without a marker of its own."""
+"""tests/conftest.py marks a test by its folders: a new file under tests/integration (or
+tests/integration/web) is left out of `make test-fast` without a marker of its own."""
 
 from __future__ import annotations
 
@@ -19,9 +19,15 @@ def test_it(request) -> None:
 
 def test_a_test_is_marked_by_its_folder(tmp_path: Path) -> None:
     tests = tmp_path / "tests"
-    for folder, expected in (("unit", []), ("integration", ["integration"]), ("web", ["web"])):
+    folders = (
+        ("unit", []),
+        ("integration", ["integration"]),
+        ("integration/web", ["web", "integration"]),  # the nearest folder's marker first
+    )
+    for folder, expected in folders:
         (tests / folder).mkdir(parents=True)
-        (tests / folder / f"test_in_{folder}.py").write_text(MARKED.format(expected=expected))
+        name = folder.replace("/", "_")
+        (tests / folder / f"test_in_{name}.py").write_text(MARKED.format(expected=expected))
     shutil.copy(TESTS / "conftest.py", tests / "conftest.py")
     (tmp_path / "pytest.ini").write_text("[pytest]\nmarkers =\n    integration\n    web\n")
     run = subprocess.run(

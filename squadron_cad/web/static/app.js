@@ -46,16 +46,20 @@ export function pageState() {
 
 // ---- kit and tin pickers ----
 
-async function loadKits() {
-  const { kits, first } = await getJSON("/api/kits");
+async function loadKits(asked) {
+  const { kits, first } = await asked;
   const picker = $("kit");
   picker.replaceChildren(...kits.map((k) => new Option(`${k.title}`, k.name)));
   if (!kits.some((k) => k.name === state.kit)) state.kit = first || kits[0].name;
   picker.value = state.kit;
 }
 
-async function loadForm() {
-  state.form = await getJSON(`/api/form?kit=${encodeURIComponent(state.kit)}`);
+function askForm(kit) {
+  return getJSON(`/api/form?kit=${encodeURIComponent(kit)}`);
+}
+
+async function loadForm(asked = null) {
+  state.form = (asked ? await asked : null) || await askForm(state.kit);
   state.kit = state.form.kit;
   state.fields = Object.fromEntries(state.form.fields.map((f) => [f.key, f]));
   for (const key of Object.keys(state.changes)) if (!(key in state.fields)) delete state.changes[key];
@@ -113,10 +117,20 @@ export function setBuildable(ok) {
   $("tolerance").disabled = !(ok && idle);
 }
 
+// The page's first fit, asked with the form before the form has come: used when the form
+// left the address's state as it was (a kit, tin and keys it knows).
+let early = null;
+
+function askFit() {
+  return { query: pageQuery(), answer: postJSON("/api/fit", pageState()) };
+}
+
 export async function fit() {
   const seq = ++state.seq;
   const asked = performance.now();
-  const answer = await (await postJSON("/api/fit", pageState())).json();
+  const ask = early && early.query === pageQuery() ? early : askFit();
+  early = null;
+  const answer = await (await ask.answer).json();
   if (seq !== state.seq) return; // a later edit is on its way
   if (answer.values) {
     for (const [key, text] of Object.entries(answer.values)) {
@@ -185,8 +199,14 @@ function wire() {
 async function main() {
   readAddress();
   wire();
-  await loadKits();
-  await loadForm();
+  // the first three questions at once (one round trip, not three): the kits, and for the
+  // address's kit its form and its fit
+  const kits = getJSON("/api/kits");
+  const named = state.kit;
+  const form = named ? askForm(named).catch(() => null) : null; // an unknown kit: asked again
+  if (named) early = askFit();
+  await loadKits(kits);
+  await loadForm(state.kit === named ? form : null);
   writeAddress();
   markChanged($("form"), state.changes);
   await fit();

@@ -2,13 +2,16 @@
 import { pageState, postJSON, setBuildable, state } from "./app.js";
 
 const $ = (id) => document.getElementById(id);
-const STAGES = ["scad", "render", "kit checks", "slicer", "layout", "plates", "bom", "previews", "swap", "outputs"];
+const STAGES = ["scad", "render", "kit checks", "slicer", "layout", "plates", "bom", "previews", "swap", "outputs",
+  "picture", "slice"]; // the last two: the tolerance plate's
 const FINAL = new Set(["done", "cached"]);
 const WORDS = { rendering: "rendering", checking: "checking", cached: "unchanged (cache)",
   done: "rendered", running: "running", finished: "done" };
 
+const NOUNS = { kit: "parts", paper: "steps", tolerance: "pieces" }; // what the bar counts
 let total = 0;
 let finished = 0;
+let noun = "parts";
 
 function step(name, status, isStage) {
   const list = $("steps");
@@ -40,14 +43,18 @@ function overall(text) {
 }
 
 function onEvent(event, what) {
-  if (event.event === "start") { total = event.parts; overall(`0 of ${total} parts`); }
+  if (event.event === "start") {
+    total = event.parts;
+    document.body.dataset.total = String(total);
+    overall(`0 of ${total} ${noun}`);
+  }
   else if (event.event === "part") {
     const isStage = STAGES.includes(event.part);
     if (isStage && event.status === "running") closeStagesBefore(event.part);
     step(event.part, event.status, isStage);
     if (FINAL.has(event.status)) finished += 1;
     if (event.status === "finished") closeStagesBefore("");
-    overall(`${finished} of ${total} parts · ${event.part.replaceAll("_", " ")}: ${WORDS[event.status] || event.status}`);
+    overall(`${finished} of ${total} ${noun} · ${event.part.replaceAll("_", " ")}: ${WORDS[event.status] || event.status}`);
     document.body.dataset.progress = String(finished);
   } else if (event.event === "error") {
     verdict([event.message], "bad");
@@ -57,7 +64,7 @@ function onEvent(event, what) {
       `${event.failures} failing check(s), ${event.warnings} warning(s)`], good ? "good" : "bad");
   } else if (event.event === "paper" || event.event === "tolerance") {
     if (event.message) verdict([event.message], "good", true);
-    else verdict([`${what === "paper" ? "Paper edition" : "Done"}: ${event.pdf || ""}`], "good");
+    else verdict([`${what === "paper" ? "Paper edition" : "Done"}: ${(event.pdf || "").split("/").pop()}`], "good");
   } else if (event.event === "notice") {
     $("progress-text").textContent = event.message;
   }
@@ -84,10 +91,15 @@ function busy(on) {
 export async function startBuild(what) {
   total = 0;
   finished = 0;
+  noun = NOUNS[what] || "parts";
   $("steps").replaceChildren();
+  delete document.body.dataset.progress;
+  delete document.body.dataset.total;
   $("progress").hidden = false;
   $("verdict").hidden = true;
   overall(`starting the ${what === "kit" ? "build" : what}...`);
+  // the command this build runs, as the maker would type it (the fit shows the kit's)
+  $("command").textContent = $("command").textContent.replace(/^squadron-cad \w+/, `squadron-cad ${what === "kit" ? "build" : what}`);
   busy(true);
   document.body.dataset.buildState = "running";
   const clicked = performance.now();
@@ -126,9 +138,10 @@ export async function startBuild(what) {
 function finishedBuild(ended, what) {
   if (ended && ended.stopped) {
     verdict([`Stopped (${ended.stopped}).`], "bad", true);
-  } else if (ended && ended.exit_code === 0 && what === "kit") {
+  } else if (ended && ended.exit_code === 0) {
     finished = total;
-    overall(`${total} of ${total} parts: done`);
+    closeStagesBefore(""); // the last stage says no "finished" of its own (tolerance, paper)
+    overall(`${total} of ${total} ${noun}: done`);
   } else if (ended && ended.exit_code !== 0 && $("verdict").hidden) {
     verdict(ended.stderr.length ? ended.stderr : [`the build ended with exit code ${ended.exit_code}`], "bad");
   }
@@ -168,10 +181,18 @@ export async function showBuilt(kit) {
   const box = $("downloads");
   box.replaceChildren();
   window.dispatchEvent(new CustomEvent("built", { detail: built }));
-  if (!built.built) {
-    box.innerHTML = "<p class='small'>Nothing built yet for this kit.</p>";
-    return;
+  if (built.built) showKit(kit, built, box);
+  // a paper edition or tolerance plate may be there without the kit: each its own list
+  for (const extra of ["paper", "tolerance"]) {
+    const depth = (f) => f.split("/").length; // the PDF or the plate first, then its folders
+    const mine = built.files.filter((f) => f.startsWith(`${extra}/`) && !f.endsWith(".json"))
+      .sort((a, b) => depth(a) - depth(b) || a.localeCompare(b));
+    if (mine.length) box.append(list(extra === "paper" ? "Paper edition" : "Tolerance plate", mine.map((f) => [link(kit, f)])));
   }
+  if (!box.childElementCount) box.innerHTML = "<p class='small'>Nothing built yet for this kit.</p>";
+}
+
+function showKit(kit, built, box) {
   if (!document.body.classList.contains("building") && $("verdict").hidden) {
     const lines = [`The kit in the server's folder: ${built.parts.length} parts, ${built.checks} checks, ` +
       `${built.failures} failing.`, ...built.summary];
@@ -191,8 +212,4 @@ export async function showBuilt(kit) {
     [link(kit, p.file, `${p.plate}.3mf`), document.createTextNode(` ${p.pieces} pieces`)])));
   box.append(list("Parts (STL)", built.parts.map((p) =>
     [link(kit, p.file, p.file.split("/").pop()), document.createTextNode(` × ${p.count}`)])));
-  for (const extra of ["paper", "tolerance"]) {
-    const mine = built.files.filter((f) => f.startsWith(`${extra}/`) && !f.endsWith(".json"));
-    if (mine.length) box.append(list(extra === "paper" ? "Paper edition" : "Tolerance plate", mine.map((f) => [link(kit, f)])));
-  }
 }

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 import shapely
@@ -21,14 +22,12 @@ from shapely.geometry import Polygon, box
 from squadron_cad.checks.findings import Finding, verdict
 from squadron_cad.fit.layout import Layout, Placement, Pocket
 from squadron_cad.fit.units import octagon_points
+from squadron_cad.kits.squadron_leader.checks.sliding import FINE_MM, Mover, slide
 from squadron_cad.kits.squadron_leader.params import SquadronLeaderParams
 from squadron_cad.kits.squadron_leader.stowing import items
 
 DIRECTIONS = {"+x": (1.0, 0.0), "-x": (-1.0, 0.0), "+y": (0.0, 1.0), "-y": (0.0, -1.0)}
 TOUCH_MM = 1e-4  # closer than this, two faces touch
-COARSE_MM = 0.25  # sweep step before bisecting to the collision
-FINE_MM = 0.005
-REACH_MM = 30.0  # travel beyond this is reported as this
 TOKENS = ("plane_token", "altitude_token")
 DIE_SHAPES = {8: "octahedron"}  # other dice are boxes of their size
 
@@ -42,6 +41,31 @@ class Body:
     footprint: Polygon
     z_low: float
     z_high: float
+
+    @cached_property
+    def inside(self) -> Polygon:
+        """The footprint shrunk by the touch tolerance: what may not overlap anything."""
+        return self.footprint.buffer(-TOUCH_MM)
+
+
+@dataclass(frozen=True)
+class Room:
+    """A pocket's outline, and grown by the touch tolerance (prepared: asked many times)."""
+
+    pocket: Pocket
+    shape: Polygon
+    grown: Polygon
+
+    @classmethod
+    def of(cls, pocket: Pocket) -> Room:
+        shape = Polygon(pocket.points)
+        grown = shape.buffer(TOUCH_MM)
+        shapely.prepare(grown)
+        return cls(pocket, shape, grown)
+
+
+def rooms(layout: Layout) -> list[Room]:
+    return [Room.of(q) for q in layout.pockets]
 
 
 @dataclass(frozen=True)
@@ -63,27 +87,36 @@ def footprint(p: SquadronLeaderParams, placed: Placement) -> Polygon:
     """What a piece covers seen from above (a token's octagon, the template's outline)."""
     matrix = np.asarray(placed.transform, dtype=float)
     if placed.part in TOKENS:
-        points = octagon_points(float(p.token.across_flats_mm))
+        points = _outlines(p).token
     elif placed.part == "template_all":
-        points = _template_points(p)
+        points = _outlines(p).template
     else:
         (x0, y0, _), (x1, y1, _) = placed.bounds
         return box(x0, y0, x1, y1)
     moved = points @ matrix[:2, :2].T + matrix[:2, 3]
-    return Polygon(moved)
+    return shapely.polygons(moved)  # as Polygon(moved), without its per-point checks
 
 
-_OUTLINE: list[
-    tuple[SquadronLeaderParams, np.ndarray]
-] = []  # the last parameters' template outline
+@dataclass(frozen=True)
+class _Outlines:
+    """The token's octagon and the template's outline for one parameter set."""
+
+    params: SquadronLeaderParams
+    token: np.ndarray
+    template: np.ndarray
 
 
-def _template_points(p: SquadronLeaderParams) -> np.ndarray:
-    """The template's outline, drawn once per parameter set: a layout asks for it for every
-    trial of the solver and every check of its rattle."""
-    if not _OUTLINE or _OUTLINE[0][0] is not p:
-        _OUTLINE[:] = [(p, np.asarray(items.template_outline(p).exterior.coords))]
-    return _OUTLINE[0][1]
+_LAST: list[_Outlines] = []  # the last parameters' outlines
+
+
+def _outlines(p: SquadronLeaderParams) -> _Outlines:
+    """Drawn once per parameter set: a layout asks for them for every trial of the solver
+    and every check of its rattle."""
+    if not _LAST or _LAST[0].params is not p:
+        token = octagon_points(float(p.token.across_flats_mm))
+        template = np.asarray(items.template_outline(p).exterior.coords)
+        _LAST[:] = [_Outlines(p, token, template)]
+    return _LAST[0]
 
 
 BOX_UNIT = "box"  # what the box carries in its pockets (ribs, stops): fixed obstacles
@@ -114,16 +147,17 @@ def _inner_wall(layout: Layout) -> Polygon:
     return core.buffer(radius, quad_segs=16) if radius > 0 else core
 
 
-def pocket_of(body: Body, pockets: list[tuple[Pocket, Polygon]]) -> tuple[Pocket, Polygon] | None:
+def pocket_of(body: Body, pockets: list[Room]) -> Room | None:
     """The pocket a piece lies in: the one covering it, at its height."""
     centre = body.footprint.representative_point()
     best = None
-    for pocket, shape in pockets:
+    for room in pockets:
+        pocket = room.pocket
         at_height = pocket.z_bottom - TOUCH_MM <= body.z_low < pocket.z_top - TOUCH_MM
-        if not at_height or not shape.buffer(TOUCH_MM).contains(centre):
+        if not at_height or not room.grown.contains(centre):
             continue
-        if best is None or pocket.z_bottom > best[0].z_bottom:
-            best = (pocket, shape)
+        if best is None or pocket.z_bottom > best.pocket.z_bottom:
+            best = room
     return best
 
 
@@ -131,102 +165,67 @@ def _overlaps(a_low: float, a_high: float, b_low: float, b_high: float) -> bool:
     return a_low < b_high - TOUCH_MM and b_low < a_high - TOUCH_MM
 
 
-def measure(p: SquadronLeaderParams, layout: Layout) -> list[Travel]:
-    """Every unit's free travel up and sideways, in stowing order."""
-    everything = bodies(p, layout)
-    pockets = [(q, Polygon(q.points)) for q in layout.pockets]
-    wall = _inner_wall(layout)
+def measure(
+    p: SquadronLeaderParams, layout: Layout, everything: list[Body] | None = None
+) -> list[Travel]:
+    """Every unit's free travel up and sideways, in stowing order (`everything`: the
+    layout's bodies, when the caller has them already)."""
+    everything = bodies(p, layout) if everything is None else everything
+    walls = _Walls(rooms(layout), _inner_wall(layout))
     lid = float(layout.box.lid_bottom)
     units: dict[str, list[Body]] = {}
     for body in everything:
         if body.unit != BOX_UNIT:
             units.setdefault(body.unit, []).append(body)
-    travels = []
+    ups, movers = [], []
     for unit, members in units.items():
         others = [b for b in everything if b.unit != unit]
-        up = min(rise(b, others, lid) for b in members)
-        movers = [_Mover.of(b, _walls(b, pockets, wall), others) for b in members]
-        sideways = {way: _slide(movers, d) for way, d in DIRECTIONS.items()}
-        travels.append(Travel(unit, up, sideways))
-    return travels
+        ups.append(min(rise(b, others, lid) for b in members))
+        movers.append([_mover(b, walls.around(b), others) for b in members])
+    sideways = slide(movers, DIRECTIONS)
+    return [Travel(*told) for told in zip(units, ups, sideways, strict=True)]
+
+
+def _mover(body: Body, room: Polygon, others: list[Body]) -> Mover:
+    """A piece made ready for the sweep: only the obstacles at its height, prepared."""
+    near = [o.footprint for o in others if _overlaps(body.z_low, body.z_high, o.z_low, o.z_high)]
+    obstacles = np.array(near, dtype=object)
+    shapely.prepare(obstacles)
+    return Mover(room, body.footprint, body.inside, obstacles)
 
 
 def rise(body: Body, others: list[Body], lid: float) -> float:
     """Up to the lid's underside or the underside of whatever lies over it."""
-    ceiling = lid
-    area = body.footprint.buffer(-TOUCH_MM)
-    for other in others:
-        if other.z_low >= body.z_high - TOUCH_MM and other.footprint.intersects(area):
-            ceiling = min(ceiling, other.z_low)
+    above = [o for o in others if o.z_low >= body.z_high - TOUCH_MM]
+    footprints = np.array([o.footprint for o in above], dtype=object)
+    hits = shapely.intersects(footprints, body.inside) if above else []
+    ceiling = min([lid, *(o.z_low for o, hit in zip(above, hits, strict=True) if hit)])
     return max(ceiling - body.z_high, 0.0)
 
 
-def _walls(body: Body, pockets: list[tuple[Pocket, Polygon]], wall: Polygon) -> Polygon:
+class _Walls:
     """The region a piece may move in: its pocket where the pocket's walls stand, else the
-    box's inside (above the pockets, the lid's skirt continues the wall)."""
-    found = pocket_of(body, pockets)
-    if found is None:
-        return wall
-    pocket, shape = found
-    if body.z_low >= pocket.z_top - TOUCH_MM:
-        return wall
-    return shape.intersection(wall)
+    box's inside (above the pockets, the lid's skirt continues the wall); grown by the
+    touch tolerance and prepared, once per pocket."""
 
+    def __init__(self, pockets: list[Room], wall: Polygon) -> None:
+        self.pockets = pockets
+        self.wall = wall
+        self._grown: dict[int, Polygon] = {}
 
-@dataclass(frozen=True)
-class _Mover:
-    """One piece of a sliding unit, made ready once for the many trial positions of the
-    sweep: its room grown by the touch tolerance (prepared), its footprint and its
-    footprint shrunk by it, and only the obstacles at its height."""
+    def around(self, body: Body) -> Polygon:
+        found = pocket_of(body, self.pockets)
+        if found is None or body.z_low >= found.pocket.z_top - TOUCH_MM:
+            return self._room(-1, self.wall)
+        return self._room(id(found), found.shape)
 
-    room: Polygon  # prepared: covers() is asked at every step
-    footprint: Polygon
-    shrunk: Polygon
-    obstacles: np.ndarray  # footprints of other units' pieces overlapping it in height
-
-    @classmethod
-    def of(cls, body: Body, room: Polygon, others: list[Body]) -> _Mover:
-        grown = room.buffer(TOUCH_MM)
-        shapely.prepare(grown)
-        near = [
-            o.footprint for o in others if _overlaps(body.z_low, body.z_high, o.z_low, o.z_high)
-        ]
-        obstacles = np.array(near, dtype=object)
-        shapely.prepare(obstacles)
-        return cls(grown, body.footprint, body.footprint.buffer(-TOUCH_MM), obstacles)
-
-    def blocked(self, shift: np.ndarray) -> bool:
-        if not self.room.covers(_moved(self.footprint, shift)):
-            return True
-        return bool(len(self.obstacles)) and bool(
-            shapely.intersects(self.obstacles, _moved(self.shrunk, shift)).any()
-        )
-
-
-def _moved(shape: Polygon, shift: np.ndarray) -> Polygon:
-    return shapely.transform(shape, lambda points: points + shift)
-
-
-def _blocked(movers: list[_Mover], shift: np.ndarray) -> bool:
-    return any(mover.blocked(shift) for mover in movers)
-
-
-def _slide(movers: list[_Mover], way: tuple[float, float]) -> float:
-    d = np.asarray(way)
-    if _blocked(movers, d * FINE_MM):
-        return 0.0
-    free, step = FINE_MM, COARSE_MM
-    while free < REACH_MM:
-        if _blocked(movers, d * (free + step)):
-            break
-        free += step
-    else:
-        return REACH_MM
-    low, high = free, free + step
-    while high - low > FINE_MM:
-        mid = (low + high) / 2
-        low, high = (low, mid) if _blocked(movers, d * mid) else (mid, high)
-    return low
+    def _room(self, key: int, shape: Polygon) -> Polygon:
+        if key not in self._grown:
+            room = shape if key < 0 else shape.intersection(self.wall)
+            grown = room.buffer(TOUCH_MM)
+            shapely.prepare(grown)
+            self._grown[key] = grown
+        return self._grown[key]
 
 
 def findings(p: SquadronLeaderParams, layout: Layout) -> list[Finding]:

@@ -150,12 +150,12 @@ def _lift_shelves(p: SquadronLeaderParams, layout: Layout) -> Layout:
     for index, pocket in enumerate(pockets):
         if pocket.levels[0] == "floor" or pocket.on_top:
             continue
-        shape = Polygon(pocket.points)
+        grown = rattle.Room.of(pocket).grown
         on_it = [
             b
             for b in bodies
             if abs(b.z_low - pocket.z_bottom) < rattle.TOUCH_MM
-            and shape.buffer(rattle.TOUCH_MM).contains(b.footprint.representative_point())
+            and grown.contains(b.footprint.representative_point())
         ]
         pile = set().union(*(p_ for p_ in _piles(bodies) if p_ & {b.unit for b in on_it}))
         if not pile:
@@ -217,11 +217,12 @@ def _raised(placed: Placement, lift: float) -> Placement:
 
 def _stops(p: SquadronLeaderParams, layout: Layout) -> list[Filler]:
     """A block beyond a piece that slides too far, leaving it the pocket clearance."""
-    bodies = [b for b in rattle.bodies(p, layout) if b.unit != rattle.BOX_UNIT]
-    pockets = [(q, Polygon(q.points)) for q in layout.pockets]
+    everything = rattle.bodies(p, layout)
+    bodies = [b for b in everything if b.unit != rattle.BOX_UNIT]
+    pockets = rattle.rooms(layout)
     keep = p.box.pocket_clearance_mm
     stops = []
-    for travel in rattle.measure(p, layout):
+    for travel in rattle.measure(p, layout, everything):
         members = [b for b in bodies if b.unit == travel.unit]
         others = [b for b in bodies if b.unit != travel.unit]
         for way, free in travel.sideways.items():
@@ -231,9 +232,9 @@ def _stops(p: SquadronLeaderParams, layout: Layout) -> list[Filler]:
             for body in members:
                 block = _beyond(body.footprint, dx, dy, keep, free)
                 found = rattle.pocket_of(body, pockets)
-                if found is None or not found[1].buffer(rattle.TOUCH_MM).covers(block):
+                if found is None or not found.grown.covers(block):
                     continue  # a stop stands in the piece's own pocket, on its floor
-                floor = found[0].z_bottom
+                floor = found.pocket.z_bottom
                 top = body.z_high
                 for other in others:
                     if other.footprint.intersection(block).area > 1e-3:

@@ -1,28 +1,26 @@
 """The customizer in a real browser: `squadron-cad serve` on a free port, Debian's chromium.
 
 Every page fails its test on a request that leaves 127.0.0.1 and on any console error.
-The server's builds use the session's render cache (tests/integration/conftest.py's
-shared_cache: the same folder), so the draft kit a build needs is rendered once.
+One server per module. Its builds use the session's render cache (shared_cache), and the
+page's kit is the session's draft kit (draft_kit: the same parameters), so a build from
+the page finds every part, slicer figure and picture in the cache; a test that needs a
+built kit and finds none gets a copy of the session's, in the folder the server owns.
 """
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
+import shutil
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from squadron_cad.pipeline.report import BuildReport
 from squadron_cad.web.browser import Server, launch, start_server, stop_server, watched_page
 
-
-@pytest.fixture(scope="session")
-def shared_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The integration tests' render cache folder (same name, so the same folder)."""
-    base = tmp_path_factory.getbasetemp()
-    run = os.environ.get("PYTEST_XDIST_TESTRUNUID")
-    return base.parent / f"render-cache-{run}" if run else base / "render-cache"
+KIT = "squadron-leader"
+DRAFT = f"?kit={KIT}&quality=draft"  # the session's draft kit: its parameters
 
 
 @pytest.fixture(scope="module")
@@ -30,6 +28,21 @@ def server(tmp_path_factory: pytest.TempPathFactory, shared_cache: Path) -> Iter
     running = start_server(tmp_path_factory.mktemp("web") / "out", shared_cache)
     yield running
     stop_server(running)
+
+
+@pytest.fixture(scope="module")
+def built(server: Server, draft_kit: BuildReport) -> Callable[[], Path]:
+    """The server's draft kit folder, holding a kit: the session's draft kit copied in
+    when no test of the module has built one from the page yet."""
+
+    def folder() -> Path:
+        target = server.kit_folder(KIT)
+        if not (target / "manifest.json").is_file():
+            shutil.rmtree(target, ignore_errors=True)
+            shutil.copytree(draft_kit.out_dir, target, ignore=shutil.ignore_patterns(".cache"))
+        return target
+
+    return folder
 
 
 @pytest.fixture(scope="session")

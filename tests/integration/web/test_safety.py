@@ -16,7 +16,7 @@ import pytest
 
 from squadron_cad.web.builds import Builds, Job, group_alive
 
-pytestmark = pytest.mark.integration
+pytestmark = [pytest.mark.integration, pytest.mark.web]
 
 
 def ask(server, method: str, path: str, body: bytes | None = None, **headers: str):
@@ -103,8 +103,19 @@ def test_closing_the_stream_cancels_the_build(server) -> None:
     assert not (server.kit_folder("space-planes") / "manifest.json").exists()
 
 
-def only_idle_runners(server) -> bool:
-    """What the server may keep: the next build's runner, waiting, with no child."""
+def only_idle_runners(server, wait_s: float = 10.0) -> bool:
+    """What the server keeps, within wait_s: the next build's runner, waiting, with no
+    child. (Just after a build it is starting that runner: forked, the child still shows
+    the server's own command line until it runs its own.)"""
+    deadline = time.monotonic() + wait_s
+    while not _idle_runners_only(server):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.1)
+    return True
+
+
+def _idle_runners_only(server) -> bool:
     for child in psutil.Process(server.process.pid).children():
         if "squadron_cad.cli.prestarted" not in " ".join(child.cmdline()) or child.children():
             return False
