@@ -3,12 +3,16 @@
 A pocket needs one when what stands in it rises less than a fingertip above its walls. A
 notch goes through the divider a pocket shares with a neighbour (where two flat sides
 face each other), so it is never cut into the outer wall, and one notch serves both
-pockets. It is narrower than the smallest item, so nothing slides through it.
+pockets. It is narrower than the smallest item (the pocket's side, and each piece it
+holds when the stower says: a grid of small pieces), so nothing slides through it; a round
+item still slides into it, by the depth of its chord as wide as the notch: a kit with
+round pieces narrows the notches beside them (`round_item_radius`, `narrowed`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import math
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Protocol
 
@@ -57,8 +61,15 @@ def needs_notch(pocket: PocketLike) -> bool:
     return pocket.item_top < pocket.z_top + GRIP_MM
 
 
-def finger_notches(pockets: Sequence[PocketLike], divider: float, floor: float) -> list[Notch]:
-    """One notch for each pocket that needs one, shared with a neighbour where possible."""
+def finger_notches(
+    pockets: Sequence[PocketLike],
+    divider: float,
+    floor: float,
+    narrowest: Mapping[str, tuple[float, float]] | None = None,
+) -> list[Notch]:
+    """One notch for each pocket that needs one, shared with a neighbour where possible.
+    `narrowest`: by pocket name, its smallest piece's length along x and y (no notch
+    beside a pocket is wider than a piece there, so none slides into it)."""
     served: set[str] = set()
     cut: list[Notch] = []
     for pocket in pockets:
@@ -70,7 +81,7 @@ def finger_notches(pockets: Sequence[PocketLike], divider: float, floor: float) 
             if other is not pocket
             for shared in [_shared_side(pocket, other, divider)]
             if shared is not None
-            for notch in [_notch(pocket, other, shared, floor)]
+            for notch in [_notch(pocket, other, shared, floor, narrowest or {})]
             if notch is not None
         ]
         if not options:
@@ -133,10 +144,16 @@ def _overlap(
 
 
 def _notch(
-    a: PocketLike, b: PocketLike, shared: tuple[str, float, float, float], floor: float
+    a: PocketLike,
+    b: PocketLike,
+    shared: tuple[str, float, float, float],
+    floor: float,
+    narrowest: Mapping[str, tuple[float, float]],
 ) -> Notch | None:
     axis, plane, start, end = shared
-    radius = min(NOTCH_RADIUS_MM, (end - start) / 2 - SIDE_MARGIN_MM)
+    along = 1 if axis == "x" else 0  # the notch's width runs along the divider
+    pieces = [narrowest[p.name][along] / 2 for p in (a, b) if p.name in narrowest]
+    radius = min(NOTCH_RADIUS_MM, (end - start) / 2 - SIDE_MARGIN_MM, *pieces)
     if radius < NOTCH_MIN_RADIUS_MM:
         return None
     users = [pocket for pocket in (a, b) if needs_notch(pocket)]
@@ -190,3 +207,22 @@ def _gap_between(a: PocketLike, b: PocketLike, axis: str) -> float:
 def _bounds(points: np.ndarray) -> tuple[float, float, float, float]:
     low, high = points.min(axis=0), points.max(axis=0)
     return float(low[0]), float(low[1]), float(high[0]), float(high[1])
+
+
+def round_item_radius(item_radius: float, allowance: float) -> float:
+    """The widest notch radius a round item of `item_radius`, against the notched wall,
+    enters at most `allowance` (its chord that deep is the notch's width)."""
+    depth = min(max(allowance, 0.0), item_radius)
+    return math.sqrt(item_radius**2 - (item_radius - depth) ** 2)
+
+
+def narrowed(notches: Iterable[Notch], pockets: set[str], radius: float) -> tuple[Notch, ...]:
+    """The notches, those serving any of `pockets` at most `radius` wide (left out when
+    that is narrower than a notch that helps)."""
+    kept = []
+    for notch in notches:
+        if pockets.isdisjoint(notch.pockets) or notch.radius <= radius:
+            kept.append(notch)
+        elif radius >= NOTCH_MIN_RADIUS_MM:
+            kept.append(replace(notch, radius=radius))
+    return tuple(kept)

@@ -14,7 +14,7 @@ first): not optimal, but linear. A box too small is refused naming the shortfall
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
@@ -28,6 +28,7 @@ from squadron_cad.fit.packing import FLOAT_SLACK_MM, Packed, pack
 from squadron_cad.fit.shortfall import mm_up_to_tenth
 from squadron_cad.fit.units import Piece, Unit, Variant, both_turns, rect_pocket
 from squadron_cad.geometry import frames
+from squadron_cad.geometry.frames import Bounds
 from squadron_cad.kit import Part
 from squadron_cad.params import KitParamsBase, TinParams, TrayParams
 
@@ -303,13 +304,17 @@ def unit_footprint(unit: Unit) -> tuple[float, float]:
 
 
 def tray_notches(
-    box: BoxShape, pockets: Sequence[Pocket], divider: float, top: float | None = None
+    box: BoxShape,
+    pockets: Sequence[Pocket],
+    divider: float,
+    top: float | None = None,
+    narrowest: Mapping[str, tuple[float, float]] | None = None,
 ) -> tuple[Notch, ...]:
     """Finger notches for the pockets whose pieces sit too low to grip: a tray's pockets are
     cut from their floor to the tray's top (`top`, by default the box's height), so that is
-    the wall a finger reaches over."""
+    the wall a finger reaches over; none as wide as a piece beside it (`narrowest`)."""
     walls = [replace(pocket, z_top=box.height if top is None else top) for pocket in pockets]
-    return tuple(finger_notches(walls, divider, box.floor))
+    return tuple(finger_notches(walls, divider, box.floor, narrowest))
 
 
 def shelves(blocks: Sequence[Sequence[Variant]], divider: float, max_w: float) -> Packed:
@@ -363,6 +368,7 @@ def _layout(
 ) -> Layout:
     packed, (dx, dy) = chosen.packed, chosen.offset
     pockets, placements = [], []
+    narrowest: dict[str, tuple[float, float]] = {}
     for variant, x, y in packed.leaves():
         base = box.floor if floors == "box" else box.ceiling - variant.z
         matrix = frames.translate(x - packed.w / 2 + dx, y - packed.h / 2 + dy, base)
@@ -374,8 +380,11 @@ def _layout(
         for unit, pose in variant.units:
             placed = frames.compose(matrix, pose)
             envelope = frames.transform_bounds(placed, ((0.0, 0.0, 0.0), unit.size))
+            if unit.narrowest is not None:
+                _note_declared(narrowest, unit.name, unit.narrowest, placed)
             for piece in unit.moved(placed):
                 bounds = frames.transform_bounds(piece.transform, piece.bounds)
+                _note_narrowest(narrowest, unit.name, bounds)
                 placements.append(
                     Placement(piece.name, piece.part, piece.transform, bounds, unit.name, envelope)
                 )
@@ -388,9 +397,29 @@ def _layout(
         insert_top=max(pocket.z_top for pocket in pockets),
         pockets=tuple(pockets),
         placements=tuple(placements),
-        notches=tray_notches(box, pockets, divider, walls_top),
+        notches=tray_notches(box, pockets, divider, walls_top, narrowest),
         margins=margins,
         limited_by=min(margins, key=lambda axis: margins[axis] * (2 if axis == "corner" else 1)),
         box_part=box_part,
         lid_part=lid_part,
     )
+
+
+def _note_narrowest(narrowest: dict[str, tuple[float, float]], pocket: str, bounds: Bounds) -> None:
+    """Keep the smallest length along x and along y of the pieces in `pocket`."""
+    (x0, y0, _), (x1, y1, _) = bounds
+    old = narrowest.get(pocket, (math.inf, math.inf))
+    narrowest[pocket] = (min(old[0], x1 - x0), min(old[1], y1 - y0))
+
+
+def _note_declared(
+    narrowest: dict[str, tuple[float, float]],
+    pocket: str,
+    declared: tuple[float, float],
+    placed: frames.Matrix,
+) -> None:
+    """A unit's declared narrowest (facing x, facing y), turned with the unit."""
+    turned = abs(float(placed[0][1])) > 0.5  # a quarter turn swaps x and y
+    facing = (declared[1], declared[0]) if turned else declared
+    old = narrowest.get(pocket, (math.inf, math.inf))
+    narrowest[pocket] = (min(old[0], facing[0]), min(old[1], facing[1]))

@@ -42,6 +42,10 @@ class Unit:
     size: tuple[float, float, float]
     pieces: tuple[Piece, ...] = field(default=())
     label: str = ""
+    # The narrowest length along x and along y (unit frame) a piece shows the pocket's
+    # walls where its bounds do not say (a narrow tab at its end): a finger notch is no
+    # wider there (fit.notches). None: its pieces' bounds say.
+    narrowest: tuple[float, float] | None = None
 
     def moved(self, matrix: Matrix) -> list[Piece]:
         """The pieces with `matrix` (unit frame -> box frame) applied."""

@@ -511,3 +511,27 @@ def test_a_refusal_whose_first_growth_fails_still_gives_a_true_figure() -> None:
     more = float(re.search(r"(\d+\.\d) mm more width", str(refused.value)).group(1))
     assert more > 10
     solve(_tin(108, 72 + more, 25.4, 20))
+
+
+def test_no_notch_is_wider_than_a_piece_beside_it() -> None:
+    """A grid of 3.5 mm clips: a 12 mm notch would take one; their 8.75 mm side may face a
+    notch as wide, their 3.5 mm side none."""
+    left, right = _square("clips", -30, -10, -0.6, 10), _square("bases", 0.6, -10, 30, 10)
+    facing_long = notches.finger_notches([left, right], 1.2, 1.2, {"clips": (3.5, 8.75)})
+    assert [2 * n.radius for n in facing_long] == [pytest.approx(8.75)]
+    assert notches.finger_notches([left, right], 1.2, 1.2, {"clips": (8.75, 3.5)}) == []
+
+
+def test_a_round_piece_enters_a_narrowed_notch_by_the_allowance_only() -> None:
+    """A 40 mm disc against a wall with a slot as wide as round_item_radius allows: slid
+    into the slot until it meets the wall either side, it went in by the allowance."""
+    from shapely.geometry import Point, box
+
+    r, allowance = 20.0, 0.65
+    half = notches.round_item_radius(r, allowance)
+    wall = box(-50, r, 50, r + 5).difference(box(-half, r - 1, half, r + 6))
+    travel = 0.0
+    while not Point(0, travel + 0.001).buffer(r, quad_segs=512).intersects(wall):
+        travel += 0.001
+    assert travel == pytest.approx(allowance, abs=0.005)
+    assert 2 * half < 2 * notches.NOTCH_RADIUS_MM  # the 12 mm notch took 0.81 mm

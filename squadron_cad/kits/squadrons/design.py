@@ -39,7 +39,8 @@ class SquadronsDesign:
         """The table's pieces in the kit's box, in pockets, under its lid."""
         p = self.params
         units = stowing.table_units(self)
-        return simple.stow_in_tray(p.tin, p.box, units, "box", "box_lid")
+        layout = simple.stow_in_tray(p.tin, p.box, units, "box", "box_lid")
+        return stowing.round_notches(self, layout)
 
     @cached_property
     def ship_box(self) -> BoxShape:
@@ -50,7 +51,8 @@ class SquadronsDesign:
         """One player's squadron in their ship box, in pockets, under its lid."""
         p = self.params
         units = stowing.ship_units(self, self.ship_box.usable_depth)
-        return simple.stow_in_tray(p.ship_tin, p.box, units, "ship_box", "ship_box_lid")
+        layout = simple.stow_in_tray(p.ship_tin, p.box, units, "ship_box", "ship_box_lid")
+        return stowing.round_notches(self, layout)
 
     @property
     def layouts(self) -> tuple[Layout, ...]:

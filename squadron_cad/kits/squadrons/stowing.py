@@ -6,12 +6,14 @@ the ruler's sections, the clips in a grid) in a pocket of its own.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from squadron_cad.errors import InputError
+from squadron_cad.fit.layout import Layout
+from squadron_cad.fit.notches import narrowed, round_item_radius
 from squadron_cad.fit.report import fit_report
-from squadron_cad.fit.units import Piece, Unit
+from squadron_cad.fit.units import Piece, Unit, grid_shapes
 from squadron_cad.geometry import frames
 from squadron_cad.geometry.frames import Bounds
 from squadron_cad.kits.squadrons import constants as C
@@ -27,6 +29,7 @@ from squadron_cad.kits.squadrons.parts import pivot_guide, tracker
 if TYPE_CHECKING:
     from squadron_cad.kits.squadrons.design import SquadronsDesign
 
+ROUND_MARGIN_MM = 0.05  # a round token's and a notch's facets: its travel stays under the limit
 MAX_UNITS = 12  # fit.packing's search grows fast with the pockets: 8 take 0.1 s
 
 
@@ -92,16 +95,23 @@ def _size(bounds: Bounds) -> tuple[float, float, float]:
 
 
 def stacks(
-    design: SquadronsDesign, name: str, parts: list[tuple[str, str]], depth: float
+    design: SquadronsDesign,
+    name: str,
+    parts: list[tuple[str, str]],
+    depth: float,
+    narrowest: tuple[float, float] | None = None,
 ) -> list[Unit]:
-    """(piece, part) stacked, as few stacks as the box's depth allows, evenly filled."""
+    """(piece, part) stacked, as few stacks as the box's depth allows, evenly filled; in
+    each, a piece smaller than the others lies at the bottom, where the box fills the
+    pocket around it (parts.box.fillers: the ruler's last section has no tab).
+    `narrowest`: what the pieces show the walls where their bounds do not say (Unit)."""
     heights = [_size(part_bounds(design, part))[2] for _, part in parts]
     per = max(1, int(depth // max(heights)))
     count = math.ceil(len(parts) / per)
     per = math.ceil(len(parts) / count)
     out = []
     for s in range(count):
-        chunk = parts[s * per : (s + 1) * per]
+        chunk = sorted(parts[s * per : (s + 1) * per], key=lambda each: _area(design, each[1]))
         pieces, z = [], 0.0
         width = length = 0.0
         for piece, part in chunk:
@@ -111,16 +121,23 @@ def stacks(
             z += high[2] - low[2]
             length, width = max(length, high[0] - low[0]), max(width, high[1] - low[1])
         label = f"{name} {s + 1}" if count > 1 else name
-        out.append(Unit(label.replace(" ", "_"), "stack", (length, width, z), tuple(pieces)))
+        size = (length, width, z)
+        out.append(Unit(label.replace(" ", "_"), "stack", size, tuple(pieces), narrowest=narrowest))
     return out
 
 
+def _area(design: SquadronsDesign, part: str) -> float:
+    length, width, _ = _size(part_bounds(design, part))
+    return length * width
+
+
 def clip_grid(design: SquadronsDesign, count: int, name: str = "tracker_clips") -> Unit:
-    """The tracker clips lying as printed, side by side in a grid (touching, one group)."""
+    """The tracker clips lying as printed, side by side in a full grid (touching, one
+    group): a row left partly empty would let its clips slide along it."""
     low, high = clip_bounds(design)
     sx, sy, sz = _size((low, high))
-    columns = max(1, math.ceil(math.sqrt(count * sy / sx)))
-    rows = math.ceil(count / columns)
+    full = [(rows, cols) for rows, cols in grid_shapes(count) if rows * cols == count]
+    rows, columns = min(full, key=lambda shape: abs(math.log(shape[1] * sx / (shape[0] * sy))))
     pieces = []
     for k in range(count):
         col, row = k % columns, k // columns
@@ -172,14 +189,28 @@ def _table_units(design: SquadronsDesign) -> list[Unit]:
     needed = C.markers_needed(p.players)
     tokens = [(f"{MARKER_PARTS[kind]}_{k}", MARKER_PARTS[kind])
               for kind in C.OBJECTIVE_KINDS for k in range(1, needed[kind] + 1)]  # fmt: skip
+    tabs = (math.inf, float(p.ruler.tab_tip_width_mm))  # no notch at their ends takes a tab
     return [
-        *stacks(design, "ruler", rulers, depth),
+        *stacks(design, "ruler", rulers, depth, tabs),
         *stacks(design, "gauge", [("movement_gauge", "movement_gauge")], depth),
         *stacks(design, "pivot", [("pivot_guide", "pivot_guide")], depth),
         *stacks(design, "markers", tokens, depth),
         *stacks(design, "mission", [("mission_tracker", "mission_tracker")], depth),
         clip_grid(design, 1, "mission_clip"),
     ]
+
+
+def round_notches(design: SquadronsDesign, layout: Layout) -> Layout:
+    """The layout with the finger notches beside the round tokens' pockets narrowed: a
+    token against the notched divider enters a notch as wide as its chord there, and
+    with the pocket's clearance it may move no more than box.max_rattle_mm."""
+    box = design.params.box
+    if box.max_rattle_mm is None:
+        return layout
+    allowance = box.max_rattle_mm - box.pocket_clearance_mm - ROUND_MARGIN_MM
+    radius = round_item_radius(design.params.objective.diameter_mm / 2, allowance)
+    round_pockets = {placed.unit for placed in layout.placements if placed.part in OBJECTIVE_PARTS}
+    return replace(layout, notches=narrowed(layout.notches, round_pockets, radius))
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,11 @@ infill and top layers cost filament for nothing. So each box also loses its spar
   checks.max_bridge_mm) between ribs of RIB_MM, leaving the pocket a floor of
   `box.floor_mm`.
 Both keep a divider's width from every finger notch.
+
+Where a stack's bottom piece is smaller than its pocket (the ruler's last section has no
+tab: stowing.stacks lays it lowest), the box fills the pocket around it, the pocket's
+clearance left, up to just under its top: the pieces over it rest on it, and it cannot
+slide along under them.
 """
 
 from __future__ import annotations
@@ -39,6 +44,7 @@ CORNER_STEPS = 12
 CHANNEL_MM = 8.0  # the widest channel under a raised floor: its roof is a bridge this long
 RIB_MM = 1.0  # between two channels (at least checks.min_wall_mm)
 CHANNEL_MIN_MM = 2.0  # a raised floor's channels at least this tall (lower: left solid)
+FILLER_DROP_MM = 0.1  # a pocket's filler stops this far under the piece it holds
 
 
 def _notches(layout: Layout, tray: TrayParams) -> list[Polygon]:
@@ -109,12 +115,42 @@ def _cut(outline: Polygon, bottom: float, top: float) -> OpenSCADObject:
     return translate([0, 0, bottom])(linear_extrude(height=top - bottom)(polygon(points)))
 
 
+def fillers(layout: Layout, tray: TrayParams) -> list[tuple[Polygon, float, float]]:
+    """(outline, bottom, top) of the block left in each pocket around its lowest pieces
+    where they cover less than the pocket: the pocket less their footprints grown by the
+    clearance, up to their top, clear of the finger notches."""
+    found = []
+    for pocket in layout.pockets:
+        inside = [p for p in layout.placements if p.unit == pocket.name and not p.on_top]
+        if not inside:
+            continue
+        low = min(p.bounds[0][2] for p in inside)
+        lowest = [p for p in inside if p.bounds[0][2] < low + EPSILON_MM]
+        held = [box(p.bounds[0][0], p.bounds[0][1], p.bounds[1][0], p.bounds[1][1])
+                .buffer(tray.pocket_clearance_mm, join_style=2) for p in lowest]  # fmt: skip
+        # Its top a little under theirs: what lies over them rests on them, not on it.
+        top = max(p.bounds[1][2] for p in lowest) - FILLER_DROP_MM
+        notches = [cut for notch, cut in zip(layout.notches, _notches(layout, tray), strict=True)
+                   if notch.z_bottom < top]  # fmt: skip
+        # Half a divider into the walls and half a floor down: no face of the filler on
+        # one of the pocket's (coplanar faces leave slivers in the union).
+        grown = box(*pocket.bounds_2d).buffer(tray.divider_mm / 2, join_style=2)
+        spare = grown.difference(unary_union(held + notches))
+        bottom = pocket.z_bottom - tray.floor_mm / 2
+        found += [(g, bottom, top) for g in _kept(spare, CELL_MIN_MM)]
+    return found
+
+
 def lightened(layout: Layout, tray: TrayParams) -> OpenSCADObject:
-    """The tray with its spare block cut away down to its floor."""
+    """The tray with its spare block cut away down to its floor, and its pockets filled
+    around a smaller piece at the bottom of a stack (`fillers`)."""
     top = max(layout.insert_top, layout.box.height) + EPSILON_MM
     spare = [_cut(cell, layout.box.floor, top) for cell in cells(layout, tray)]
     spare += [_cut(outline, -EPSILON_MM, roof) for outline, roof in channels(layout, tray)]
     tray_solid = pocket_tray(layout, tray.lid)
+    filled = [_cut(outline, low, high) for outline, low, high in fillers(layout, tray)]
+    if filled:
+        tray_solid = union()(tray_solid, *filled)
     return difference()(tray_solid, union()(*spare)) if spare else tray_solid
 
 
