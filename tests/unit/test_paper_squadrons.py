@@ -212,7 +212,8 @@ def test_a_40_mm_base_per_ship_with_its_zones_fixed_line_number_and_mark(edition
         assert max(math.dist(a, b) for a, b in zip(drawn, engraved, strict=True)) < 0.01
         assert bool(base.tagged("ship-number-bar")) == (number in C.UNDERLINED_NUMBERS)
         (marks,) = base.tagged("player-mark")
-        assert len(marks.subpaths) == 2  # one in each side zone
+        # one in each side zone: the recess round the mark (outer ring, the mark's hole)
+        assert len(marks.subpaths) == 4
     low, high = report.figures["ship_base_mm"]  # the summary's own figure, from the PDF
     assert low == pytest.approx(kit.base.size_mm, abs=0.01)
     assert high == pytest.approx(kit.base.size_mm, abs=0.01)

@@ -15,6 +15,7 @@ from typing import Any
 from shapely.ops import unary_union
 
 from squadron_cad.geometry.marks import mark_shape, player_mark
+from squadron_cad.kits.squadrons import constants as C
 from squadron_cad.kits.squadrons.params import SquadronsParams
 from squadron_cad.kits.squadrons.parts import ship_base
 from squadron_cad.kits.squadrons.parts.tracker import tracker_layout
@@ -47,9 +48,12 @@ def _number(p: SquadronsParams, number: int, centre: tuple[float, float]) -> Dra
     return drawn.moved(*centre)
 
 
-def _marks(p: SquadronsParams, player: int, centres: list[tuple[Any, Any]], size: Any) -> Any:
-    name = player_mark(p, player)
-    return unary_union([mark_shape(name, float(size), (float(x), float(y))) for x, y in centres])
+def _mark_recesses(p: SquadronsParams, player: int, centres: list[tuple[Any, Any]]) -> Any:
+    """The recess round each flush mark, as the 3D base cuts it (the mark's outline grown
+    by MARK_FRAME_MM, less the mark): a laser engraves what the printer leaves low."""
+    name, size = player_mark(p, player), float(p.base.mark_size_mm)
+    shapes = [mark_shape(name, size, (float(x), float(y))) for x, y in centres]
+    return unary_union([shape.buffer(C.MARK_FRAME_MM).difference(shape) for shape in shapes])
 
 
 def ship_base_piece(p: SquadronsParams, player: int, number: int) -> Piece:
@@ -63,7 +67,7 @@ def ship_base_piece(p: SquadronsParams, player: int, number: int) -> Piece:
         *body(bar(-half, -half, half, half), "ship-base", fill=player_fill(p, player)),
         *ink(unary_union(lines[:-1]), "zone-line"),
         *ink(lines[-1], "fixed-line"),
-        *ink(_marks(p, player, ship_base.mark_centres(p), b.mark_size_mm), "player-mark"),
+        *ink(_mark_recesses(p, player, ship_base.mark_centres(p)), "player-mark"),
     ]
     if b.peg_socket:
         items += ink(circle(float(b.socket_diameter_mm)), "peg-socket")
@@ -106,8 +110,7 @@ def tracker_piece(p: SquadronsParams, player: int, number: int) -> Piece:
             marks += words(str(value), at, d.numeral_height_mm, stroke, "row-value")
     number_x = -tab + TAB_PAD_MM + float(p.numeral_width_mm) / 2  # centred in its slot
     mark_x = -TAB_PAD_MM - float(p.base.mark_size_mm) / 2
-    mark = _marks(p, player, [(mark_x, height / 2)], p.base.mark_size_mm)
-    items += ink(mark, "player-mark")
+    items += ink(_mark_recesses(p, player, [(mark_x, height / 2)]), "player-mark")
     return Piece(
         f"tracker_p{player + 1}_{number}",
         f"Tracker, ship {number}",
