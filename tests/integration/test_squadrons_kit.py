@@ -19,7 +19,7 @@ from squadron_cad.checks.tin import box_in_tin_findings, tin_proof
 from squadron_cad.fit.tray_lid import lid_levels
 from squadron_cad.geometry.marks import mark_shape, player_mark
 from squadron_cad.kit import design_of
-from squadron_cad.kits.squadrons import constants as C
+from squadron_cad.kits.squadrons import constants
 from squadron_cad.kits.squadrons.checks import base_number, gauge_words, turned_iou, word_lines
 from squadron_cad.pipeline.report import BuildReport
 from squadron_cad.resolve import resolve
@@ -121,10 +121,10 @@ def test_each_gauge_word_is_engraved_under_its_tick(kit: BuildReport) -> None:
     each on its own line."""
     p = kit.params
     words = gauge_words(_stl(kit, "movement_gauge"), p.text.depth_mm, word_lines(p))
-    assert len(words) == len(C.GAUGE_WORDS)
-    for word, (inch, _name) in zip(words, C.GAUGE_WORDS, strict=True):
+    assert len(words) == len(constants.GAUGE_WORDS)
+    for word, (inch, _name) in zip(words, constants.GAUGE_WORDS, strict=True):
         x0, _, x1, _ = word.bounds
-        tick = inch * C.INCH_MM
+        tick = inch * constants.INCH_MM
         assert x0 < tick < x1
         assert (x0 + x1) / 2 == pytest.approx(tick, abs=0.2)
     assert words[0].bounds[3] < words[1].bounds[1]  # the lines apart

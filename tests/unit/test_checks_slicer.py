@@ -12,7 +12,7 @@ import trimesh
 
 from squadron_cad.checks import slicer as S
 from squadron_cad.constants import PLA_DENSITY_G_CM3
-from squadron_cad.kits.squadron_leader import constants as C
+from squadron_cad.kits.squadron_leader import constants
 from squadron_cad.kits.squadron_leader.params import SquadronLeaderParams
 from squadron_cad.resolve import resolve
 
@@ -36,14 +36,14 @@ def settings(params: SquadronLeaderParams) -> S.SliceSettings:
 
 
 def test_defaults_come_from_the_norms(params: SquadronLeaderParams) -> None:
-    assert params.slicer.layer_height_mm == C.NORMS["layer_height"].value
-    assert params.checks.min_wall_mm == C.NORMS["min_wall"].value
-    assert params.checks.overhang_limit_deg == C.NORMS["max_overhang"].value
-    assert params.checks.max_bridge_mm == C.NORMS["max_bridge"].value
-    assert params.checks.min_text_stroke_mm == C.NORMS["min_text_stroke"].value
-    assert params.checks.min_text_depth_mm == C.NORMS["min_text_depth"].value
-    assert params.checks.min_text_height_mm == C.NORMS["min_text_height"].value
-    assert params.checks.clip_fit.min_mm == C.NORMS["sliding_fit_min"].value
+    assert params.slicer.layer_height_mm == constants.NORMS["layer_height"].value
+    assert params.checks.min_wall_mm == constants.NORMS["min_wall"].value
+    assert params.checks.overhang_limit_deg == constants.NORMS["max_overhang"].value
+    assert params.checks.max_bridge_mm == constants.NORMS["max_bridge"].value
+    assert params.checks.min_text_stroke_mm == constants.NORMS["min_text_stroke"].value
+    assert params.checks.min_text_depth_mm == constants.NORMS["min_text_depth"].value
+    assert params.checks.min_text_height_mm == constants.NORMS["min_text_height"].value
+    assert params.checks.clip_fit.min_mm == constants.NORMS["sliding_fit_min"].value
     assert params.slicer.filament_density_g_cm3 == PLA_DENSITY_G_CM3
 
 

@@ -19,7 +19,7 @@ from squadron_cad.errors import InputError
 from squadron_cad.fit import notches
 from squadron_cad.fit.layout_io import layout_json, rounded_rect_points
 from squadron_cad.kit import design_of
-from squadron_cad.kits.squadron_leader import constants as C
+from squadron_cad.kits.squadron_leader import constants
 from squadron_cad.kits.squadron_leader.params import SquadronLeaderParams
 from squadron_cad.kits.squadron_leader.parts import box_lid, registry
 from squadron_cad.kits.squadron_leader.stowing import items, solver
@@ -164,7 +164,7 @@ def test_default_tin_holds_the_whole_kit(default_kit: SquadronLeaderParams) -> N
     assert_sound(layout, default_kit)
     players = default_kit.players
     assert _count(layout, "plane_token") == players
-    assert _count(layout, "altitude_token") == C.ALTITUDE_TOKENS_PER_STACK * players
+    assert _count(layout, "altitude_token") == constants.ALTITUDE_TOKENS_PER_STACK * players
     assert _count(layout, "stat_dial_card") == players
     assert _count(layout, "stat_dial_clip") == len(default_kit.stat_dial.labels) * players
     assert _count(layout, "die") == default_kit.dice.count
@@ -266,7 +266,7 @@ def test_a_long_title_takes_two_lines_on_a_small_lid() -> None:
 
 
 def test_a_whole_stack_is_as_tall_as_the_rules_say(default_kit: SquadronLeaderParams) -> None:
-    tokens = C.ALTITUDE_TOKENS_PER_STACK + 1
+    tokens = constants.ALTITUDE_TOKENS_PER_STACK + 1
     assert items.column_height(default_kit, tokens, True) == pytest.approx(
         float(default_kit.stack_height_mm)
     )

@@ -17,7 +17,7 @@ import pytest
 from lxml import etree
 
 from squadron_cad.kit import load_kit
-from squadron_cad.kits.squadrons import constants as C
+from squadron_cad.kits.squadrons import constants
 from squadron_cad.kits.squadrons.params import SquadronsParams
 from squadron_cad.kits.squadrons.parts.registry import PARTS
 from squadron_cad.kits.squadrons.parts.tracker import tracker_layout
@@ -30,7 +30,7 @@ from squadron_cad.paper.measure import Path2D, tagged_pdf_paths
 from squadron_cad.resolve import resolve
 
 SVG = "{http://www.w3.org/2000/svg}"
-INCH = C.INCH_MM
+INCH = constants.INCH_MM
 
 
 @pytest.fixture(scope="module")
@@ -86,7 +86,7 @@ def test_the_ruler_assembled_from_its_strips_is_16_inches_ticked_every_inch(edit
     its ticks from its start: laid end to end, as the player glues them."""
     _report, pages = edition
     strips = sorted(placed_pieces(pages, "range_ruler_strip_"), key=lambda s: s.name)
-    assert len(strips) == C.RULER_SECTIONS
+    assert len(strips) == constants.RULER_SECTIONS
     done, ticks, joins = 0.0, [], []
     for strip in strips:
         (outline,) = strip.tagged("ruler-strip-cut")
@@ -96,10 +96,14 @@ def test_the_ruler_assembled_from_its_strips_is_16_inches_ticked_every_inch(edit
         ticks += [done + sum(strip.span(t)) / 2 - start for t in strip.tagged("ruler-tick")]
         done += stop - start
         joins.append(done)
-    assert done == pytest.approx(C.RULER_LENGTH_IN * INCH, abs=0.1)  # the issue's 16.00" +-0.1
-    assert done == pytest.approx(C.RULER_LENGTH_IN * INCH, abs=0.005)  # as measured: 0.000
+    assert done == pytest.approx(
+        constants.RULER_LENGTH_IN * INCH, abs=0.1
+    )  # the issue's 16.00" +-0.1
+    assert done == pytest.approx(constants.RULER_LENGTH_IN * INCH, abs=0.005)  # as measured: 0.000
     every_inch = sorted(ticks + joins[:-1])  # a join is the inch tick its half ticks make
-    assert every_inch == pytest.approx([n * INCH for n in range(1, C.RULER_LENGTH_IN)], abs=0.01)
+    assert every_inch == pytest.approx(
+        [n * INCH for n in range(1, constants.RULER_LENGTH_IN)], abs=0.01
+    )
 
 
 def test_each_join_s_half_ticks_make_one_inch_tick(edition, kit) -> None:
@@ -125,20 +129,20 @@ def test_gauge_ticks_sit_on_whole_inches_and_its_words_on_their_ticks(edition, k
     (gauge,) = placed_pieces(pages, "movement_gauge")
     (outline,) = gauge.tagged("gauge-cut")
     start, end = gauge.span(outline)
-    assert end - start == pytest.approx(C.GAUGE_LENGTH_IN * INCH, abs=0.01)
+    assert end - start == pytest.approx(constants.GAUGE_LENGTH_IN * INCH, abs=0.01)
     ticks = {round((sum(gauge.span(t)) / 2 - start) / INCH): t for t in gauge.tagged("gauge-tick")}
-    assert sorted(ticks) == list(range(1, C.GAUGE_LENGTH_IN))
+    assert sorted(ticks) == list(range(1, constants.GAUGE_LENGTH_IN))
     for inch, tick in ticks.items():
         assert sum(gauge.span(tick)) / 2 - start == pytest.approx(inch * INCH, abs=0.01)
     # labelled ticks (2, +3, 6, 7, 8 in the kit's constants) run longer across the gauge
-    labelled = {inch for inch, _ in C.GAUGE_LABELS}
+    labelled = {inch for inch, _ in constants.GAUGE_LABELS}
     for inch, tick in ticks.items():
         low, high = across(gauge, [tick])
         want = kit.gauge.label_tick_length_mm if inch in labelled else kit.gauge.tick_length_mm
         assert high - low == pytest.approx(want, abs=0.01)
     # each word's ink centred on the tick it names
     strokes = gauge.tagged("gauge-word")
-    for inch, _word in C.GAUGE_WORDS:
+    for inch, _word in constants.GAUGE_WORDS:
         mine = [s for s in strokes if abs(sum(gauge.span(s)) / 2 - start - inch * INCH) < INCH / 2]
         low, high = span_of(gauge, mine)
         assert (low + high) / 2 - start == pytest.approx(inch * INCH, abs=0.01)
@@ -166,7 +170,9 @@ def test_the_pivot_guide_s_rays_are_45_degrees_off_its_axis(edition, kit) -> Non
     rays = guide.tagged("pivot-ray")
     assert len(rays) == 2
     headings = sorted((direction_deg(ray) - direction_deg(axis) + 90) % 180 - 90 for ray in rays)
-    assert headings == pytest.approx([-C.PIVOT_LIMIT_DEG, C.PIVOT_LIMIT_DEG], abs=0.01)
+    assert headings == pytest.approx(
+        [-constants.PIVOT_LIMIT_DEG, constants.PIVOT_LIMIT_DEG], abs=0.01
+    )
     centre = crossing(*rays)
     (outline,) = guide.tagged("pivot-guide-cut")
     nearest = min(math.dist(centre, point) for point in outline.points)
@@ -210,7 +216,7 @@ def test_a_40_mm_base_per_ship_with_its_zones_fixed_line_number_and_mark(edition
         engraved = [(centre[0] - behind + x, centre[1] + y) for line in lines for x, y in line]
         assert len(drawn) == len(engraved)
         assert max(math.dist(a, b) for a, b in zip(drawn, engraved, strict=True)) < 0.01
-        assert bool(base.tagged("ship-number-bar")) == (number in C.UNDERLINED_NUMBERS)
+        assert bool(base.tagged("ship-number-bar")) == (number in constants.UNDERLINED_NUMBERS)
         (marks,) = base.tagged("player-mark")
         # one in each side zone: the recess round the mark (outer ring, the mark's hole)
         assert len(marks.subpaths) == 4
@@ -256,9 +262,9 @@ def test_markers_are_40_mm_and_as_many_as_the_kit_prints(edition, kit) -> None:
     report, pages = edition
     placed = placed_pieces(pages, "")
     for part in PARTS:
-        if part.name in C.OBJECTIVE_PARTS:
+        if part.name in constants.OBJECTIVE_PARTS:
             assert sum(p.name == part.name for p in placed) == part.count(kit), part.name
-    for marker in [p for p in placed if p.name in C.OBJECTIVE_PARTS]:
+    for marker in [p for p in placed if p.name in constants.OBJECTIVE_PARTS]:
         (outline,) = marker.tagged("marker-cut")
         x0, _y0, x1, _y1 = outline.bounds()
         assert x1 - x0 == pytest.approx(kit.objective.diameter_mm, abs=0.01)
@@ -268,7 +274,7 @@ def test_markers_are_40_mm_and_as_many_as_the_kit_prints(edition, kit) -> None:
         rim = kit.objective.diameter_mm / 2 - (kit.objective.notch_depth_mm if notched else 0)
         assert nearest == pytest.approx(rim, abs=0.02)
     assert report.figures["markers"] == sum(
-        part.count(kit) for part in PARTS if part.name in C.OBJECTIVE_PARTS
+        part.count(kit) for part in PARTS if part.name in constants.OBJECTIVE_PARTS
     )
 
 

@@ -11,7 +11,7 @@ import pytest
 
 from squadron_cad.components.stat_card.measure import beam_strain
 from squadron_cad.kit import load_kit
-from squadron_cad.kits.squadrons import constants as C
+from squadron_cad.kits.squadrons import constants
 from squadron_cad.kits.squadrons.design import SquadronsDesign
 from squadron_cad.kits.squadrons.stowing import ship_units
 from squadron_cad.resolve import resolve
@@ -28,12 +28,17 @@ def counts(players: int) -> dict[str, int]:
 def test_the_missions_are_the_rules_quoted() -> None:
     """Mission 1: 4 Scan, scanned ones become Destroy, 2 entry points a player; mission 2:
     2 Destroy, 1 + 2 entry points; mission 3: 5 Scan replaced by up to 5 Recover."""
-    one, two, three = C.MISSIONS
-    assert C.mission_markers(one, 2) == {"scan": 4, "recover": 0, "destroy": 4, "entry": 4}
-    assert C.mission_markers(two, 2) == {"scan": 0, "recover": 0, "destroy": 2, "entry": 3}
-    assert C.mission_markers(three, 2) == {"scan": 5, "recover": 5, "destroy": 0, "entry": 0}
-    assert C.ROUNDS == 4
-    assert C.MISSION_CHANGE_ROUNDS == (2, 3)
+    one, two, three = constants.MISSIONS
+    assert constants.mission_markers(one, 2) == {"scan": 4, "recover": 0, "destroy": 4, "entry": 4}
+    assert constants.mission_markers(two, 2) == {"scan": 0, "recover": 0, "destroy": 2, "entry": 3}
+    assert constants.mission_markers(three, 2) == {
+        "scan": 5,
+        "recover": 5,
+        "destroy": 0,
+        "entry": 0,
+    }
+    assert constants.ROUNDS == 4
+    assert constants.MISSION_CHANGE_ROUNDS == (2, 3)
 
 
 @pytest.mark.parametrize("players", PLAYERS)
@@ -41,8 +46,8 @@ def test_the_kit_prints_what_the_most_demanding_mission_needs(players: int) -> N
     """Each marker's count is the most any mission has on the table at once (the kit
     printed 1 Scan, 1 Recover, 1 Destroy and 2 entry markers at every player count)."""
     found = counts(players)
-    for kind, part in C.MARKER_PARTS.items():
-        most = max(C.mission_markers(m, players)[kind] for m in C.MISSIONS)
+    for kind, part in constants.MARKER_PARTS.items():
+        most = max(constants.mission_markers(m, players)[kind] for m in constants.MISSIONS)
         assert found[part] == most, (kind, players)
     assert found["objective_scan"] == 5  # mission 3
     assert found["objective_destroy"] == 4  # mission 1, every Scan scanned
@@ -83,8 +88,8 @@ def test_every_player_has_a_ship_box_and_the_table_one_box(players: int) -> None
     assert held.count("flagship_marker") == 1
     assert held.count("entry_marker") == math.ceil(found["entry_marker"] / players)
     table = [p.part for p in design.layout.placements]
-    for kind in C.OBJECTIVE_KINDS:
-        assert table.count(C.MARKER_PARTS[kind]) == found[C.MARKER_PARTS[kind]]
+    for kind in constants.OBJECTIVE_KINDS:
+        assert table.count(constants.MARKER_PARTS[kind]) == found[constants.MARKER_PARTS[kind]]
     assert [layout.box_part for layout in design.layouts] == ["box", "ship_box"]
 
 

@@ -27,7 +27,7 @@ from collections.abc import Callable
 from functools import cache
 from typing import Any
 
-from squadron_cad.kits.squadron_leader import constants as C
+from squadron_cad.kits.squadron_leader import constants
 from squadron_cad.kits.squadron_leader.params import (
     MARK_MIN_MM,
     MARK_WALL_MM,
@@ -173,7 +173,7 @@ def _numerals_fit_the_ruler(f: _Follower, width: float) -> None:
     height, least = f.now("ruler.numeral_height_mm"), f.now("checks.min_text_height_mm")
     if height is None or least is None:
         return
-    most = _floor(width / C.RULER_WIDTH_DIVISOR - 1)
+    most = _floor(width / constants.RULER_WIDTH_DIVISOR - 1)
     if least <= most:
         f.derive("ruler.numeral_height_mm", min(max(height, least), most))
 
@@ -199,7 +199,7 @@ def _tab_fits_the_slot(f: _Follower, width: float) -> None:
     if clearance is None or not f.free(neck, flare):
         return
     now_neck, now_flare = f.now(neck) or 0.0, f.now(flare) or 0.0
-    room = width / C.RULER_WIDTH_DIVISOR - 2 * WALL_MM - 2 * clearance
+    room = width / constants.RULER_WIDTH_DIVISOR - 2 * WALL_MM - 2 * clearance
     if now_neck + 2 * now_flare <= room:
         return
     scale = room / (now_neck + 2 * now_flare)
@@ -245,4 +245,4 @@ class _Token:
 
     def __init__(self, width: float) -> None:
         self.width_mm = width
-        self.across_flats_mm = width * math.cos(math.radians(C.OCTAGON_CORNER_OFFSET_DEG))
+        self.across_flats_mm = width * math.cos(math.radians(constants.OCTAGON_CORNER_OFFSET_DEG))

@@ -17,7 +17,7 @@ from pydantic import Field, model_validator
 from squadron_cad.components.ruler_joint.params import SectionedRulerParams
 from squadron_cad.components.stat_card.params import StatCardParams
 from squadron_cad.geometry.expr import Number, cos_deg, smin, sqrt
-from squadron_cad.kits.squadron_leader import constants as C
+from squadron_cad.kits.squadron_leader import constants
 from squadron_cad.params import (
     ChecksParams,
     Deg,
@@ -57,7 +57,7 @@ class TokenParams(Section):
 
     @property
     def across_flats_mm(self) -> Number:
-        return self.width_mm * cos_deg(C.OCTAGON_CORNER_OFFSET_DEG)
+        return self.width_mm * cos_deg(constants.OCTAGON_CORNER_OFFSET_DEG)
 
     @model_validator(mode="after")
     def _chamfer_fits(self) -> TokenParams:
@@ -315,11 +315,11 @@ class SquadronLeaderParams(KitParamsBase):
     # Sizes the rules derive from the token width (constants names the ratios).
     @property
     def template_length_mm(self) -> Number:
-        return self.token.width_mm * C.TEMPLATE_LENGTH_TOKENS
+        return self.token.width_mm * constants.TEMPLATE_LENGTH_TOKENS
 
     @property
     def notch_offset_mm(self) -> Number:
-        return self.token.width_mm / C.NOTCH_OFFSET_DIVISOR
+        return self.token.width_mm / constants.NOTCH_OFFSET_DIVISOR
 
     @property
     def straight_move_mm(self) -> Number:
@@ -327,15 +327,15 @@ class SquadronLeaderParams(KitParamsBase):
 
     @property
     def ruler_length_mm(self) -> Number:
-        return self.template_length_mm * C.RULER_LENGTH_TEMPLATES
+        return self.template_length_mm * constants.RULER_LENGTH_TEMPLATES
 
     @property
     def ruler_width_mm(self) -> Number:
-        return self.token.width_mm / C.RULER_WIDTH_DIVISOR
+        return self.token.width_mm / constants.RULER_WIDTH_DIVISOR
 
     @property
     def guide_offset_mm(self) -> Number:
-        return self.token.width_mm / C.GUIDE_OFFSET_DIVISOR
+        return self.token.width_mm / constants.GUIDE_OFFSET_DIVISOR
 
     @property
     def peg_circle_radius_mm(self) -> Number:
@@ -347,16 +347,16 @@ class SquadronLeaderParams(KitParamsBase):
 
     @property
     def bank_inner_radius_mm(self) -> Number:
-        return self.token.width_mm * C.BANK_INNER_RADIUS_TOKENS
+        return self.token.width_mm * constants.BANK_INNER_RADIUS_TOKENS
 
     @property
     def turn_inner_radius_mm(self) -> Number:
-        return self.token.width_mm * C.TURN_INNER_RADIUS_TOKENS
+        return self.token.width_mm * constants.TURN_INNER_RADIUS_TOKENS
 
     @property
     def stack_height_mm(self) -> Number:
         """A plane on its altitude tokens, pegs seated, silhouette included."""
-        tokens = C.ALTITUDE_TOKENS_PER_STACK + 1
+        tokens = constants.ALTITUDE_TOKENS_PER_STACK + 1
         return tokens * self.token.height_mm + self.plane.silhouette_height_mm
 
     @classmethod
@@ -407,7 +407,7 @@ def plane_mark_mm(kit: SquadronLeaderParams) -> float:
 
     from squadron_cad.kits.squadron_leader.geometry.icons import PLANE_SILHOUETTE
 
-    x, y = (float(kit.token.width_mm) * f for f in C.PLANE_MARK_AT_WIDTHS)
+    x, y = (float(kit.token.width_mm) * f for f in constants.PLANE_MARK_AT_WIDTHS)
     room = 2 * (float(kit.token.across_flats_mm) / 2 - MARK_WALL_MM - math.hypot(x, y))
     length, span = float(kit.plane.silhouette_length_mm), float(kit.plane.silhouette_span_mm)
     outline = unary_union([Polygon([(u * length, v * span) for u, v in part])

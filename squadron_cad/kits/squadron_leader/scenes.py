@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from squadron_cad.kits.squadron_leader import constants as C
+from squadron_cad.kits.squadron_leader import constants
 from squadron_cad.kits.squadron_leader.geometry import move_paths
 from squadron_cad.kits.squadron_leader.params import SquadronLeaderParams
 from squadron_cad.outputs.previews import (
@@ -34,7 +34,7 @@ def stack_items(
 ) -> list[Placed]:
     """A plane on its altitude tokens, centred on (x, y): pegs seat, faces touch."""
     height = params.token.height_mm
-    tokens = C.ALTITUDE_TOKENS_PER_STACK
+    tokens = constants.ALTITUDE_TOKENS_PER_STACK
     altitude = stl_dir / "altitude_token.stl"
     items = [Placed(altitude, colour, translation(x, y, level * height)) for level in range(tokens)]
     plane = stl_dir / "plane_token.stl"

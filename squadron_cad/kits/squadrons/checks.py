@@ -42,7 +42,7 @@ from squadron_cad.checks.tray_play import tray_findings
 from squadron_cad.components.invariants import invariant, unmeasured, valid_solids
 from squadron_cad.components.ruler_joint.measure import JointMeasure, joint_findings, measure_joint
 from squadron_cad.components.stat_card.measure import DialMeasure, dial_findings, measure_dial
-from squadron_cad.kits.squadrons import constants as C
+from squadron_cad.kits.squadrons import constants
 from squadron_cad.kits.squadrons.constants import OBJECTIVE_PARTS, card_part, ruler_part
 from squadron_cad.kits.squadrons.parts import tracker
 
@@ -69,7 +69,7 @@ def _joints(first: trimesh.Trimesh, second: trimesh.Trimesh) -> JointMeasure:
 
 
 def ruler_sections(meshes: Meshes) -> list[trimesh.Trimesh] | None:
-    names = [ruler_part(k) for k in range(1, C.RULER_SECTIONS + 1)]
+    names = [ruler_part(k) for k in range(1, constants.RULER_SECTIONS + 1)]
     return [meshes[n] for n in names] if all(n in meshes for n in names) else None
 
 
@@ -97,7 +97,7 @@ def _tick_invariants(
     name: str, outline: MultiPolygon, half: float, tick_length: float, inches: int
 ) -> list[dict[str, Any]]:
     ticks = tick_positions(outline, half, tick_length)
-    expected = [k * C.INCH_MM for k in range(1, inches)]
+    expected = [k * constants.INCH_MM for k in range(1, inches)]
     worst = (
         max(abs(a - b) for a, b in zip(ticks, expected, strict=True))
         if len(ticks) == len(expected)
@@ -107,7 +107,9 @@ def _tick_invariants(
     return [
         invariant(f"{name}: inch ticks found", len(expected), len(ticks), 0),
         invariant(f"{name}: worst tick off its 25.4 mm multiple (mm)", 0, worst, TICK_TOL_MM),
-        invariant(f"{name}: length (mm, {inches} in)", inches * C.INCH_MM, length, LENGTH_TOL_MM),
+        invariant(
+            f"{name}: length (mm, {inches} in)", inches * constants.INCH_MM, length, LENGTH_TOL_MM
+        ),
     ]
 
 
@@ -118,7 +120,7 @@ def ruler_invariants(design: Any, meshes: Meshes) -> list[dict[str, Any]]:
     if sections is not None:
         outline, half = ruler_outline(sections, p.ruler.mark_depth_mm)
         out += _tick_invariants("range ruler", outline, half, p.ruler.tick_length_mm,
-                                C.RULER_LENGTH_IN)  # fmt: skip
+                                constants.RULER_LENGTH_IN)  # fmt: skip
         gaps = [_joints(a, b).lateral_mm for a, b in itertools.pairwise(sections)]
         out.append(
             invariant("range ruler: joint clearance per side (mm), least of 3",
@@ -129,7 +131,7 @@ def ruler_invariants(design: Any, meshes: Meshes) -> list[dict[str, Any]]:
         outline = _top_section(mesh, p.ruler.mark_depth_mm)
         half = float(max(np.abs(mesh.vertices[:, 1])))
         out += _tick_invariants("movement gauge", outline, half, p.gauge.tick_length_mm,
-                                C.GAUGE_LENGTH_IN)  # fmt: skip
+                                constants.GAUGE_LENGTH_IN)  # fmt: skip
         out += _word_invariants(design, mesh)
     return out
 
@@ -157,13 +159,13 @@ def word_lines(p: Any) -> list[tuple[float, float]]:
     """Each word line's band of y on the gauge, its letters and a little round them."""
     half = p.gauge.word_height_mm / 2
     return [(p.words_line_y(k) - half - 0.3, p.words_line_y(k) + half + 0.3)
-            for k in range(len(C.GAUGE_WORDS))]  # fmt: skip
+            for k in range(len(constants.GAUGE_WORDS))]  # fmt: skip
 
 
 def _word_invariants(design: Any, mesh: trimesh.Trimesh) -> list[dict[str, Any]]:
     p = design.params
     words = gauge_words(mesh, p.text.depth_mm, word_lines(p))
-    ticks = [inch * C.INCH_MM for inch, _word in C.GAUGE_WORDS]
+    ticks = [inch * constants.INCH_MM for inch, _word in constants.GAUGE_WORDS]
     worst = (
         max(abs((w.bounds[0] + w.bounds[2]) / 2 - x) for w, x in zip(words, ticks, strict=True))
         if len(words) == len(ticks)
@@ -204,7 +206,7 @@ def objective_invariants(design: Any, meshes: Meshes) -> list[dict[str, Any]]:
                                  token_diameter(meshes[name]), DIAMETER_TOL_MM))  # fmt: skip
     if "objective_destroy" in meshes:
         found = rim_notches(meshes["objective_destroy"], o.diameter_mm)
-        out.append(invariant("objective_destroy: hit-point notches", C.DESTROY_HIT_POINTS,
+        out.append(invariant("objective_destroy: hit-point notches", constants.DESTROY_HIT_POINTS,
                              found, 0))  # fmt: skip
     return out
 
@@ -259,7 +261,7 @@ def base_invariants(design: Any, meshes: Meshes) -> list[dict[str, Any]]:
             return [invariant(f"{name}: zone boundaries and Fixed line found", 5, len(lines), 0)]
         angles = sorted(line.angle_deg % 360 for line in zones)
         gaps = [(angles[(k + 1) % 4] - angles[k]) % 360 for k in range(4)]
-        worst_gap = max(worst_gap, *(abs(g - C.ZONE_DEG) for g in gaps))
+        worst_gap = max(worst_gap, *(abs(g - constants.ZONE_DEG) for g in gaps))
         worst_fixed = max(worst_fixed, abs(meshgeo.wrap_deg(fixed[0].angle_deg)))
         worst_offset = max(worst_offset, fixed[0].offset_mm,
                            *(line.offset_mm for line in zones))  # fmt: skip
@@ -305,11 +307,11 @@ def turned_iou(first: BaseGeometry, second: BaseGeometry) -> float:
 def turned_number_invariants(design: Any, meshes: Meshes) -> list[dict[str, Any]]:
     """Ship 6 and ship 9 (when both are printed): not the same mark turned round."""
     b = design.params.base
-    if not all(f"ship_base_{n}" in meshes for n in C.UNDERLINED_NUMBERS):
+    if not all(f"ship_base_{n}" in meshes for n in constants.UNDERLINED_NUMBERS):
         return []
     depth, clear = design.params.text.depth_mm, float(b.line_width_mm)
     six, nine = (base_number(meshes[f"ship_base_{n}"], depth, float(b.size_mm), clear)
-                 for n in C.UNDERLINED_NUMBERS)  # fmt: skip
+                 for n in constants.UNDERLINED_NUMBERS)  # fmt: skip
     return [
         invariant("ship bases: 6 against 9 turned 180° (IoU of the numbers)", 0,
                   turned_iou(six, nine), TURNED_IOU_MAX),
@@ -335,7 +337,7 @@ def base_square(size: float, angle_deg: float = 0.0) -> Polygon:
 def pivot_overlap(section: BaseGeometry, size: float) -> float:
     """The worst overlap (mm^2) of the base with the guide while it pivots about its centre
     through the rules' 45 degrees either way, in PIVOT_STEP_DEG steps."""
-    limit = C.PIVOT_LIMIT_DEG
+    limit = constants.PIVOT_LIMIT_DEG
     angles = range(-limit, limit + 1, PIVOT_STEP_DEG)
     return max(base_square(size, a).intersection(section).area for a in angles)
 
@@ -392,7 +394,7 @@ def pivot_invariants(design: Any, meshes: Meshes) -> list[dict[str, Any]]:
         return [*out, invariant("pivot guide: engraved rays and centre mark found", 3,
                                 len(lines), 0)]  # fmt: skip
     right, mark, left = lines  # sorted by angle: -45, 0, +45
-    limit = C.PIVOT_LIMIT_DEG
+    limit = constants.PIVOT_LIMIT_DEG
     return [
         *out,
         invariant("pivot guide: ray at +45 (deg)", limit, left.angle_deg, ANGLE_TOL_DEG),
@@ -434,7 +436,7 @@ def tracker_invariants(design: Any, meshes: Meshes) -> list[dict[str, Any]]:
     if dial is None:
         return []
     held = dial.placements - len(dial.unseated)
-    rows = len(C.TRACKER_LABELS) * (C.TRACKER_MAX + 1)
+    rows = len(constants.TRACKER_LABELS) * (constants.TRACKER_MAX + 1)
     found = [
         invariant("tracker: values 0..6 held by a detent, both rows", rows, held, 0),
         invariant("tracker: detent grip (mm)", design.params.stat_dial.grip_mm,
@@ -442,8 +444,9 @@ def tracker_invariants(design: Any, meshes: Meshes) -> list[dict[str, Any]]:
     ]  # fmt: skip
     rounds = mission_measure(design, meshes)
     if rounds is not None:
-        found.append(invariant(f"mission tracker: rounds 1..{C.ROUNDS} held by a detent",
-                               C.ROUNDS, rounds.placements - len(rounds.unseated), 0))  # fmt: skip
+        held = rounds.placements - len(rounds.unseated)
+        what = f"mission tracker: rounds 1..{constants.ROUNDS} held by a detent"
+        found.append(invariant(what, constants.ROUNDS, held, 0))
     return found
 
 
@@ -456,10 +459,10 @@ def clearance_findings(design: Any, meshes: Meshes) -> list[Finding]:
     sections = ruler_sections(valid)
     if sections is not None:
         joints = FitLimits(p.checks.ruler_joint_fit, "ruler_joint_fit", tolerance)
-        for k in range(1, C.RULER_SECTIONS):
+        for k in range(1, constants.RULER_SECTIONS):
             name = f"{ruler_part(k)}+{ruler_part(k + 1)}"
             joint = _joints(sections[k - 1], sections[k])
-            found += joint_findings(p.ruler, joints, joint, name, C.RULER_SECTIONS)
+            found += joint_findings(p.ruler, joints, joint, name, constants.RULER_SECTIONS)
     clip = FitLimits(p.checks.clip_fit, "clip_fit", tolerance)
     dial = tracker_measure(design, valid)
     if dial is not None:

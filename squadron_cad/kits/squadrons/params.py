@@ -18,7 +18,7 @@ from squadron_cad.components.stat_card.params import StatCardParams
 from squadron_cad.fit.shortfall import mm_up_to_tenth
 from squadron_cad.geometry.expr import Number, sqrt
 from squadron_cad.geometry.glyphs import layout_text
-from squadron_cad.kits.squadrons import constants as C
+from squadron_cad.kits.squadrons import constants
 from squadron_cad.params import (
     ChecksParams,
     FitRange,
@@ -171,30 +171,34 @@ class SquadronsParams(KitParamsBase):
         digits = "8" * len(str(self.base.per_player))
         stroke, height = self.text.stroke_mm, self.stat_dial.numeral_height_mm
         number = layout_text(digits)[1] * (height - stroke) + stroke
-        mark = TRACKER_MARK_MM + 2 * C.MARK_FRAME_MM
+        mark = TRACKER_MARK_MM + 2 * constants.MARK_FRAME_MM
         return float(max(number, mark) + 2 * TAG_MARGIN_MM)
 
     @property
     def tracker_mark_mm(self) -> float:
         """The player's mark on a ship tracker: what the tag column leaves inside its recess
         (at least TRACKER_MARK_MM)."""
-        return self.tracker_tag_mm - 2 * (C.MARK_FRAME_MM + TAG_MARGIN_MM)
+        return self.tracker_tag_mm - 2 * (constants.MARK_FRAME_MM + TAG_MARGIN_MM)
 
     @property
     def mission_card(self) -> StatCardParams:
         """The mission tracker: the ship tracker's card with one row, the rounds."""
         return self.stat_dial.model_copy(
-            update={"labels": (C.MISSION_LABEL,), "min_value": 1, "max_value": C.ROUNDS}
+            update={
+                "labels": (constants.MISSION_LABEL,),
+                "min_value": 1,
+                "max_value": constants.ROUNDS,
+            }
         )
 
     @property
     def mission_legend_mm(self) -> float:
         """The band above the mission tracker's row: as tall as a numeral and its margins."""
-        return float(self.stat_dial.numeral_height_mm) + 2 * C.LEGEND_MARGIN_MM
+        return float(self.stat_dial.numeral_height_mm) + 2 * constants.LEGEND_MARGIN_MM
 
     @property
     def ruler_section_mm(self) -> Number:
-        return C.RULER_LENGTH_IN * C.INCH_MM / C.RULER_SECTIONS
+        return constants.RULER_LENGTH_IN * constants.INCH_MM / constants.RULER_SECTIONS
 
     @property
     def zone_line_start_mm(self) -> Number:
@@ -258,7 +262,7 @@ class SquadronsParams(KitParamsBase):
     def _words_apart(self) -> None:
         """The word lines and the numerals over them, each clear of the next."""
         g = self.gauge
-        top_line = self.words_line_y(len(C.GAUGE_WORDS) - 1) + g.word_height_mm / 2
+        top_line = self.words_line_y(len(constants.GAUGE_WORDS) - 1) + g.word_height_mm / 2
         numerals = g.width_mm / 2 - g.tick_length_mm - 1 - g.numeral_height_mm
         if top_line + WORDS_LINE_GAP_MM > numerals + 1e-9:
             most = (
@@ -266,8 +270,8 @@ class SquadronsParams(KitParamsBase):
                 - WORDS_LINE_GAP_MM
                 + g.width_mm / 2
                 - WORDS_FOOT_MM
-                - WORDS_LINE_GAP_MM * (len(C.GAUGE_WORDS) - 1)
-            ) / len(C.GAUGE_WORDS)
+                - WORDS_LINE_GAP_MM * (len(constants.GAUGE_WORDS) - 1)
+            ) / len(constants.GAUGE_WORDS)
             raise ValueError(
                 f"gauge.word_height_mm ({g.word_height_mm}) runs the gauge's two lines of "
                 f"words into its numerals (gauge.numeral_height_mm {g.numeral_height_mm}, "
@@ -280,7 +284,7 @@ class SquadronsParams(KitParamsBase):
         b = self.base
         gap, bar = self.numeral_bar_mm
         reach = self.numeral_width_mm / 2 + b.numeral_height_mm / 2
-        for number in C.UNDERLINED_NUMBERS:
+        for number in constants.UNDERLINED_NUMBERS:
             if number <= b.per_player:
                 reach = max(reach, self.numeral_ink_mm(number) / 2 + b.numeral_height_mm / 2
                             + gap + bar)  # fmt: skip
@@ -292,7 +296,7 @@ class SquadronsParams(KitParamsBase):
         """The range of y (off the forward axis) where the player's mark (its circle)
         clears the side zone's lines and stays EDGE_MM inside the base's edge."""
         b = self.base
-        reach = b.mark_size_mm / 2 + C.MARK_FRAME_MM  # the mark and the recess round it
+        reach = b.mark_size_mm / 2 + constants.MARK_FRAME_MM  # the mark and the recess round it
         low = sqrt(2) * (reach + b.line_width_mm / 2 + 0.6)
         high = b.size_mm / 2 - EDGE_MM - reach
         return low, high
@@ -341,14 +345,15 @@ class SquadronsParams(KitParamsBase):
                 f"{mm_up_to_tenth(float(self.pivot_cup_radius_mm) + band)}"
             )
         d = self.stat_dial
-        if d.min_value != 0 or d.max_value != C.TRACKER_MAX:
+        if d.min_value != 0 or d.max_value != constants.TRACKER_MAX:
             raise ValueError(
                 f"stat_dial.min_value and stat_dial.max_value ({d.min_value}, {d.max_value}) "
-                f"must be 0 and {C.TRACKER_MAX}: Command and Hit Points run 0..{C.TRACKER_MAX}"
+                f"must be 0 and {constants.TRACKER_MAX}: Command and Hit Points run "
+                f"0..{constants.TRACKER_MAX}"
             )
-        if tuple(d.labels) != C.TRACKER_LABELS:
+        if tuple(d.labels) != constants.TRACKER_LABELS:
             raise ValueError(
-                f"stat_dial.labels ({list(d.labels)}) must be {list(C.TRACKER_LABELS)}: "
+                f"stat_dial.labels ({list(d.labels)}) must be {list(constants.TRACKER_LABELS)}: "
                 "one row for Command, one for Hit Points"
             )
         r = self.ruler

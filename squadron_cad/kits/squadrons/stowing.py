@@ -16,7 +16,7 @@ from squadron_cad.fit.report import fit_report
 from squadron_cad.fit.units import Piece, Unit, grid_shapes
 from squadron_cad.geometry import frames
 from squadron_cad.geometry.frames import Bounds
-from squadron_cad.kits.squadrons import constants as C
+from squadron_cad.kits.squadrons import constants
 from squadron_cad.kits.squadrons.constants import (
     MARKER_PARTS,
     OBJECTIVE_PARTS,
@@ -43,12 +43,16 @@ def part_bounds(design: SquadronsDesign, part: str) -> Bounds:
         return (-half, -half, 0.0), (half, half, p.base.thickness_mm)
     if part.startswith("range_ruler_"):
         index = int(part.rsplit("_", 1)[1])
-        tab = p.ruler.tab_length_mm if index < C.RULER_SECTIONS else 0.0
+        tab = p.ruler.tab_length_mm if index < constants.RULER_SECTIONS else 0.0
         half = p.ruler.width_mm / 2
         return (0.0, -half, 0.0), (float(p.ruler_section_mm) + tab, half, p.ruler.thickness_mm)
     if part == "movement_gauge":
         half = p.gauge.width_mm / 2
-        return (0.0, -half, 0.0), (C.GAUGE_LENGTH_IN * C.INCH_MM, half, p.gauge.thickness_mm)
+        return (0.0, -half, 0.0), (
+            constants.GAUGE_LENGTH_IN * constants.INCH_MM,
+            half,
+            p.gauge.thickness_mm,
+        )
     if part == "pivot_guide":
         inner, r = float(p.pivot_cup_radius_mm), p.pivot.radius_mm
         span = math.radians(pivot_guide.CUP_SPAN_DEG)  # the cup's ends reach the farthest
@@ -160,7 +164,9 @@ def ship_units(design: SquadronsDesign, depth: float) -> list[Unit]:
     ships = p.base.per_player
     bases = [(f"ship_base_{n}", base_part(n)) for n in range(1, ships + 1)]
     cards = [(card_part(n), card_part(n)) for n in range(1, ships + 1)]
-    entries = math.ceil(C.markers_needed(p.players)["entry"] / p.players)  # a player's share
+    entries = math.ceil(
+        constants.markers_needed(p.players)["entry"] / p.players
+    )  # a player's share
     markers = [(f"entry_marker_{k}", "entry_marker") for k in range(1, entries + 1)]
     return [
         *stacks(design, "ship bases", bases, depth),
@@ -185,10 +191,13 @@ def _refused_when_many(found: list[Unit], depth: float) -> list[Unit]:
 def _table_units(design: SquadronsDesign) -> list[Unit]:
     p = design.params
     depth = design.box.usable_depth
-    rulers = [(ruler_part(k), ruler_part(k)) for k in range(1, C.RULER_SECTIONS + 1)]
-    needed = C.markers_needed(p.players)
-    tokens = [(f"{MARKER_PARTS[kind]}_{k}", MARKER_PARTS[kind])
-              for kind in C.OBJECTIVE_KINDS for k in range(1, needed[kind] + 1)]  # fmt: skip
+    rulers = [(ruler_part(k), ruler_part(k)) for k in range(1, constants.RULER_SECTIONS + 1)]
+    needed = constants.markers_needed(p.players)
+    tokens = [
+        (f"{MARKER_PARTS[kind]}_{k}", MARKER_PARTS[kind])
+        for kind in constants.OBJECTIVE_KINDS
+        for k in range(1, needed[kind] + 1)
+    ]
     tabs = (math.inf, float(p.ruler.tab_tip_width_mm))  # no notch at their ends takes a tab
     return [
         *stacks(design, "ruler", rulers, depth, tabs),
@@ -229,7 +238,7 @@ def fit_lines(design: SquadronsDesign) -> list[str]:
     holds = ("the table's pieces: ruler, movement gauge, pivot guide, the objectives the "
              "most demanding mission needs, the mission tracker")  # fmt: skip
     ship_view = _ShipBoxView(p.model_copy(update={"tin": p.ship_tin}), design.ship_layout)
-    entries = math.ceil(C.markers_needed(p.players)["entry"] / p.players)
+    entries = math.ceil(constants.markers_needed(p.players)["entry"] / p.players)
     ship_holds = (f"one player's squadron: {ships} ships with their tracker cards and clips, "
                   f"the Squadron Leader's marker, {entries} entry markers")  # fmt: skip
     ship_lines = fit_report(ship_view, holds=ship_holds)

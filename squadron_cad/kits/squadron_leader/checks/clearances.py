@@ -37,10 +37,10 @@ from squadron_cad.components.stat_card.measure import dial_findings, remembered_
 from squadron_cad.components.stat_card.shape import DialLayout
 from squadron_cad.fit.layout import Layout
 from squadron_cad.geometry import frames
-from squadron_cad.kits.squadron_leader import constants as C
+from squadron_cad.kits.squadron_leader import constants
 from squadron_cad.kits.squadron_leader.params import SquadronLeaderParams
 
-SECTIONS = C.RULER_LENGTH_TEMPLATES  # the ruler's sections, 2 joints
+SECTIONS = constants.RULER_LENGTH_TEMPLATES  # the ruler's sections, 2 joints
 DIAL_PAIR = "stat_dial_card+stat_dial_clip"
 
 SEAT_PROBE_MM = 0.02  # lowered this much, a seated token must collide

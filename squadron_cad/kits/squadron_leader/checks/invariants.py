@@ -27,7 +27,7 @@ from squadron_cad.components.ruler_joint.measure import (
     body_end_x,
     measure_joint,
 )
-from squadron_cad.kits.squadron_leader import constants as C
+from squadron_cad.kits.squadron_leader import constants
 from squadron_cad.kits.squadron_leader.checks.clearances import StackMeasure
 from squadron_cad.kits.squadron_leader.geometry import move_paths
 from squadron_cad.kits.squadron_leader.params import SquadronLeaderParams
@@ -403,7 +403,7 @@ def ruler_invariants(
     if one is not None:
         length = float(one.extents[0])
         found.append(invariant("ruler = 3 straight template lengths (mm)",
-                               C.RULER_LENGTH_TEMPLATES * template_length, length,
+                               constants.RULER_LENGTH_TEMPLATES * template_length, length,
                                POSITION_TOL_MM))  # fmt: skip
         marks = mark_positions(one, params.ruler.mark_depth_mm)
         for index, name in enumerate(("a third", "two thirds")):
@@ -440,7 +440,7 @@ def stack_invariants(
     altitude, top = by_upper.get("altitude_token"), by_upper.get("plane_token")
     if altitude is None or top is None:
         return []
-    tokens = C.ALTITUDE_TOKENS_PER_STACK
+    tokens = constants.ALTITUDE_TOKENS_PER_STACK
     height = (tokens - 1) * altitude.pitch_mm + top.pitch_mm + float(plane.extents[2])
     turns = sum(altitude.seats.values()) + sum(top.seats.values())
     return [

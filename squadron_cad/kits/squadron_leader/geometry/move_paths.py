@@ -15,7 +15,7 @@ from solid2.core.object_base import OpenSCADObject
 
 from squadron_cad.geometry.expr import Number, ScadNum, cos_deg, degrees, radians, sin_deg
 from squadron_cad.geometry.shapes import chevron, octagon, ring_segment
-from squadron_cad.kits.squadron_leader import constants as C
+from squadron_cad.kits.squadron_leader import constants
 from squadron_cad.kits.squadron_leader.params import SquadronLeaderParams
 
 
@@ -41,7 +41,7 @@ class MovePath:
 
     @property
     def cost(self) -> int:
-        return C.MOVE_COSTS[self.kind]
+        return constants.MOVE_COSTS[self.kind]
 
     @property
     def is_curved(self) -> bool:

@@ -26,7 +26,7 @@ from squadron_cad.geometry.shapes import (
     octagon_across_flats,
     socket,
 )
-from squadron_cad.kits.squadron_leader import constants as C
+from squadron_cad.kits.squadron_leader import constants
 from squadron_cad.kits.squadron_leader.geometry.icons import PLANE_SILHOUETTE
 from squadron_cad.kits.squadron_leader.params import SquadronLeaderParams, plane_mark_mm
 
@@ -119,7 +119,7 @@ def sockets(p: SquadronLeaderParams) -> list[OpenSCADObject]:
 
 def mark_centre(p: SquadronLeaderParams) -> tuple[Number, Number]:
     """Where the player's mark stands on the token's top."""
-    x, y = C.PLANE_MARK_AT_WIDTHS
+    x, y = constants.PLANE_MARK_AT_WIDTHS
     return p.token.width_mm * x, p.token.width_mm * y
 
 

@@ -14,13 +14,13 @@ from solid2.core.object_base import OpenSCADObject
 from squadron_cad.components.ruler_joint.shape import joint_shape, joint_slot, joint_tab
 from squadron_cad.geometry.expr import Number
 from squadron_cad.geometry.shapes import EPSILON_MM, centred_text
-from squadron_cad.kits.squadron_leader import constants as C
+from squadron_cad.kits.squadron_leader import constants
 from squadron_cad.kits.squadron_leader.params import SquadronLeaderParams
 
 if TYPE_CHECKING:
     from squadron_cad.kits.squadron_leader.design import SquadronLeaderDesign
 
-SECTIONS = C.RULER_LENGTH_TEMPLATES
+SECTIONS = constants.RULER_LENGTH_TEMPLATES
 
 
 def _strip(length: Number, width: Number) -> OpenSCADObject:

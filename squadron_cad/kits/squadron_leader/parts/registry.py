@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from squadron_cad.kit import Part, PrintNotes
-from squadron_cad.kits.squadron_leader import constants as C
+from squadron_cad.kits.squadron_leader import constants
 from squadron_cad.kits.squadron_leader.params import SquadronLeaderParams
 from squadron_cad.kits.squadron_leader.parts import (
     altitude_token,
@@ -141,7 +141,7 @@ PARTS: tuple[Part, ...] = (
         "Altitude token: octagon ring, 4 pegs on top, 8 sockets below",
         altitude_token.build,
         "player",
-        per_player=C.ALTITUDE_TOKENS_PER_STACK,
+        per_player=constants.ALTITUDE_TOKENS_PER_STACK,
         player_builder=altitude_token.build_for,
         orientation="sockets down, pegs up",
         colour="player",

@@ -18,7 +18,7 @@ from shapely import affinity
 from shapely.geometry import Polygon
 
 from squadron_cad.geometry.glyphs import layout_text
-from squadron_cad.kits.squadron_leader import constants as C
+from squadron_cad.kits.squadron_leader import constants
 from squadron_cad.kits.squadron_leader.params import SquadronLeaderParams
 from squadron_cad.kits.squadron_leader.sheets import outlines
 from squadron_cad.kits.squadron_leader.sheets.style import body, ink
@@ -151,7 +151,7 @@ def stat_record(p: SquadronLeaderParams, index: int) -> Piece:
             tag="stat-text",
         )
     letter = player_letter(index)
-    names = ", ".join(C.stat_names(d.labels))
+    names = ", ".join(constants.stat_names(d.labels))
     items = [*body(shape, "stat-record", fill=player_tint(p, index)), *marks]
     return Piece(f"stat_record_{letter.lower()}", f"{letter}: stats ({names})", drawing(items))
 

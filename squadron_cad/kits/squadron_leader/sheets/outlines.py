@@ -19,7 +19,7 @@ from shapely.geometry.base import BaseGeometry
 from shapely.ops import unary_union
 
 from squadron_cad.components.ruler_joint.shape import tab_points
-from squadron_cad.kits.squadron_leader import constants as C
+from squadron_cad.kits.squadron_leader import constants
 from squadron_cad.kits.squadron_leader.geometry import move_paths
 from squadron_cad.kits.squadron_leader.geometry.icons import silhouette_union
 from squadron_cad.kits.squadron_leader.geometry.move_paths import MovePath, Pose
@@ -43,10 +43,10 @@ def octagon(width: float) -> Polygon:
     return Polygon(
         [
             (
-                radius * math.cos(math.radians(C.OCTAGON_CORNER_OFFSET_DEG + 45 * i)),
-                radius * math.sin(math.radians(C.OCTAGON_CORNER_OFFSET_DEG + 45 * i)),
+                radius * math.cos(math.radians(constants.OCTAGON_CORNER_OFFSET_DEG + 45 * i)),
+                radius * math.sin(math.radians(constants.OCTAGON_CORNER_OFFSET_DEG + 45 * i)),
             )
-            for i in range(C.OCTAGON_SIDES)
+            for i in range(constants.OCTAGON_SIDES)
         ]
     )
 

@@ -32,7 +32,7 @@ from squadron_cad.components.stat_card.shape import DialLayout
 from squadron_cad.fit.units import Piece, Unit
 from squadron_cad.geometry import frames
 from squadron_cad.geometry.frames import Bounds, Matrix
-from squadron_cad.kits.squadron_leader import constants as C
+from squadron_cad.kits.squadron_leader import constants
 from squadron_cad.kits.squadron_leader.geometry import move_paths
 from squadron_cad.kits.squadron_leader.params import SquadronLeaderParams
 from squadron_cad.kits.squadron_leader.parts.stat_dial import dial_layout
@@ -101,7 +101,7 @@ def _clip_bounds(p: SquadronLeaderParams) -> Bounds:
 
 
 def ruler_section_length(p: SquadronLeaderParams, index: int) -> float:
-    tab = p.ruler.tab_length_mm if index < C.RULER_LENGTH_TEMPLATES else 0.0
+    tab = p.ruler.tab_length_mm if index < constants.RULER_LENGTH_TEMPLATES else 0.0
     return float(p.template_length_mm) + tab
 
 
@@ -174,7 +174,7 @@ def stack_splits(p: SquadronLeaderParams, max_height: float) -> list[tuple[int, 
     For each column count, the split with the lowest tallest column that fits under
     `max_height`; fewest columns first.
     """
-    total = C.ALTITUDE_TOKENS_PER_STACK + 1
+    total = constants.ALTITUDE_TOKENS_PER_STACK + 1
     best: dict[int, tuple[float, tuple[int, ...]]] = {}
     for cuts in itertools.product((False, True), repeat=total - 1):
         split = _split_at(cuts)
@@ -200,7 +200,7 @@ def _split_at(cuts: tuple[bool, ...]) -> tuple[int, ...]:
 def stack_columns(p: SquadronLeaderParams, player: int, split: tuple[int, ...]) -> list[Unit]:
     """One player's tokens as columns; altitude tokens are numbered 1 (bottom) to 4."""
     half = token_half(p)
-    altitudes = C.ALTITUDE_TOKENS_PER_STACK
+    altitudes = constants.ALTITUDE_TOKENS_PER_STACK
     units, next_altitude = [], altitudes  # the plane's column holds the top altitude tokens
     for index, tokens in enumerate(split):
         with_plane = index == 0

@@ -18,7 +18,7 @@ from solid2 import circle, difference, linear_extrude, polygon, translate
 from solid2.core.object_base import OpenSCADObject
 
 from squadron_cad.geometry.shapes import EPSILON_MM, rounded_rectangle
-from squadron_cad.kits.squadrons import constants as C
+from squadron_cad.kits.squadrons import constants
 from squadron_cad.kits.squadrons.parts.common import engrave
 
 POINTS = 5
@@ -29,7 +29,7 @@ STAR_SHARE = 0.8  # the star across, as a share of the plate's side
 
 def star_points(size: float) -> list[list[float]]:
     """The star's outline, `size` across its points, the first point along +x."""
-    outer, inner = size / 2, size / 2 * C.FLAGSHIP_INNER_RATIO
+    outer, inner = size / 2, size / 2 * constants.FLAGSHIP_INNER_RATIO
     corners = []
     for k in range(2 * POINTS):
         radius = outer if k % 2 == 0 else inner
@@ -40,7 +40,7 @@ def star_points(size: float) -> list[list[float]]:
 
 def hole_diameter(p: Any) -> float:
     """The hole the flight peg passes: the peg (the socket less its fit) with room to slide."""
-    return float(p.base.socket_diameter_mm) + C.FLAGSHIP_HOLE_PLAY_MM
+    return float(p.base.socket_diameter_mm) + constants.FLAGSHIP_HOLE_PLAY_MM
 
 
 def build(design: Any) -> OpenSCADObject:

@@ -15,7 +15,7 @@ from solid2 import cylinder, linear_extrude, polygon, scale, translate, union
 from solid2.core.object_base import OpenSCADObject
 
 from squadron_cad.geometry.shapes import EPSILON_MM, centred_text
-from squadron_cad.kits.squadrons import constants as C
+from squadron_cad.kits.squadrons import constants
 from squadron_cad.kits.squadrons.parts.common import engrave
 
 Points = list[tuple[float, float]]
@@ -118,7 +118,7 @@ def word_lines(o: Any, kind: str) -> list[tuple[str, Any]]:
     h = o.name_height_mm
     lines = [("ENTRY" if kind == "entry" else kind.upper(), -o.diameter_mm * 0.14)]
     if kind == "destroy":
-        lines.append((C.DESTROY_PROFILE, -o.diameter_mm * 0.14 - h - 2))
+        lines.append((constants.DESTROY_PROFILE, -o.diameter_mm * 0.14 - h - 2))
     return lines
 
 

@@ -23,7 +23,7 @@ from solid2.core.object_base import OpenSCADObject
 
 from squadron_cad.geometry.expr import cos_deg, sin_deg
 from squadron_cad.geometry.shapes import arc_line, centred_text
-from squadron_cad.kits.squadrons import constants as C
+from squadron_cad.kits.squadrons import constants
 from squadron_cad.kits.squadrons.parts.common import bar, engrave
 
 CUP_SPAN_DEG = 65  # the cup's reach either side of the forward axis: past the corners at 45
@@ -64,7 +64,7 @@ def guide_lines(p: Any) -> list[tuple[float, Any, Any]]:
     limit, running the cup's depth, and the centre mark on the forward axis (the limit)."""
     inner, radius = p.pivot_cup_radius_mm, p.pivot.radius_mm
     start = inner + 1
-    limit = C.PIVOT_LIMIT_DEG
+    limit = constants.PIVOT_LIMIT_DEG
     rays = [(side * limit, start, radius - 2) for side in (1, -1)]
     return [*rays, (0, start, start + CENTRE_MARK_MM)]
 
@@ -74,7 +74,7 @@ def limit_numerals(p: Any) -> list[tuple[float, tuple[Any, Any]]]:
     the cup's ends), reading along it."""
     h = p.pivot.numeral_height_mm
     mid = (p.pivot_cup_radius_mm + p.pivot.radius_mm) / 2
-    return [(side * C.PIVOT_LIMIT_DEG, (mid, side * (h / 2 + 2.5))) for side in (1, -1)]
+    return [(side * constants.PIVOT_LIMIT_DEG, (mid, side * (h / 2 + 2.5))) for side in (1, -1)]
 
 
 @dataclass(frozen=True)
@@ -98,7 +98,7 @@ def advance_mark(p: Any) -> AdvanceMark:
     u_r = h * 0.7
     u_x = p.pivot_cup_radius_mm + 4 + u_r
     return AdvanceMark(
-        -C.PIVOT_LIMIT_DEG / 2,
+        -constants.PIVOT_LIMIT_DEG / 2,
         (u_x, 0),
         u_r,
         (u_x, u_r),

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from squadron_cad.kit import Group, Part, PrintNotes
-from squadron_cad.kits.squadrons import constants as C
+from squadron_cad.kits.squadrons import constants
 from squadron_cad.kits.squadrons.constants import base_part, card_part, ruler_part
 from squadron_cad.kits.squadrons.params import SquadronsParams
 from squadron_cad.kits.squadrons.parts import (
@@ -110,7 +110,7 @@ def _clips(p: SquadronsParams) -> int:
 
 def _markers(kind: str) -> Any:
     def count(p: SquadronsParams) -> int:
-        return C.markers_needed(p.players)[kind]
+        return constants.markers_needed(p.players)[kind]
 
     return count
 
@@ -135,7 +135,7 @@ def _base(number: int) -> Part:
 def _ruler(index: int) -> Part:
     return Part(
         ruler_part(index),
-        f"Range ruler section {index} of {C.RULER_SECTIONS} (4 inches, dovetail joint)",
+        f"Range ruler section {index} of {constants.RULER_SECTIONS} (4 inches, dovetail joint)",
         rulers.section_builder(index),
         "shared",
         per_kit=1,
@@ -193,7 +193,7 @@ PARTS: tuple[Part, ...] = (
         colour="player",
         noun="tracker clip",
     ),
-    *(_ruler(k) for k in range(1, C.RULER_SECTIONS + 1)),
+    *(_ruler(k) for k in range(1, constants.RULER_SECTIONS + 1)),
     Part(
         "movement_gauge",
         "Movement gauge: 8 inches, 2 (Advance, Evasion), +3 (Boost), 6, 7, 8",

@@ -18,7 +18,7 @@ from solid2.core.object_base import OpenSCADObject
 from squadron_cad.components.ruler_joint.shape import joint_shape, joint_slot, joint_tab
 from squadron_cad.geometry.glyphs import layout_text
 from squadron_cad.geometry.shapes import centred_text, text
-from squadron_cad.kits.squadrons import constants as C
+from squadron_cad.kits.squadrons import constants
 from squadron_cad.kits.squadrons.parts.common import bar, engrave
 
 LABEL_GAP_MM = 1.0  # a label ends this far before its tick
@@ -54,17 +54,17 @@ def _label(mark: TickLabel, stroke: Any) -> OpenSCADObject:
 
 def section_joints(index: int) -> tuple[bool, bool]:
     """Does section `index` (1..RULER_SECTIONS) carry a tab at its far end, a slot at 0?"""
-    return index < C.RULER_SECTIONS, index > 1
+    return index < constants.RULER_SECTIONS, index > 1
 
 
 def inches_on_section(index: int) -> range:
     """The whole inches whose tick (or half tick) lies on this section."""
-    per = C.RULER_LENGTH_IN // C.RULER_SECTIONS
+    per = constants.RULER_LENGTH_IN // constants.RULER_SECTIONS
     return range((index - 1) * per, index * per + 1)
 
 
 def section_first_inch(index: int) -> int:
-    return (index - 1) * C.RULER_LENGTH_IN // C.RULER_SECTIONS
+    return (index - 1) * constants.RULER_LENGTH_IN // constants.RULER_SECTIONS
 
 
 def section_ticks(index: int) -> list[tuple[int, Any, bool]]:
@@ -72,9 +72,9 @@ def section_ticks(index: int) -> list[tuple[int, Any, bool]]:
     ends are its zero and its 16, not ticks."""
     first = section_first_inch(index)
     return [
-        (inch, (inch - first) * C.INCH_MM, inch in C.RULER_LABELS_IN)
+        (inch, (inch - first) * constants.INCH_MM, inch in constants.RULER_LABELS_IN)
         for inch in inches_on_section(index)
-        if inch not in (0, C.RULER_LENGTH_IN)
+        if inch not in (0, constants.RULER_LENGTH_IN)
     ]
 
 
@@ -84,8 +84,8 @@ def section_labels(p: Any, index: int) -> list[TickLabel]:
     length, half = p.ruler_section_mm, r.width_mm / 2
     first = section_first_inch(index)
     labels = []
-    for inch in C.RULER_LABELS_IN:
-        x = (inch - first) * C.INCH_MM
+    for inch in constants.RULER_LABELS_IN:
+        x = (inch - first) * constants.INCH_MM
         if 0 < x <= float(length) + 1e-6:
             labels.append(
                 tick_label(str(inch), x, r.mark_width_mm, half - r.tick_length_mm - 1,
@@ -129,17 +129,20 @@ def gauge_word_spans(p: Any) -> list[tuple[str, float, float, float]]:
     """(word, its tick's x, ink from x, ink to x) of each word along the gauge's foot, one
     line each (params.words_line_y)."""
     spans = []
-    for inch, word in C.GAUGE_WORDS:
+    for inch, word in constants.GAUGE_WORDS:
         _, width = text(word, p.gauge.word_height_mm, p.text.stroke_mm)
-        x = inch * C.INCH_MM
+        x = inch * constants.INCH_MM
         spans.append((word, x, float(x - width / 2), float(x + width / 2)))
     return spans
 
 
 def gauge_ticks() -> list[tuple[int, Any, bool]]:
     """(inch, x, labelled) of each tick along the gauge; its ends are its 0 and its 8."""
-    labelled = dict(C.GAUGE_LABELS)
-    return [(inch, inch * C.INCH_MM, inch in labelled) for inch in range(1, C.GAUGE_LENGTH_IN)]
+    labelled = dict(constants.GAUGE_LABELS)
+    return [
+        (inch, inch * constants.INCH_MM, inch in labelled)
+        for inch in range(1, constants.GAUGE_LENGTH_IN)
+    ]
 
 
 def gauge_labels(p: Any) -> list[TickLabel]:
@@ -147,16 +150,18 @@ def gauge_labels(p: Any) -> list[TickLabel]:
     top = g.width_mm / 2 - g.tick_length_mm - 1
     mark = p.ruler.mark_width_mm
     return [
-        tick_label(label, inch * C.INCH_MM, mark, top, g.numeral_height_mm, p.text.stroke_mm)
-        for inch, label in C.GAUGE_LABELS
+        tick_label(
+            label, inch * constants.INCH_MM, mark, top, g.numeral_height_mm, p.text.stroke_mm
+        )
+        for inch, label in constants.GAUGE_LABELS
     ]
 
 
 def gauge_word_centres(p: Any) -> list[tuple[str, Any, Any]]:
     """(word, centre x, centre y) of each word, centred under its tick, a line each."""
     return [
-        (word, inch * C.INCH_MM, p.words_line_y(line))
-        for line, (inch, word) in enumerate(C.GAUGE_WORDS)  # a line each (words_line_y)
+        (word, inch * constants.INCH_MM, p.words_line_y(line))
+        for line, (inch, word) in enumerate(constants.GAUGE_WORDS)  # a line each (words_line_y)
     ]
 
 
@@ -166,7 +171,7 @@ def build_gauge(design: Any) -> OpenSCADObject:
     tick."""
     p = design.params
     g = p.gauge
-    length, half = C.GAUGE_LENGTH_IN * C.INCH_MM, g.width_mm / 2
+    length, half = constants.GAUGE_LENGTH_IN * constants.INCH_MM, g.width_mm / 2
     body = linear_extrude(height=g.thickness_mm)(bar(0, -half, length, half))
     mark = p.ruler.mark_width_mm
     ticks = []

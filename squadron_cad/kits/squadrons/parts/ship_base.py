@@ -20,7 +20,7 @@ from solid2.core.object_base import OpenSCADObject
 
 from squadron_cad.geometry.marks import flush_mark, mark_shape, player_mark
 from squadron_cad.geometry.shapes import EPSILON_MM, centred_text
-from squadron_cad.kits.squadrons import constants as C
+from squadron_cad.kits.squadrons import constants
 from squadron_cad.kits.squadrons.parts.common import bar, engrave
 
 ZONE_BOUNDARIES_DEG = (45, 135, 225, 315)  # between front, left, rear and right
@@ -44,7 +44,7 @@ def numeral(p: Any, number: int) -> list[OpenSCADObject]:
 
 def numeral_bar_box(p: Any, number: int) -> tuple[Any, Any, Any, Any] | None:
     """(x0, y0, x1, y1) of the bar under a 6 or a 9, the number centred at the origin."""
-    if number not in C.UNDERLINED_NUMBERS:
+    if number not in constants.UNDERLINED_NUMBERS:
         return None
     gap, thickness = p.numeral_bar_mm
     half_w, below = p.numeral_ink_mm(number) / 2, p.base.numeral_height_mm / 2 + gap
@@ -72,7 +72,9 @@ def mark_centres(p: Any) -> list[tuple[Any, Any]]:
 def marks(p: Any, player: int) -> list[OpenSCADObject]:
     """What to cut so the player's mark stands flush in its recess, in each side zone."""
     b = p.base
-    recess = flush_mark(player_mark(p, player), b.mark_size_mm, C.MARK_FRAME_MM, p.text.depth_mm)
+    recess = flush_mark(
+        player_mark(p, player), b.mark_size_mm, constants.MARK_FRAME_MM, p.text.depth_mm
+    )
     return [translate([x, y, b.thickness_mm])(recess) for x, y in mark_centres(p)]
 
 
@@ -82,7 +84,7 @@ def mark_outlines(p: Any, player: int) -> list[list[tuple[float, float]]]:
     outlines = []
     for x, y in mark_centres(p):
         shape = mark_shape(player_mark(p, player), p.base.mark_size_mm, (float(x), float(y)))
-        grown = shape.buffer(C.MARK_FRAME_MM / 2)
+        grown = shape.buffer(constants.MARK_FRAME_MM / 2)
         outlines.append([(float(a), float(b)) for a, b in grown.exterior.coords[:-1]])
     return outlines
 

@@ -22,7 +22,7 @@ from squadron_cad.components.stat_card import shape
 from squadron_cad.components.stat_card.shape import DialLayout
 from squadron_cad.geometry.marks import flush_mark, mark_shape, player_mark
 from squadron_cad.geometry.shapes import EPSILON_MM, centred_text
-from squadron_cad.kits.squadrons import constants as C
+from squadron_cad.kits.squadrons import constants
 from squadron_cad.kits.squadrons.parts.common import engrave
 
 Outlines = list[list[tuple[float, float]]]
@@ -58,7 +58,9 @@ def build_card(design: Any, number: int, player: int = 0) -> OpenSCADObject:
     engraved = engrave(card, p.stat_dial.card_thickness_mm, [(p.text.depth_mm, [numeral])])
     mx, my = mark_centre(p)
     mark = translate([mx, my, p.stat_dial.card_thickness_mm])(
-        flush_mark(player_mark(p, player), p.tracker_mark_mm, C.MARK_FRAME_MM, p.text.depth_mm)
+        flush_mark(
+            player_mark(p, player), p.tracker_mark_mm, constants.MARK_FRAME_MM, p.text.depth_mm
+        )
     )
     return difference()(engraved, mark)
 
@@ -84,7 +86,7 @@ def mark_outline(p: Any, player: int) -> Outlines:
     the plates: the mark, not the top round it)."""
     x, y = mark_centre(p)
     outline = mark_shape(player_mark(p, player), p.tracker_mark_mm, (x, y))
-    grown = outline.buffer(C.MARK_FRAME_MM / 2)
+    grown = outline.buffer(constants.MARK_FRAME_MM / 2)
     return [[(float(a), float(b)) for a, b in grown.exterior.coords[:-1]]]
 
 
@@ -106,7 +108,7 @@ def change_triangle(p: Any, value: int) -> OpenSCADObject:
     """A triangle in the band pointing down at round `value`'s numeral."""
     x = float(mission_layout(p).value_x(value))
     low, high = legend_band(p)
-    half = (high - low) / 2 - C.LEGEND_MARGIN_MM
+    half = (high - low) / 2 - constants.LEGEND_MARGIN_MM
     centre = (low + high) / 2
     return polygon([[x - half, centre + half], [x + half, centre + half], [x, centre - half]])
 
@@ -123,5 +125,5 @@ def build_mission_card(design: Any) -> OpenSCADObject:
         )
     )
     body = union()(shape.card(layout), band)
-    triangles = [change_triangle(p, value) for value in C.MISSION_CHANGE_ROUNDS]
+    triangles = [change_triangle(p, value) for value in constants.MISSION_CHANGE_ROUNDS]
     return engrave(body, p.mission_card.card_thickness_mm, [(p.text.depth_mm, triangles)])

@@ -12,7 +12,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from squadron_cad.kits.squadrons import constants as C
+from squadron_cad.kits.squadrons import constants
 from squadron_cad.paper.edition import MeasuredPage, PaperReport
 from squadron_cad.paper.measure import Path2D
 
@@ -71,7 +71,7 @@ def tick_offsets(piece: PlacedPiece, tag: str, start: float) -> list[float]:
 
 def inch_errors(positions: list[float]) -> list[float]:
     """How far each position lies from the nearest whole inch."""
-    return [pos - C.INCH_MM * round(pos / C.INCH_MM) for pos in positions]
+    return [pos - constants.INCH_MM * round(pos / constants.INCH_MM) for pos in positions]
 
 
 def assembled_ruler(pages: list[MeasuredPage]) -> tuple[list[float], list[float]]:
@@ -173,7 +173,7 @@ def summary_lines(report: PaperReport, size: str) -> list[str]:
         same = abs(high - low) < 0.5 * 10**-digits
         return f"{low:.{digits}f}" if same else f"{low:.{digits}f}-{high:.{digits}f}"
 
-    ruler_in = f["ruler_length_mm"] / C.INCH_MM
+    ruler_in = f["ruler_length_mm"] / constants.INCH_MM
     return [
         f"paper edition: {f['pages']} {size.upper() if size == 'a4' else size} pages -> "
         f"{report.pdf}; {report.svgs} page SVGs, {report.laser} laser/cutter SVGs, "

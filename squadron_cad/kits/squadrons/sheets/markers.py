@@ -13,7 +13,7 @@ from shapely import affinity
 from shapely.geometry import Polygon
 from shapely.ops import unary_union
 
-from squadron_cad.kits.squadrons import constants as C
+from squadron_cad.kits.squadrons import constants
 from squadron_cad.kits.squadrons.params import SquadronsParams
 from squadron_cad.kits.squadrons.parts import objectives
 from squadron_cad.kits.squadrons.parts.registry import PARTS
@@ -31,7 +31,7 @@ def marker_counts(p: SquadronsParams) -> list[tuple[str, str, int]]:
     """(part name, kind, count) of every marker part the kit prints, in the kit's order."""
     counts = []
     for part in PARTS:
-        kind = marker_kind(part.name) if part.name in C.OBJECTIVE_PARTS else None
+        kind = marker_kind(part.name) if part.name in constants.OBJECTIVE_PARTS else None
         if kind is not None and part.count(p) > 0:
             counts.append((part.name, kind, part.count(p)))
     return counts

@@ -16,7 +16,7 @@ from shapely import affinity
 from shapely.geometry import Polygon
 from shapely.ops import unary_union
 
-from squadron_cad.kits.squadrons import constants as C
+from squadron_cad.kits.squadrons import constants
 from squadron_cad.kits.squadrons.params import SquadronsParams
 from squadron_cad.kits.squadrons.parts import pivot_guide, rulers
 from squadron_cad.kits.squadrons.sheets.style import (
@@ -80,14 +80,14 @@ def ruler_strip(p: SquadronsParams, index: int) -> Piece:
     first, last = rulers.inches_on_section(index)[0], rulers.inches_on_section(index)[-1]
     return Piece(
         f"range_ruler_strip_{index}",
-        f"Range ruler strip {index} of {C.RULER_SECTIONS} ({first}-{last} in)",
+        f"Range ruler strip {index} of {constants.RULER_SECTIONS} ({first}-{last} in)",
         drawing(items) + marks,
     )
 
 
 def gauge(p: SquadronsParams) -> Piece:
     g = p.gauge
-    length, half = C.GAUGE_LENGTH_IN * C.INCH_MM, float(g.width_mm) / 2
+    length, half = constants.GAUGE_LENGTH_IN * constants.INCH_MM, float(g.width_mm) / 2
     items: list[Any] = body(bar(0, -half, length, half), "gauge")
     for _inch, x, labelled in rulers.gauge_ticks():
         reach = g.label_tick_length_mm if labelled else g.tick_length_mm
@@ -138,19 +138,20 @@ def pivot(p: SquadronsParams) -> Piece:
 
 
 def measures_sheet(p: SquadronsParams) -> PieceSheet:
-    strips = tuple(ruler_strip(p, index) for index in range(1, C.RULER_SECTIONS + 1))
-    section_in = C.RULER_LENGTH_IN // C.RULER_SECTIONS
+    strips = tuple(ruler_strip(p, index) for index in range(1, constants.RULER_SECTIONS + 1))
+    section_in = constants.RULER_LENGTH_IN // constants.RULER_SECTIONS
     return PieceSheet(
         "measures",
         "Range ruler, movement gauge and pivot guide, 1:1",
         (*strips, gauge(p), pivot(p)),
         notes=(
             "Glue this page onto thin card (about 1 mm) and cut along the black lines.",
-            f"Range ruler, {C.RULER_LENGTH_IN} in: {C.RULER_SECTIONS} strips of {section_in} "
-            "in. Lay each strip's start on the dashed line of the one before, over its grey "
+            f"Range ruler, {constants.RULER_LENGTH_IN} in: {constants.RULER_SECTIONS} strips "
+            f"of {section_in} in. Lay each strip's start on the dashed line of the one "
+            "before, over its grey "
             "tab, the long edges in line (against a rule), and glue: the two half ticks at "
-            f"the join make its inch tick. The ends are 0 and {C.RULER_LENGTH_IN} in.",
+            f"the join make its inch tick. The ends are 0 and {constants.RULER_LENGTH_IN} in.",
             "Pivot guide: push its inner arc against the base's two front corners; the base "
-            f"turns about its centre up to the {C.PIVOT_LIMIT_DEG} degree rays.",
+            f"turns about its centre up to the {constants.PIVOT_LIMIT_DEG} degree rays.",
         ),
     )

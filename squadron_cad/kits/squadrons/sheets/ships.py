@@ -15,7 +15,7 @@ from typing import Any
 from shapely.ops import unary_union
 
 from squadron_cad.geometry.marks import mark_shape, player_mark
-from squadron_cad.kits.squadrons import constants as C
+from squadron_cad.kits.squadrons import constants
 from squadron_cad.kits.squadrons.params import SquadronsParams
 from squadron_cad.kits.squadrons.parts import ship_base
 from squadron_cad.kits.squadrons.parts.tracker import tracker_layout
@@ -53,7 +53,9 @@ def _mark_recesses(p: SquadronsParams, player: int, centres: list[tuple[Any, Any
     by MARK_FRAME_MM, less the mark): a laser engraves what the printer leaves low."""
     name, size = player_mark(p, player), float(p.base.mark_size_mm)
     shapes = [mark_shape(name, size, (float(x), float(y))) for x, y in centres]
-    return unary_union([shape.buffer(C.MARK_FRAME_MM).difference(shape) for shape in shapes])
+    return unary_union(
+        [shape.buffer(constants.MARK_FRAME_MM).difference(shape) for shape in shapes]
+    )
 
 
 def ship_base_piece(p: SquadronsParams, player: int, number: int) -> Piece:
