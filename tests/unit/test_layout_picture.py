@@ -43,7 +43,7 @@ def test_an_unchanged_layout_is_not_drawn_again(tmp_path: Path, monkeypatch) -> 
     def draw_again(*_args: object) -> None:
         raise AssertionError("drawn although the cache holds this picture")
 
-    monkeypatch.setattr(layout_io, "write_layout_png", draw_again)
+    monkeypatch.setattr(layout_io, "layout_png", draw_again)
     second = layout_files.layout_picture(layout, params, tmp_path / "second.png", cache)
     assert second.read_bytes() == first.read_bytes()
     assert first.read_bytes().startswith(b"\x89PNG")
