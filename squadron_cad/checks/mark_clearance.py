@@ -18,7 +18,7 @@ import shapely
 import trimesh
 from shapely.geometry import Polygon
 
-from squadron_cad.checks import meshgeo
+from squadron_cad.checks import memo, meshgeo
 from squadron_cad.checks.findings import Finding, verdict
 from squadron_cad.kit import Part, kit_of, variant_name
 
@@ -85,10 +85,24 @@ def part_clearance(
     if len(copies) < 2 or any(mesh is None for mesh in copies):
         return None  # one player, or a build of some parts only: nothing to compare
     depth = max(part.print_notes(params).engraving_depth_mm, params.text.depth_mm)
-    features = [top_features(mesh, depth) for mesh in copies if mesh is not None]
+    present = [mesh for mesh in copies if mesh is not None]
+    # Kept between builds by the copies' meshes (checks.memo): a new tin reuses it.
+    inputs = "|".join([part.name, repr(depth), *(memo.mesh_digest(mesh) for mesh in present)])
+    value = memo.remember("markclear", inputs, lambda: _smallest(present, depth))
+    if value is None:
+        return None
+    x, y = value["at"]
+    return Clearance(int(value["player"]), float(value["mm"]), (float(x), float(y)))
+
+
+def _smallest(copies: list[trimesh.Trimesh], depth: float) -> dict[str, Any] | None:
+    features = [top_features(mesh, depth) for mesh in copies]
     found = [mark_clearance(features, player) for player in range(len(features))]
     measured = [c for c in found if c is not None]
-    return min(measured, key=lambda c: c.mm) if measured else None
+    if not measured:
+        return None
+    least = min(measured, key=lambda c: c.mm)
+    return {"player": least.player, "mm": least.mm, "at": [float(v) for v in least.at]}
 
 
 def mark_clearance_findings(design: Any, meshes: Mapping[str, trimesh.Trimesh]) -> list[Finding]:

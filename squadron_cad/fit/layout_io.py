@@ -164,20 +164,22 @@ def _plain(value: Any) -> Any:
 
 def write_layout_png(layout: Layout, p: KitParamsBase, path: Path) -> Path:
     """Top-down: the tin, the box, its pockets and every piece, labelled, with margins."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    from matplotlib import pyplot as plt
-
-    figure, axes = plt.subplots(figsize=(10, 8), dpi=100)
-    try:
-        _draw(axes, layout, p)
-        buffer = io.BytesIO()
-        figure.savefig(buffer, format="png", bbox_inches="tight")
-    finally:
-        plt.close(figure)
-    write_bytes(path, buffer.getvalue())
+    write_bytes(path, layout_png(layout, p))
     return path
+
+
+def layout_png(layout: Layout, p: KitParamsBase) -> bytes:
+    """The top-down picture's PNG bytes. Drawn on a figure of its own, not pyplot's: a build
+    draws it in a thread, and pyplot's figures are global state."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    figure = Figure(figsize=(10, 8), dpi=100)
+    FigureCanvasAgg(figure)
+    _draw(figure.subplots(), layout, p)
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png", bbox_inches="tight")
+    return buffer.getvalue()
 
 
 def _draw(axes: Any, layout: Layout, p: KitParamsBase) -> None:

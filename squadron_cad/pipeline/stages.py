@@ -21,7 +21,7 @@ from squadron_cad.kit import kit_of
 from squadron_cad.outputs import bom, manifest, plate_colours, plates, previews, threemf
 from squadron_cad.pipeline.clock import BackgroundWork, Progress, StageClock
 from squadron_cad.pipeline.kit_checks import attach_findings, kit_checks
-from squadron_cad.pipeline.layout_files import write_layout_files
+from squadron_cad.pipeline.layout_files import Picture, write_layout_files
 from squadron_cad.pipeline.options import BuildOptions
 from squadron_cad.pipeline.rendering import Renderer
 from squadron_cad.pipeline.report import BuildReport
@@ -32,9 +32,14 @@ PLATES_VERSION = code_version(plates, plate_colours, threemf)
 
 
 def after_renders(
-    report: BuildReport, renderer: Renderer, options: BuildOptions, tell: Progress
+    report: BuildReport,
+    renderer: Renderer,
+    options: BuildOptions,
+    tell: Progress,
+    layout_picture: Picture | None = None,
 ) -> None:
-    """Every stage after the renders, the slicer and the pictures beside the others."""
+    """Every stage after the renders, the slicer and the pictures beside the others
+    (`layout_picture`: drawing since before the renders, when it was started then)."""
     jobs = options.jobs or os.cpu_count() or 1
     slots = threading.BoundedSemaphore(jobs)
     whole_kit = len(report.parts) == len(renderer.kit.parts)
@@ -45,7 +50,7 @@ def after_renders(
             tell("slicer", "running")
             slicing.start()
         if whole_kit:
-            _layout_stage(report, renderer, options, tell)
+            _layout_stage(report, renderer, options, tell, layout_picture)
         if options.previews:  # after the layout: the packed box is drawn from its files
             tell("previews", "running")
             drawing.start()
@@ -63,7 +68,11 @@ def after_renders(
 
 
 def _layout_stage(
-    report: BuildReport, renderer: Renderer, options: BuildOptions, tell: Progress
+    report: BuildReport,
+    renderer: Renderer,
+    options: BuildOptions,
+    tell: Progress,
+    picture: Picture | None,
 ) -> None:
     layout = renderer.design.layout
     if layout is None:
@@ -71,7 +80,12 @@ def _layout_stage(
     tell("layout", "running")
     kit_dir = report.out_dir
     written = write_layout_files(
-        layout, report.params, kit_dir, picture=options.previews, cache=renderer.cache
+        layout,
+        report.params,
+        kit_dir,
+        picture=options.previews,
+        cache=renderer.cache,
+        drawing=picture,
     )
     files = [str(path.relative_to(kit_dir)) for path in written]
     report.extras["layout"] = {**layout.summary(), "files": files}

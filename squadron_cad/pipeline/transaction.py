@@ -26,6 +26,7 @@ from squadron_cad.outputs import manifest, previews
 from squadron_cad.params import KitParamsBase
 from squadron_cad.pipeline import refusals
 from squadron_cad.pipeline.clock import Progress, StageClock, no_progress
+from squadron_cad.pipeline.layout_files import Picture, early_picture
 from squadron_cad.pipeline.options import BuildOptions, kit_build_key
 from squadron_cad.pipeline.parts import kept_parts, planned_parts, select_parts, split_variants
 from squadron_cad.pipeline.rendering import Renderer
@@ -89,21 +90,12 @@ def _transaction(
         _copy_in_kept(staging, options, existing)
         cache = prepare_cache(out, shared_cache)
         renderer = Renderer(design, options, clock, staging.path, cache, backend)
-        report = renderer.run(planned_parts(params, specs, kept), kept)
-        if backend.note:  # auto fell back to the slow kernel: say why, and how to mend it
-            report.notices.append(f"rendered with {backend.note}")
-        split_variants(report)
+        planned = planned_parts(params, specs, kept)
+        picture_wanted = options.previews and _whole_kit(design, planned)
+        with early_picture(design, renderer.cache, picture_wanted) as drawing:
+            report = _render_and_after(renderer, planned, kept, options, clock, drawing, out)
         if report.failures and not options.keep_failed:
-            staging.abort()  # a broken mesh: nothing after it (checks, slicer, pictures) helps
-            return report
-        after_renders(report, renderer, options, clock)
-        if kept:
-            report.notices.append(
-                f"kept {len(kept)} part(s) from the kit in {out}; "
-                f"rebuilt: {', '.join(options.only)}"
-            )
-        if report.failures and not options.keep_failed:
-            staging.abort()
+            staging.abort()  # a broken mesh, or a failed check: the previous kit stays
             return report
         report.extras["build_key"] = kit_build_key(params, options)
         report.seconds = time.perf_counter() - started  # the manifest's build_seconds: to here
@@ -115,6 +107,35 @@ def _transaction(
     report.relocate(staging.path, out)
     report.committed = True
     return report
+
+
+def _render_and_after(
+    renderer: Renderer,
+    planned: list[Part],
+    kept: dict[str, dict[str, Any]],
+    options: BuildOptions,
+    clock: StageClock,
+    drawing: Picture | None,
+    out: Path,
+) -> BuildReport:
+    """The renders, then (unless a mesh broke) every stage after them."""
+    report = renderer.run(planned, kept)
+    if renderer.backend.note:  # auto fell back to the slow kernel: say why, and how to mend it
+        report.notices.append(f"rendered with {renderer.backend.note}")
+    split_variants(report)
+    if report.failures and not options.keep_failed:
+        return report  # a broken mesh: nothing after it (checks, slicer, pictures) helps
+    after_renders(report, renderer, options, clock, drawing)
+    if kept:
+        report.notices.append(
+            f"kept {len(kept)} part(s) from the kit in {out}; rebuilt: {', '.join(options.only)}"
+        )
+    return report
+
+
+def _whole_kit(design: Design, planned: list[Part]) -> bool:
+    """Whether the build goes through every part of the kit (it then writes the layout)."""
+    return sum(spec.variant_of is None for spec in planned) == len(kit_of(design.params).parts)
 
 
 def _copy_in_kept(staging: Staging, options: BuildOptions, existing: dict[str, Any] | None) -> None:

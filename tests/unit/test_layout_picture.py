@@ -43,7 +43,31 @@ def test_an_unchanged_layout_is_not_drawn_again(tmp_path: Path, monkeypatch) -> 
     def draw_again(*_args: object) -> None:
         raise AssertionError("drawn although the cache holds this picture")
 
-    monkeypatch.setattr(layout_io, "write_layout_png", draw_again)
+    monkeypatch.setattr(layout_io, "layout_png", draw_again)
     second = layout_files.layout_picture(layout, params, tmp_path / "second.png", cache)
     assert second.read_bytes() == first.read_bytes()
     assert first.read_bytes().startswith(b"\x89PNG")
+
+
+def test_the_early_picture_is_the_new_tins_not_the_cached_one(tmp_path: Path) -> None:
+    """A build draws the picture in a thread before its renders, with a cache that holds
+    the previous tin's: it must come back as the new tin's picture, and be kept."""
+    cache = RenderCache(tmp_path / "cache")
+    layout, params = _layout([])
+    old = layout_files.picture_png(layout, params, cache)
+    params = resolve(overrides=["tin.inner_length_mm=112"])
+    design = kit_of(params).design(params)
+    with layout_files.early_picture(design, cache, wanted=True) as drawing:
+        assert drawing is not None
+        new = drawing.result()
+    assert new != old
+    assert new == layout_io.layout_png(design.layout, params)  # drawn anew, not a stale one
+    assert layout_files.picture_png(design.layout, params, cache) == new
+
+
+def test_no_early_picture_when_not_wanted(tmp_path: Path) -> None:
+    params = resolve()
+    design = kit_of(params).design(params)
+    cache = RenderCache(tmp_path / "cache")
+    with layout_files.early_picture(design, cache, wanted=False) as drawing:
+        assert drawing is None

@@ -294,3 +294,15 @@ def test_a_ctrl_c_while_waiting_for_work_beside_still_waits_for_its_end() -> Non
         signal.signal(signal.SIGINT, previous)
     beside.cancel()
     assert ended.is_set()
+
+
+def test_a_small_batch_joins_another_instead_of_its_own_node() -> None:
+    """A new tin renders the box (44 kB of OpenSCAD) and its lid (6.6 kB): one node
+    process, not two (a second start-up costs more CPU than the lid's render)."""
+    sizes = {"box": 44354.0, "box_lid": 6594.0}
+    jobs = [BatchJob(name, "", Path(name)) for name in sizes]
+    groups = share_out(jobs, 2, lambda job: sizes[job.part])
+    assert [[job.part for job in group] for group in groups] == [["box", "box_lid"]]
+    near = {"a": 10.0, "b": 3.0}  # a fair share of the work: its own process
+    jobs = [BatchJob(name, "", Path(name)) for name in near]
+    assert len(share_out(jobs, 2, lambda job: near[job.part])) == 2
