@@ -27,7 +27,7 @@ _STORE: ContextVar[tuple[RecordStore, str] | None] = ContextVar("memo_store", de
 
 
 @contextlib.contextmanager
-def kept_in(store: RecordStore, version: str) -> Iterator[None]:
+def remembering_in(store: RecordStore, version: str) -> Iterator[None]:
     """Keep what the checks remember in store, under their code's version."""
     token = _STORE.set((store, version))
     try:

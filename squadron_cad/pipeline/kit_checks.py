@@ -70,7 +70,7 @@ def kit_checks(
     cached = store.lookup_record(key)
     if cached is not None:
         return findings + [Finding.from_dict(f) for f in cached["findings"]], cached["invariants"]
-    with memo.kept_in(store, checks_version):
+    with memo.remembering_in(store, checks_version):
         between = between_parts(design, meshes, built)
         measured = kit.invariants(design, kit_meshes(kit, meshes))
     store.store_record(key, {"findings": [f.as_dict() for f in between], "invariants": measured})

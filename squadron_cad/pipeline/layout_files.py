@@ -95,7 +95,7 @@ def picture_png(layout: Layout, params: KitParamsBase, cache: RenderCache | None
     def draw() -> str:
         return base64.b64encode(layout_io.layout_png(layout, params)).decode()
 
-    keep = memo.kept_in(cache, LAYOUT_PICTURE_VERSION) if cache is not None else None
+    keep = memo.remembering_in(cache, LAYOUT_PICTURE_VERSION) if cache is not None else None
     with keep or contextlib.nullcontext():
         png = memo.remember("layoutpng", layout_io.layout_digest(layout, params), draw)
     return base64.b64decode(png)

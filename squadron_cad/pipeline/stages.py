@@ -118,7 +118,7 @@ def _plates_stage(
     counts = {r.spec.name: r.count for r in report.parts}
     colours: list[dict[str, Any]] = []
     try:
-        with memo.kept_in(cache, PLATES_VERSION):
+        with memo.remembering_in(cache, PLATES_VERSION):
             plates.write_plates(report.out_dir, report.params, counts, colours)
         report.extras["plates"] = colours  # the BOM's colour table
     except SquadronError as error:

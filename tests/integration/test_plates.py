@@ -358,7 +358,7 @@ def test_a_remembered_plate_is_the_plate_written(
     copy = tmp_path / "kit"
     shutil.copytree(kit.out_dir, copy)
     store = RenderCache(tmp_path / "cache")
-    with memo.kept_in(store, "v1"):
+    with memo.remembering_in(store, "v1"):
         write_plates(copy, kit.params, counts)
 
         def written_again(*_args: object) -> bytes:

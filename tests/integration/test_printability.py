@@ -149,7 +149,7 @@ def test_the_fit_proof_remembered_is_the_fit_proof_measured(
         return measure(box_part, box_solid, group, *args)
 
     monkeypatch.setattr(fits, "_group_finding", counted)
-    with memo.kept_in(RenderCache(tmp_path), "v1"):
+    with memo.remembering_in(RenderCache(tmp_path), "v1"):
         first = fits.stowed_findings(layout, default_meshes, limits.pocket_fit, tolerance)
         again = fits.stowed_findings(layout, default_meshes, limits.pocket_fit, tolerance)
         groups = len(calls)

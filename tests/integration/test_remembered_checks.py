@@ -26,7 +26,7 @@ def test_a_tin_change_measures_no_joint_and_no_dial_again(
     card, clip = default_meshes["stat_dial_card"], default_meshes["stat_dial_clip"]
     joint = joint_measure.measure_joint(*rulers)
     dial = dial_measure.measure_dial(dial_layout(params), card, clip)
-    with memo.kept_in(RenderCache(tmp_path), "v1"):
+    with memo.remembering_in(RenderCache(tmp_path), "v1"):
         assert joint_measure.remembered_joint(*rulers) == joint
         assert dial_measure.remembered_dial(dial_layout(params), card, clip) == dial
 
@@ -55,7 +55,7 @@ def test_the_marks_clearance_is_kept_by_the_copies_meshes(
     unmarked = {**copies, "plane_token.p2": copies["plane_token.p1"]}
     expected = mark_clearance_findings(design, unmarked)
     assert expected != measured  # the swap changes what is measured
-    with memo.kept_in(RenderCache(tmp_path), "v1"):
+    with memo.remembering_in(RenderCache(tmp_path), "v1"):
         assert mark_clearance_findings(design, copies) == measured  # measured, kept
 
         def measured_again(*_args: object) -> None:

@@ -23,11 +23,11 @@ def test_a_value_is_computed_once_per_inputs_and_version(tmp_path: Path) -> None
         calls.append(inputs)
         return {"measured": inputs}
 
-    with memo.kept_in(cache, "v1"):
+    with memo.remembering_in(cache, "v1"):
         for inputs in ("a", "a", "b"):
             value = memo.remember("kind", inputs, lambda i=inputs: compute(i))
             assert value == {"measured": inputs}
-    with memo.kept_in(cache, "v2"):  # changed code: measured again
+    with memo.remembering_in(cache, "v2"):  # changed code: measured again
         memo.remember("kind", "a", lambda: compute("a"))
     memo.remember("kind", "a", lambda: compute("a"))  # outside a build: always computed
     assert calls == ["a", "b", "a", "a"]
@@ -45,7 +45,7 @@ def test_a_remembered_stack_reads_back_as_measured(tmp_path: Path, monkeypatch) 
     lower, upper = trimesh.creation.box(extents=(1, 1, 1)), trimesh.creation.icosphere()
     measured = StackMeasure("plane_token", 4.0, {0: True, 45: False}, 0.125, 0.1)
     monkeypatch.setattr(clearances, "measure_stack", lambda *_args: measured)
-    with memo.kept_in(RenderCache(tmp_path), "v1"):
+    with memo.remembering_in(RenderCache(tmp_path), "v1"):
         assert kit_checks._measured_stack(lower, upper, "plane_token") == measured
 
         def measured_again(*_args: object) -> StackMeasure:
@@ -66,7 +66,7 @@ def test_the_rattle_is_measured_again_only_when_what_it_reads_changes(
         return params, kit_of(params).design(params).layout
 
     params, layout = layout_of([])
-    with memo.kept_in(RenderCache(tmp_path), "v1"):
+    with memo.remembering_in(RenderCache(tmp_path), "v1"):
         first = kit_checks._rattle(params, layout)
         assert first == rattle.findings(params, layout)
 
