@@ -13,7 +13,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from squadron_cad.checks import memo, slicer
+from squadron_cad.checks import kit_slicing, memo, slicer
 from squadron_cad.checks.findings import Finding
 from squadron_cad.checks.mesh import load_mesh
 from squadron_cad.errors import SquadronError, ToolError
@@ -146,7 +146,7 @@ def _partial_kit(
 
 def _slicing(
     report: BuildReport, cache_dir: Path, jobs: int, slots: threading.Semaphore
-) -> BackgroundWork[slicer.KitSlice]:
+) -> BackgroundWork[kit_slicing.KitSlice]:
     # The biggest first: its slicing takes longest (the box's, most of the stage), and
     # started last it would leave the other worker idle at the end.
     by_size = sorted(report.parts, key=lambda result: -result.volume_mm3)
@@ -154,8 +154,8 @@ def _slicing(
     runs = slicer.SlicerRuns(slots=slots)
     stl_dir = report.out_dir / "stl"
 
-    def work() -> slicer.KitSlice:
-        return slicer.slice_kit(
+    def work() -> kit_slicing.KitSlice:
+        return kit_slicing.slice_kit(
             report.params, stl_dir, cache_dir=cache_dir, jobs=jobs, parts=names, runs=runs
         )
 
@@ -164,7 +164,7 @@ def _slicing(
 
 def _join_slicer(
     report: BuildReport,
-    slicing: BackgroundWork[slicer.KitSlice],
+    slicing: BackgroundWork[kit_slicing.KitSlice],
     options: BuildOptions,
     tell: Progress,
 ) -> None:
@@ -173,8 +173,8 @@ def _join_slicer(
         return
     tell("slicer", "running")  # what is left of it: the wait
     outcome = slicing.result()
-    report.extras["slicer"] = slicer.slicer_summary(report.params, outcome)
-    report.kit_findings += slicer.slicer_findings(report.params, outcome)
+    report.extras["slicer"] = kit_slicing.slicer_summary(report.params, outcome)
+    report.kit_findings += kit_slicing.slicer_findings(report.params, outcome)
     if outcome.skipped:
         report.notices.append(f"slicer figures skipped: {outcome.skipped}")
     _background_stage(tell, "slicer", slicing.seconds)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from squadron_cad.checks import slicer
+from squadron_cad.checks import kit_slicing, slicer
 from squadron_cad.resolve import resolve
 
 needs_slicer = pytest.mark.skipif(
@@ -94,10 +94,10 @@ def test_slicing_takes_a_path_relative_to_the_working_folder(default_kit, monkey
 def test_one_players_set_is_within_the_filament_budget(default_kit, tmp_path) -> None:
     params = default_kit.params
     stl_dir = default_kit.out_dir / "stl"
-    outcome = slicer.slice_kit(
-        params, stl_dir, cache_dir=tmp_path, jobs=2, parts=slicer.player_set(params)
+    outcome = kit_slicing.slice_kit(
+        params, stl_dir, cache_dir=tmp_path, jobs=2, parts=kit_slicing.player_set(params)
     )
-    summary = slicer.slicer_summary(params, outcome)
+    summary = kit_slicing.slicer_summary(params, outcome)
     player = summary["per_player"]
     print(f"one player's set: {player['filament_mm']} mm, {player['filament_g']} g")
     assert not summary["errors"]
@@ -118,10 +118,10 @@ def test_the_light_tokens_preset_keeps_a_players_set_within_2500_mm(
     """Issue 19's filament figure: met by the preset's 2.6 mm tokens (the defaults keep the
     reference's 4 mm tokens, 3009 mm); its parts pass every mesh check (render_parts)."""
     params = resolve(param_files=[LIGHT_TOKENS])
-    wanted = slicer.player_set(params)
+    wanted = kit_slicing.player_set(params)
     stl_dir = render_parts(params, wanted, tmp_path / "kit")
-    outcome = slicer.slice_kit(params, stl_dir, cache_dir=tmp_path, jobs=2, parts=wanted)
-    player = slicer.slicer_summary(params, outcome)["per_player"]
+    outcome = kit_slicing.slice_kit(params, stl_dir, cache_dir=tmp_path, jobs=2, parts=wanted)
+    player = kit_slicing.slicer_summary(params, outcome)["per_player"]
     print(f"one player's set, light tokens: {player['filament_mm']} mm, {player['filament_g']} g")
     assert not player["missing"]
     assert player["filament_mm"] <= params.slicer.player_budget_mm == 2500

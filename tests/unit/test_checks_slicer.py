@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import trimesh
 
-from squadron_cad.checks import slicer as S
+from squadron_cad.checks import kit_slicing, slicer
 from squadron_cad.constants import PLA_DENSITY_G_CM3
 from squadron_cad.kits.squadron_leader import constants
 from squadron_cad.kits.squadron_leader.params import SquadronLeaderParams
@@ -31,8 +31,8 @@ def params() -> SquadronLeaderParams:
 
 
 @pytest.fixture
-def settings(params: SquadronLeaderParams) -> S.SliceSettings:
-    return S.SliceSettings.from_params(params)
+def settings(params: SquadronLeaderParams) -> slicer.SliceSettings:
+    return slicer.SliceSettings.from_params(params)
 
 
 def test_defaults_come_from_the_norms(params: SquadronLeaderParams) -> None:
@@ -47,7 +47,7 @@ def test_defaults_come_from_the_norms(params: SquadronLeaderParams) -> None:
     assert params.slicer.filament_density_g_cm3 == PLA_DENSITY_G_CM3
 
 
-def test_the_arguments_carry_every_setting(settings: S.SliceSettings) -> None:
+def test_the_arguments_carry_every_setting(settings: slicer.SliceSettings) -> None:
     args = " ".join(settings.arguments())
     for part in (
         "--layer-height 0.2", "--first-layer-height 0.2", "--fill-density 15%",
@@ -58,62 +58,62 @@ def test_the_arguments_carry_every_setting(settings: S.SliceSettings) -> None:
 
 
 def test_the_gcode_figures_are_read() -> None:
-    result = S.parse_gcode("G1 X1\n" + GCODE_TAIL)
-    assert result == S.SliceResult(print_seconds=4327.0, filament_mm=631.46, filament_g=1.88)
-    assert S.parse_duration("12m 7s") == 727
-    assert S.parse_duration("2d 1h 0m 0s") == 2 * 86400 + 3600
-    assert S.format_duration(727) == "12m 7s"
+    result = slicer.parse_gcode("G1 X1\n" + GCODE_TAIL)
+    assert result == slicer.SliceResult(print_seconds=4327.0, filament_mm=631.46, filament_g=1.88)
+    assert slicer.parse_duration("12m 7s") == 727
+    assert slicer.parse_duration("2d 1h 0m 0s") == 2 * 86400 + 3600
+    assert kit_slicing.format_duration(727) == "12m 7s"
 
 
 def test_gcode_without_figures_is_an_error() -> None:
-    with pytest.raises(S.SlicerError, match="lacks"):
-        S.parse_gcode("G1 X1\n")
+    with pytest.raises(slicer.SlicerError, match="lacks"):
+        slicer.parse_gcode("G1 X1\n")
 
 
 def test_a_missing_slicer_skips_with_a_reason(params: SquadronLeaderParams, tmp_path: Path) -> None:
-    outcome = S.slice_kit(params, tmp_path, executable="no-such-slicer-here")
+    outcome = kit_slicing.slice_kit(params, tmp_path, executable="no-such-slicer-here")
     assert outcome.skipped
     hint = "(sudo apt-get install prusa-slicer)"
     assert outcome.skipped == f"no-such-slicer-here is not installed {hint}"
-    assert S.slicer_summary(params, outcome)["skipped"] == outcome.skipped
-    assert S.slice_part(tmp_path / "x.stl", S.SliceSettings.from_params(params),
+    assert kit_slicing.slicer_summary(params, outcome)["skipped"] == outcome.skipped
+    assert slicer.slice_part(tmp_path / "x.stl", slicer.SliceSettings.from_params(params),
                         executable="no-such-slicer-here") is None  # fmt: skip
 
 
 def test_a_part_too_big_for_the_bed_is_refused_clearly(
-    settings: S.SliceSettings, tmp_path: Path
+    settings: slicer.SliceSettings, tmp_path: Path
 ) -> None:
     stl = tmp_path / "long.stl"
     trimesh.creation.box([340, 10, 4]).export(stl)  # longer than the bed's diagonal
-    with pytest.raises(S.TooBig, match=r"part long \(.* mm\) does not fit"):
-        S.slice_part(stl, settings, executable="sh")  # any program: refused before running
+    with pytest.raises(slicer.TooBig, match=r"part long \(.* mm\) does not fit"):
+        slicer.slice_part(stl, settings, executable="sh")  # any program: refused before running
 
 
 def test_the_cache_keys_on_the_stl_and_the_settings(
-    settings: S.SliceSettings, tmp_path: Path
+    settings: slicer.SliceSettings, tmp_path: Path
 ) -> None:
     stl = tmp_path / "part.stl"
     trimesh.creation.box([10, 10, 4]).export(stl)
-    cache = S.SliceCache(tmp_path / "cache")
-    key = S.SliceCache.key(stl, settings, "PrusaSlicer-2.5.0")
-    cache.put(key, S.SliceResult(60.0, 100.0, 0.3))
-    again = S.SliceCache(tmp_path / "cache")
-    assert again.get(key) == S.SliceResult(60.0, 100.0, 0.3)
-    other = S.SliceSettings(**{**settings.__dict__, "perimeters": 3})
-    assert S.SliceCache.key(stl, other, "PrusaSlicer-2.5.0") != key
-    (tmp_path / "cache" / S.CACHE_FILE).write_text("{damaged")
-    assert S.SliceCache(tmp_path / "cache").get(key) is None
+    cache = slicer.SliceCache(tmp_path / "cache")
+    key = slicer.SliceCache.key(stl, settings, "PrusaSlicer-2.5.0")
+    cache.put(key, slicer.SliceResult(60.0, 100.0, 0.3))
+    again = slicer.SliceCache(tmp_path / "cache")
+    assert again.get(key) == slicer.SliceResult(60.0, 100.0, 0.3)
+    other = slicer.SliceSettings(**{**settings.__dict__, "perimeters": 3})
+    assert slicer.SliceCache.key(stl, other, "PrusaSlicer-2.5.0") != key
+    (tmp_path / "cache" / slicer.CACHE_FILE).write_text("{damaged")
+    assert slicer.SliceCache(tmp_path / "cache").get(key) is None
 
 
 def test_builds_sharing_a_cache_keep_each_others_figures(tmp_path: Path) -> None:
     """Two builds (two processes, each with the file loaded at its start) share --cache-dir:
     each write merges what is on disk, so neither loses the other's figures."""
-    first, second = S.SliceCache(tmp_path), S.SliceCache(tmp_path)
-    first.put("a" * 64, S.SliceResult(60.0, 100.0, 0.3))
-    second.put("b" * 64, S.SliceResult(30.0, 50.0, 0.15))
-    on_disk = S.SliceCache(tmp_path)
-    assert on_disk.get("a" * 64) == S.SliceResult(60.0, 100.0, 0.3)
-    assert on_disk.get("b" * 64) == S.SliceResult(30.0, 50.0, 0.15)
+    first, second = slicer.SliceCache(tmp_path), slicer.SliceCache(tmp_path)
+    first.put("a" * 64, slicer.SliceResult(60.0, 100.0, 0.3))
+    second.put("b" * 64, slicer.SliceResult(30.0, 50.0, 0.15))
+    on_disk = slicer.SliceCache(tmp_path)
+    assert on_disk.get("a" * 64) == slicer.SliceResult(60.0, 100.0, 0.3)
+    assert on_disk.get("b" * 64) == slicer.SliceResult(30.0, 50.0, 0.15)
 
 
 def test_builds_slicing_the_same_part_at_once_report_the_first_stored_figures(
@@ -122,33 +122,35 @@ def test_builds_slicing_the_same_part_at_once_report_the_first_stored_figures(
     """Two builds sharing --cache-dir slice one STL at the same time: PrusaSlicer's print
     time differs by a second between the runs; the one stored first is both builds' and
     every later build's, so a rebuild's BOM matches the kit's."""
-    first, second = S.SliceCache(tmp_path), S.SliceCache(tmp_path)
-    stored = first.put("a" * 64, S.SliceResult(735.0, 100.0, 0.3))
-    assert stored == S.SliceResult(735.0, 100.0, 0.3)
-    assert second.put("a" * 64, S.SliceResult(736.0, 100.01, 0.3)) == stored
+    first, second = slicer.SliceCache(tmp_path), slicer.SliceCache(tmp_path)
+    stored = first.put("a" * 64, slicer.SliceResult(735.0, 100.0, 0.3))
+    assert stored == slicer.SliceResult(735.0, 100.0, 0.3)
+    assert second.put("a" * 64, slicer.SliceResult(736.0, 100.01, 0.3)) == stored
     assert second.get("a" * 64) == stored
-    assert S.SliceCache(tmp_path).get("a" * 64) == stored
+    assert slicer.SliceCache(tmp_path).get("a" * 64) == stored
 
 
 def test_a_damaged_stored_figure_does_not_win(tmp_path: Path) -> None:
-    (tmp_path / S.CACHE_FILE).write_text('{"' + "a" * 64 + '": {"print_seconds": 1}}')
-    fresh = S.SliceResult(60.0, 100.0, 0.3)
-    assert S.SliceCache(tmp_path).put("a" * 64, fresh) == fresh
-    assert S.SliceCache(tmp_path).get("a" * 64) == fresh
+    (tmp_path / slicer.CACHE_FILE).write_text('{"' + "a" * 64 + '": {"print_seconds": 1}}')
+    fresh = slicer.SliceResult(60.0, 100.0, 0.3)
+    assert slicer.SliceCache(tmp_path).put("a" * 64, fresh) == fresh
+    assert slicer.SliceCache(tmp_path).get("a" * 64) == fresh
 
 
-def kit_slice(params: SquadronLeaderParams, each_mm: float) -> S.KitSlice:
-    outcome = S.KitSlice(S.SliceSettings.from_params(params), version="PrusaSlicer-test")
-    for name in S.player_set(params):
-        outcome.results[name] = S.SliceResult(600.0, each_mm, each_mm * 0.003)
+def kit_slice(params: SquadronLeaderParams, each_mm: float) -> kit_slicing.KitSlice:
+    outcome = kit_slicing.KitSlice(
+        slicer.SliceSettings.from_params(params), version="PrusaSlicer-test"
+    )
+    for name in kit_slicing.player_set(params):
+        outcome.results[name] = slicer.SliceResult(600.0, each_mm, each_mm * 0.003)
     return outcome
 
 
 def test_the_summary_counts_one_players_set(params: SquadronLeaderParams) -> None:
-    assert S.player_set(params) == {
+    assert kit_slicing.player_set(params) == {
         "plane_token": 1, "altitude_token": 4, "stat_dial_card": 1, "stat_dial_clip": 4,
     }  # fmt: skip
-    summary = S.slicer_summary(params, kit_slice(params, 100.0))
+    summary = kit_slicing.slicer_summary(params, kit_slice(params, 100.0))
     player = summary["per_player"]
     assert player["filament_mm"] == 1000.0  # 10 parts of 100 mm
     assert player["within_budget"]
@@ -158,7 +160,7 @@ def test_the_summary_counts_one_players_set(params: SquadronLeaderParams) -> Non
 
 
 def test_a_set_over_the_budget_warns(params: SquadronLeaderParams) -> None:
-    findings = S.slicer_findings(params, kit_slice(params, 400.0))
+    findings = kit_slicing.slicer_findings(params, kit_slice(params, 400.0))
     budget = next(f for f in findings if f.check == "filament_budget")
     assert budget.severity == "warning"
     assert "4000 mm" in budget.message
@@ -169,10 +171,14 @@ def test_an_optional_part_off_the_bed_warns_and_a_required_one_fails(
 ) -> None:
     for name in ("range_ruler", "range_ruler_1"):  # one-piece (optional), a section (required)
         trimesh.creation.box([340, 10, 4]).export(tmp_path / f"{name}.stl")  # beyond the diagonal
-    outcome = S.slice_kit(params, tmp_path, parts=["range_ruler", "range_ruler_1"], jobs=1)
+    outcome = kit_slicing.slice_kit(
+        params, tmp_path, parts=["range_ruler", "range_ruler_1"], jobs=1
+    )
     if outcome.skipped:
         pytest.skip(outcome.skipped)
-    by_part = {f.part: f for f in S.slicer_findings(params, outcome) if f.check == "slices"}
+    by_part = {
+        f.part: f for f in kit_slicing.slicer_findings(params, outcome) if f.check == "slices"
+    }
     assert by_part["range_ruler"].severity == "warning"
     assert (
         "print range_ruler_1, range_ruler_2, range_ruler_3 instead"
@@ -191,10 +197,14 @@ def test_a_part_the_slicer_refuses_is_told_in_its_words_and_fails_the_kit_only_i
     big_bed = resolve(overrides=["printer.bed_length_mm=1000", "printer.bed_width_mm=1000"])
     for name in ("range_ruler", "range_ruler_1"):  # one-piece (optional), a section (required)
         trimesh.creation.box([882, 10, 4]).export(tmp_path / f"{name}.stl")
-    outcome = S.slice_kit(big_bed, tmp_path, parts=["range_ruler", "range_ruler_1"], jobs=1)
+    outcome = kit_slicing.slice_kit(
+        big_bed, tmp_path, parts=["range_ruler", "range_ruler_1"], jobs=1
+    )
     if outcome.skipped:
         pytest.skip(outcome.skipped)
-    by_part = {f.part: f for f in S.slicer_findings(big_bed, outcome) if f.check == "slices"}
+    by_part = {
+        f.part: f for f in kit_slicing.slicer_findings(big_bed, outcome) if f.check == "slices"
+    }
     optional, required = by_part["range_ruler"], by_part["range_ruler_1"]
     assert optional.severity == "warning"
     assert "Objects could not fit on the bed (it aborted)" in optional.message
@@ -213,21 +223,27 @@ def test_the_slicers_words_are_its_error_not_its_log() -> None:
         "terminate called after throwing an instance of 'Slic3r::RuntimeError'\n"
         "  what():  Objects could not fit on the bed\n"
     )
-    assert S.its_words(aborted) == "Objects could not fit on the bed"
-    assert S.its_words("[2026-11-27 01:59:21.1] [0x7f] [info] loading\nbad mesh\n") == "bad mesh"
-    assert S.its_words("") == "no message"
+    assert slicer.its_words(aborted) == "Objects could not fit on the bed"
+    assert (
+        slicer.its_words("[2026-11-27 01:59:21.1] [0x7f] [info] loading\nbad mesh\n") == "bad mesh"
+    )
+    assert slicer.its_words("") == "no message"
 
 
 def test_a_part_square_on_the_bed_is_sliced_unturned_and_a_long_one_turned(
-    settings: S.SliceSettings, tmp_path: Path
+    settings: slicer.SliceSettings, tmp_path: Path
 ) -> None:
     short, long = tmp_path / "short.stl", tmp_path / "long.stl"
     trimesh.creation.box([100, 10, 4]).export(short)
     trimesh.creation.box([270, 7.5, 4]).export(long)  # 250 x 210 bed
     gcode = tmp_path / "out.gcode"
-    plain = S.slice_command("prusa-slicer", short, settings, S.placement(short, settings), gcode)
+    plain = slicer.slice_command(
+        "prusa-slicer", short, settings, slicer.placement(short, settings), gcode
+    )
     assert "--rotate" not in plain
-    turned = S.slice_command("prusa-slicer", long, settings, S.placement(long, settings), gcode)
+    turned = slicer.slice_command(
+        "prusa-slicer", long, settings, slicer.placement(long, settings), gcode
+    )
     angle = float(turned[turned.index("--rotate") + 1])
     assert 35 < angle < 45  # the bed's diagonal is at 40 deg
 
@@ -238,23 +254,23 @@ def test_parts_named_are_sliced_in_the_order_named(
     """The build names the biggest first: its slicing is the longest."""
     for name in ("plane_token", "box", "range_ruler_1"):
         (tmp_path / f"{name}.stl").write_bytes(b"")
-    chosen = S._wanted(params, tmp_path, ["box", "range_ruler_1", "plane_token"])
+    chosen = kit_slicing._wanted(params, tmp_path, ["box", "range_ruler_1", "plane_token"])
     assert [spec.name for spec in chosen] == ["box", "range_ruler_1", "plane_token"]
-    in_kit_order = S._wanted(params, tmp_path, None)
+    in_kit_order = kit_slicing._wanted(params, tmp_path, None)
     assert [spec.name for spec in in_kit_order] == ["plane_token", "range_ruler_1", "box"]
 
 
 def test_a_cancel_kills_the_slicers_under_way_and_starts_no_other(
-    settings: S.SliceSettings, tmp_path: Path
+    settings: slicer.SliceSettings, tmp_path: Path
 ) -> None:
     """A build interrupted while it slices in the background must not wait for the slicer."""
-    runs = S.SlicerRuns()
+    runs = slicer.SlicerRuns()
     refused: list[str] = []
 
     def slice_forever() -> None:
         try:
-            S._run(["sleep", "600"], "box", (10, 10), settings, tmp_path, runs)
-        except S.SlicerError as error:
+            slicer._run(["sleep", "600"], "box", (10, 10), settings, tmp_path, runs)
+        except slicer.SlicerError as error:
             refused.append(str(error))
 
     worker = threading.Thread(target=slice_forever)
@@ -267,5 +283,5 @@ def test_a_cancel_kills_the_slicers_under_way_and_starts_no_other(
     assert process.returncode == -signal.SIGKILL
     assert refused
     assert not runs.live
-    with pytest.raises(S.SlicerError, match="cancelled"):
+    with pytest.raises(slicer.SlicerError, match="cancelled"):
         runs.start(["true"], {}, tmp_path)

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from squadron_cad import __version__
-from squadron_cad.checks import slicer
+from squadron_cad.checks import kit_slicing, slicer
 from squadron_cad.checks.findings import Finding
 from squadron_cad.errors import InputError
 from squadron_cad.kit import kit_of
@@ -48,12 +48,14 @@ def layout(params: KitParamsBase) -> dict[str, Any]:
 
 def sliced_summary(params: KitParamsBase) -> dict[str, Any]:
     """What the slicer stage records, from the real summary function and made-up figures."""
-    outcome = slicer.KitSlice(slicer.SliceSettings.from_params(params), version="PrusaSlicer-9.9")
+    outcome = kit_slicing.KitSlice(
+        slicer.SliceSettings.from_params(params), version="PrusaSlicer-9.9"
+    )
     for spec in kit_of(params).parts:
         outcome.results[spec.name] = slicer.SliceResult(600.0, 1000.0, 3.0)
     outcome.errors["box"] = "part box does not fit the bed"
     outcome.cached.append("plane_token")
-    return slicer.slicer_summary(params, outcome)
+    return kit_slicing.slicer_summary(params, outcome)
 
 
 def fake_report(
@@ -193,8 +195,8 @@ def test_a_skipped_slice_names_its_reason(
     tmp_path: Path, params: KitParamsBase, layout: dict[str, Any], summary: dict[str, Any]
 ) -> None:
     if "enabled" in summary["skipped"]:
-        outcome = slicer.KitSlice(slicer.SliceSettings.from_params(params), skipped="off")
-        summary = {**slicer.slicer_summary(params, outcome), **summary}
+        outcome = kit_slicing.KitSlice(slicer.SliceSettings.from_params(params), skipped="off")
+        summary = {**kit_slicing.slicer_summary(params, outcome), **summary}
     report = fake_report(tmp_path, params, layout, summary)
     model = manifest.manifest_model(report)
     assert isinstance(model.slicer, SlicerSkipped)

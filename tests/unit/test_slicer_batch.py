@@ -9,14 +9,13 @@ from pathlib import Path
 import pytest
 import trimesh
 
-from squadron_cad.checks import slicer as S
-from squadron_cad.checks import slicer_batch as B
+from squadron_cad.checks import kit_slicing, slicer, slicer_batch
 from squadron_cad.resolve import resolve
 
 PARTS = ("plane_token", "altitude_token", "stat_dial_clip")  # sizes of our own choosing
 
 
-class CountedRuns(S.SlicerRuns):
+class CountedRuns(slicer.SlicerRuns):
     """The real slicer, each process it starts counted."""
 
     def __init__(self) -> None:
@@ -31,7 +30,7 @@ class CountedRuns(S.SlicerRuns):
 @pytest.fixture(scope="module")
 def installed() -> str:
     """The slicer's path (the tests that need it skip without it)."""
-    path, reason = S.find_slicer()
+    path, reason = slicer.find_slicer()
     if path is None:
         pytest.skip(reason)
     return path
@@ -43,11 +42,11 @@ def boxes(folder: Path) -> None:
 
 
 def test_parts_are_dealt_heaviest_first_into_the_lightest_batch(tmp_path: Path) -> None:
-    def planned(name: str, weight: float, turn: float = 0.0) -> B.Planned:
-        return B.Planned(name, tmp_path / f"{name}.stl", turn, weight)
+    def planned(name: str, weight: float, turn: float = 0.0) -> slicer_batch.Planned:
+        return slicer_batch.Planned(name, tmp_path / f"{name}.stl", turn, weight)
 
     parts = [planned("a", 3), planned("box", 100), planned("b", 10), planned("c", 8)]
-    batches = B.deal([*parts, planned("long", 5, turn=40.0)], jobs=2)
+    batches = slicer_batch.deal([*parts, planned("long", 5, turn=40.0)], jobs=2)
     shares = [[part.name for part in batch.parts] for batch in batches]
     assert shares == [["box"], ["b", "c", "a"], ["long"]]  # a turn of its own: --rotate
     assert [batch.turn_deg for batch in batches] == [0.0, 0.0, 40.0]
@@ -59,12 +58,12 @@ def test_several_parts_take_one_slicer_and_get_the_figures_they_get_alone(
     params = resolve()
     boxes(tmp_path)
     runs = CountedRuns()
-    outcome = S.slice_kit(params, tmp_path, jobs=1, parts=list(PARTS), runs=runs)
+    outcome = kit_slicing.slice_kit(params, tmp_path, jobs=1, parts=list(PARTS), runs=runs)
     assert len(runs.started) == 1, "one process for the three parts"
     assert sorted(outcome.results) == sorted(PARTS)
-    settings = S.SliceSettings.from_params(params)
+    settings = slicer.SliceSettings.from_params(params)
     for name in PARTS:
-        alone = S.slice_part(tmp_path / f"{name}.stl", settings, executable=installed)
+        alone = slicer.slice_part(tmp_path / f"{name}.stl", settings, executable=installed)
         assert alone is not None
         together = outcome.results[name]
         assert together.filament_mm == pytest.approx(alone.filament_mm, rel=1e-3)
@@ -80,7 +79,7 @@ def test_a_part_the_slicer_refuses_fails_alone_and_the_others_keep_their_figures
     flat = trimesh.Trimesh(vertices=[[0, 0, 0], [10, 0, 0], [0, 10, 0]], faces=[[0, 1, 2]])
     flat.export(tmp_path / "altitude_token.stl")  # one triangle: the slicer loads nothing
     runs = CountedRuns()
-    outcome = S.slice_kit(params, tmp_path, jobs=1, parts=list(PARTS), runs=runs)
+    outcome = kit_slicing.slice_kit(params, tmp_path, jobs=1, parts=list(PARTS), runs=runs)
     assert sorted(outcome.results) == ["plane_token", "stat_dial_clip"]
     assert list(outcome.errors) == ["altitude_token"]
     assert "altitude_token" in outcome.errors["altitude_token"]
