@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 import trimesh
 
+from squadron_cad.fit.layout import Layout
 from squadron_cad.fit.layout_io import (
     layout_json,
     write_assembly,
@@ -23,7 +24,7 @@ from squadron_cad.fit.layout_io import (
 )
 from squadron_cad.kits.squadron_leader.params import SquadronLeaderParams
 from squadron_cad.kits.squadron_leader.stowing import items
-from squadron_cad.kits.squadron_leader.stowing.solver import Layout, solve
+from squadron_cad.kits.squadron_leader.stowing.tin_fit import solve
 from squadron_cad.resolve import resolve
 
 pytestmark = [

@@ -12,7 +12,7 @@ from pydantic import ValidationError
 from squadron_cad.errors import InputError
 from squadron_cad.kits.squadron_leader.checks import rattle
 from squadron_cad.kits.squadron_leader.stowing import items
-from squadron_cad.kits.squadron_leader.stowing.solver import solve
+from squadron_cad.kits.squadron_leader.stowing.tin_fit import solve
 from squadron_cad.resolve import resolve
 
 WIDE_TIN = ["tin.inner_length_mm=125", "tin.inner_width_mm=95"]  # a 30 mm kit needs it

@@ -17,13 +17,15 @@ from shapely.geometry import Polygon
 
 from squadron_cad.errors import InputError
 from squadron_cad.fit import notches
+from squadron_cad.fit.layout import Layout, Placement
 from squadron_cad.fit.layout_io import layout_json, rounded_rect_points
 from squadron_cad.kit import design_of
 from squadron_cad.kits.squadron_leader import constants
 from squadron_cad.kits.squadron_leader.params import SquadronLeaderParams
 from squadron_cad.kits.squadron_leader.parts import box_lid, registry
-from squadron_cad.kits.squadron_leader.stowing import items, solver
-from squadron_cad.kits.squadron_leader.stowing.solver import Layout, Placement, box_shape, solve
+from squadron_cad.kits.squadron_leader.stowing import items
+from squadron_cad.kits.squadron_leader.stowing.solver import box_shape
+from squadron_cad.kits.squadron_leader.stowing.tin_fit import solve
 from squadron_cad.pipeline.rendering import emit_sources
 from squadron_cad.resolve import available_tins, resolve
 
@@ -201,8 +203,8 @@ def test_presets_say_where_their_numbers_come_from() -> None:
 def test_the_solver_is_deterministic_and_the_design_solves_once(
     default_kit: SquadronLeaderParams,
 ) -> None:
-    first = solver.solve(default_kit)
-    second = solver.solve(default_kit.model_copy())
+    first = solve(default_kit)
+    second = solve(default_kit.model_copy())
     assert layout_json(first, default_kit) == layout_json(second, default_kit)
     design = design_of(default_kit)
     assert design.layout is design.layout  # computed once per design, no global memo

@@ -9,7 +9,7 @@ import shapely
 
 from squadron_cad.kits.squadron_leader.checks import rattle
 from squadron_cad.kits.squadron_leader.checks.sliding import COARSE_MM, FINE_MM, REACH_MM
-from squadron_cad.kits.squadron_leader.stowing.solver import solve
+from squadron_cad.kits.squadron_leader.stowing.tin_fit import solve
 from squadron_cad.resolve import resolve
 
 

@@ -15,7 +15,7 @@ from squadron_cad.kit import Purchase
 from squadron_cad.kits.squadron_leader.params import SquadronLeaderParams
 from squadron_cad.kits.squadron_leader.parts import box_lid
 from squadron_cad.kits.squadron_leader.parts.stat_dial import dial_layout
-from squadron_cad.kits.squadron_leader.stowing.solver import solve
+from squadron_cad.kits.squadron_leader.stowing.tin_fit import solve
 
 
 @dataclass(frozen=True, eq=False)

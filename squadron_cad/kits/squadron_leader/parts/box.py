@@ -1,6 +1,6 @@
 """The box: a rounded tray sized to the tin, with a pocket for every piece.
 
-The tin-fit solver (fit/solver.py) decides the box's size and where each pocket goes;
+The tin fit (stowing/tin_fit.py) decides the box's size and where each pocket goes;
 this module only cuts them. Everything is a 2D shape extruded straight up, so the box
 renders in seconds and prints floor down without supports: pockets, finger notches and
 the lid rebate all open upwards.

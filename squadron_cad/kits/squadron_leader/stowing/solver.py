@@ -94,7 +94,7 @@ class Strategy:
 
 
 @dataclass(frozen=True, eq=False)
-class _Candidate:
+class Candidate:
     strategy: Strategy
     packed: Packed
     pockets: list[Pocket]
@@ -118,22 +118,6 @@ class Contents:
     template: Unit
     template_pocket: Variant  # its own outline pocket, computed once (shapely is slow-ish)
     variants: dict[Strategy, list[list[Variant]]] = field(default_factory=dict)  # a cache
-
-
-def solve(p: SquadronLeaderParams) -> Layout:
-    """The best layout for the tin, or an InputError naming what does not fit and by how much."""
-    shape = box_shape(p)
-    leave_out = frozenset(p.box.leave_out)
-    check_box(p, shape)
-    contents = contents_of(p)
-    check_each_item(p, shape, contents, leave_out)
-    best = search(p, shape, contents, leave_out)
-    if best is None:
-        from squadron_cad.kits.squadron_leader.stowing.shortfalls import no_fit_message
-
-        # imported here: the refusal's search runs the solver again and again
-        raise InputError(no_fit_message(p, shape, contents, leave_out))
-    return fillers.fill(p, _layout(p, shape, best))
 
 
 # ---- contents and strategies ----
@@ -173,8 +157,8 @@ def strategies(
 
 def search(
     p: SquadronLeaderParams, shape: BoxShape, contents: Contents, leave_out: frozenset[str]
-) -> _Candidate | None:
-    best: _Candidate | None = None
+) -> Candidate | None:
+    best: Candidate | None = None
     for strategy in sorted(strategies(p, shape, leave_out), key=_simplicity, reverse=True):
         if best is not None and _rank(best)[:4] > (COMFORT_MM, *_simplicity(strategy)):
             break  # comfortable already, and every strategy left is less simple
@@ -190,7 +174,7 @@ def search(
     return best
 
 
-def _rank(candidate: _Candidate) -> tuple[float, int, int, int, float]:
+def _rank(candidate: Candidate) -> tuple[float, int, int, int, float]:
     """Better is bigger: margins up to a comfortable size, then the simpler strategy, then
     the bigger margins (rounded, so float noise never decides)."""
     score = round(candidate.score, 3)
@@ -208,7 +192,7 @@ def _simplicity(strategy: Strategy) -> tuple[int, int, int]:
     )
 
 
-def _fits(candidate: _Candidate) -> bool:
+def _fits(candidate: Candidate) -> bool:
     return min(candidate.margins.values()) >= -EPS
 
 
@@ -303,7 +287,7 @@ def _straight_score(shape: BoxShape, packing: _Packing) -> float:
     return min(straight_margins(shape, packing).values())
 
 
-def scored_candidate(p: SquadronLeaderParams, shape: BoxShape, packing: _Packing) -> _Candidate:
+def scored_candidate(p: SquadronLeaderParams, shape: BoxShape, packing: _Packing) -> Candidate:
     strategy, packed = packing.strategy, packing.packed
     top = _top_level(p, shape, strategy)
     fixed = [packing.template[0].points] if packing.template is not None else []
@@ -312,7 +296,7 @@ def scored_candidate(p: SquadronLeaderParams, shape: BoxShape, packing: _Packing
     outlines = [q.points for q in centred]
     offset, margins["corner"] = corners.best_offset(shape, (packed.w, packed.h), outlines, fixed)
     pockets = centred if offset == (0.0, 0.0) else _place_pockets(shape, packed, top, offset)
-    return _Candidate(strategy, packed, pockets, margins, packing.template, offset)
+    return Candidate(strategy, packed, pockets, margins, packing.template, offset)
 
 
 def _insert_top(p: SquadronLeaderParams, shape: BoxShape) -> float:
@@ -398,7 +382,12 @@ def _bounds_2d(points: np.ndarray) -> tuple[float, float, float, float]:
 # ---- the chosen layout ----
 
 
-def _layout(p: SquadronLeaderParams, shape: BoxShape, best: _Candidate) -> Layout:
+def laid_out(p: SquadronLeaderParams, shape: BoxShape, best: Candidate) -> Layout:
+    """The chosen candidate as the kit's layout, its spare room filled."""
+    return fillers.fill(p, _layout(p, shape, best))
+
+
+def _layout(p: SquadronLeaderParams, shape: BoxShape, best: Candidate) -> Layout:
     strategy = best.strategy
     placements: list[Placement] = []
     arrangement = []
