@@ -4,7 +4,9 @@ colours a part right, by which the plates are grouped (squadron_cad.outputs.plat
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections import Counter
+from collections.abc import Iterable
+from typing import Any
 
 import manifold3d
 import trimesh
@@ -13,10 +15,6 @@ from squadron_cad.checks import meshgeo
 from squadron_cad.kit import Part, kit_of
 from squadron_cad.outputs.models import PlateColours, PlatePart
 from squadron_cad.params import KitParamsBase
-
-if TYPE_CHECKING:
-    from squadron_cad.outputs.plates import Plate
-
 
 NEUTRAL = "#9e9e9e"  # shared parts: no player's colour
 PALETTE = ("#c0392b", "#2471a3", "#229954", "#d68910", "#7d3c98", "#17a589")
@@ -108,23 +106,23 @@ def one_change_height(part: Part, params: KitParamsBase) -> float | None:
     return change_height(z, params)
 
 
-def plate_summary(plate: Plate, params: KitParamsBase) -> dict[str, Any]:
+def plate_summary(
+    name: str, parts: Iterable[str], change: float | None, params: KitParamsBase
+) -> dict[str, Any]:
     """The plate's colours for the BOM: per part, the body's and the marks' colours and
     the layer from which a single extruder prints the marks' colour; the plate's one
     change (every part on it shares it: plates are grouped by it)."""
-    material, colour = plate_material(plate.name, params)
+    material, colour = plate_material(name, params)
     kit = kit_of(params)
-    counts: dict[str, int] = {}
-    for piece, _spot in plate.placed:
-        counts[piece.part] = counts.get(piece.part, 0) + 1
+    counts = Counter(parts)
     rows = []
-    for name in sorted(counts):
-        part = kit.part(name)
+    for part_name in sorted(counts):
+        part = kit.part(part_name)
         z = _accent(part, params)
         marks, marks_hex = accent_material(colour) if z is not None else (None, None)
         row = PlatePart(
-            part=name,
-            count=counts[name],
+            part=part_name,
+            count=counts[part_name],
             material=material,
             colour_hex=colour,
             marks_material=marks,
@@ -134,12 +132,11 @@ def plate_summary(plate: Plate, params: KitParamsBase) -> dict[str, Any]:
             one_change=z is None or part.accent_within is None,
         )
         rows.append(row)
-    change = plate.change_at_mm
     marks_material, marks_hex = accent_material(colour) if change is not None else (None, None)
     summary = PlateColours(
-        plate=plate.name,
-        file=f"plates/{plate.name}.3mf",
-        pieces=len(plate.placed),
+        plate=name,
+        file=f"plates/{name}.3mf",
+        pieces=sum(counts.values()),
         material=material,
         colour=colour,
         filament_change_mm=change,

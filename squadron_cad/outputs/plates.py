@@ -391,7 +391,12 @@ def write_plates(
     folder = out_dir / "plates"
     written = [path for plate in plates for path in write_plate(folder, plate, bed, params)]
     if summaries is not None:
-        summaries += [plate_summary(plate, params) for plate in plates]
+        summaries += [
+            plate_summary(
+                plate.name, [piece.part for piece, _ in plate.placed], plate.change_at_mm, params
+            )
+            for plate in plates
+        ]
     _remove_old(folder, written)
     return written
 
