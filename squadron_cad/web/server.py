@@ -96,6 +96,13 @@ class Customizer(ThreadingHTTPServer):
     def url(self) -> str:
         return f"http://127.0.0.1:{self.server_address[1]}/"
 
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A page that went away while it was answered (a tab closed, a request the page
+        dropped) is not the server's error: no traceback in the maker's terminal for it."""
+        if isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError)):
+            return
+        super().handle_error(request, client_address)
+
     def kit_folder(self, name: str) -> Path:
         from squadron_cad.kit import load_kit
 

@@ -132,3 +132,25 @@ def test_only_listed_files_are_served(tmp_path: Path) -> None:
     assert downloads.listed_path(kit, "stl/a.stl") == (kit / "stl" / "a.stl").resolve()
     for rel in ("secret.txt", "../escape", "stl/../secret.txt", "/etc/passwd", "stl/%2e%2e/x"):
         assert downloads.listed_path(kit, rel) is None, rel
+
+
+@pytest.mark.parametrize(
+    ("error", "shown"),
+    [(BrokenPipeError, False), (ConnectionResetError, False), (ValueError, True)],
+)
+def test_a_page_gone_mid_answer_prints_no_traceback(
+    tmp_path: Path, capsys, error: type[Exception], shown: bool
+) -> None:
+    """A tab closed while its answer was written broke the pipe: socketserver printed the
+    traceback into the maker's terminal (seen under make bench-web)."""
+    from squadron_cad.web.server import Customizer
+
+    server = Customizer(0, tmp_path / "web", None)
+    try:
+        try:
+            raise error("the page went away")
+        except error:
+            server.handle_error(None, ("127.0.0.1", 1))
+    finally:
+        server.close()
+    assert ("Traceback" in capsys.readouterr().err) == shown
