@@ -160,6 +160,34 @@ def test_the_kits_plates_pass_lib3mf_strict_with_one_change_each(name: str, buil
             assert all(len(item.volumes) == 2 for item in objects), path.name
 
 
+@pytest.mark.parametrize("name", [kit for kit in INSTALLED if kit != "squadron-leader"])
+def test_one_filament_change_colours_only_the_marks_on_the_kits_plates(
+    name: str, built_kit, tmp_path: Path
+) -> None:
+    """Player 1's plates and the shared ones that carry a colour change, sliced by
+    PrusaSlicer as a single-extruder printer: no body prints in the marks' colour on any
+    layer (Squadron Leader's: tests/integration/test_plates.py)."""
+    import shutil
+
+    from plate_layers import assert_one_change_colours_marks_only
+
+    if shutil.which("prusa-slicer") is None:
+        pytest.skip("prusa-slicer is not installed")
+    kit: BuildReport = built_kit(name)
+    summaries = {plate["plate"]: plate for plate in kit.extras["plates"]}
+    changed = [
+        name
+        for name, plate in summaries.items()
+        if plate["filament_change_mm"] is not None
+        and (name.startswith("player1") or name.startswith("shared"))
+    ]
+    if not changed:
+        pytest.skip(f"no plate of the {name} kit has a colour change")
+    for plate in changed:
+        path = kit.out_dir / "plates" / f"{plate}.3mf"
+        assert_one_change_colours_marks_only(path, summaries[plate], kit.params, tmp_path)
+
+
 @pytest.mark.parametrize("name", INSTALLED)
 def test_every_piece_in_the_packed_box_picture_stands_out_from_the_box(name, built_kit) -> None:
     """The packed box as drawn: each piece's colour differs from the box's, in any of its

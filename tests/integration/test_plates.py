@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 import pytest
 import trimesh
+from plate_layers import assert_one_change_colours_marks_only
 
 from squadron_cad.checks import slicer
 from squadron_cad.outputs.bom import write_bom
@@ -369,73 +370,19 @@ def test_a_remembered_plate_is_the_plate_written(
     assert {path.name: path.read_bytes() for path in again if path.suffix == ".3mf"} == written
 
 
-# ---- one filament change per plate, proven on the slicer's layers ------------------------
-
-
-def gcode_layers(gcode: str) -> list[tuple[float, float, int]]:
-    """(top z, height, colour) of every layer the G-code prints: colour 0 the body's,
-    1 after the first filament change (M600), and so on."""
-    layers: list[list[float]] = []
-    changes = 0
-    for line in gcode.splitlines():
-        if line.startswith(";Z:"):
-            layers.append([float(line[3:]), 0.0, changes])
-        elif line.startswith(";HEIGHT:") and layers:
-            layers[-1][1] = float(line[8:])
-        elif line.split(";")[0].strip() == "M600":
-            changes += 1
-            if layers:
-                layers[-1][2] = changes  # it comes before the layer's first extrusion
-    return [(z, height, int(colour)) for z, height, colour in layers]
-
-
-def volume_mesh(volume) -> trimesh.Trimesh:
-    return trimesh.Trimesh(volume.vertices, volume.faces, process=True)
-
-
-def area_at(mesh: trimesh.Trimesh, z: float) -> float:
-    from squadron_cad.checks import meshgeo
-
-    return float(meshgeo.section(mesh, z).area)
-
-
-def test_one_filament_change_colours_every_part_on_each_plate(kit: BuildReport, plates) -> None:
+def test_one_filament_change_colours_every_part_on_each_plate(
+    kit: BuildReport, plates, tmp_path: Path
+) -> None:
     """Each of player 1's plates sliced by PrusaSlicer as a single-extruder printer: the
     3MF's own colour change (M600) comes before the layer the BOM names, and on every
     layer (cut at its middle) no piece's body prints in the marks' colour and no mark in
     the body's. Before, one plate per player changed filament at the stat card's 1 mm: the
     4 mm tokens' bodies printed in the marks' colour from there up (and the 3MF carried
     no change at all)."""
-    exe = shutil.which("prusa-slicer")
-    if exe is None:
+    if shutil.which("prusa-slicer") is None:
         pytest.skip("prusa-slicer is not installed")
     summaries = {plate["plate"]: plate for plate in kit.extras["plates"]}
     chosen = [p for p in plates if p.suffix == ".3mf" and p.name.startswith("player1_red")]
     assert len(chosen) == 4
-    settings = slicer.SliceSettings.from_params(kit.params)
     for plate in chosen:
-        summary = summaries[plate.stem]
-        gcode = plate.with_suffix(".gcode")
-        run = subprocess.run(
-            [exe, *settings.arguments(), "--output", str(gcode), str(plate)],
-            capture_output=True, text=True, check=False, timeout=300,
-            env={**os.environ, "HOME": str(gcode.parent)},
-        )  # fmt: skip
-        assert run.returncode == 0, run.stderr
-        layers = gcode_layers(gcode.read_text())
-        changed = [z for z, _h, colour in layers if colour == 1 and z]
-        change = summary["filament_change_mm"]
-        if change is None:
-            assert max(colour for _z, _h, colour in layers) == 0, plate.name
-            continue
-        assert min(changed) == pytest.approx(change), plate.name  # where the BOM says
-        assert max(colour for _z, _h, colour in layers) == 1, plate.name  # one change
-        for item in read_objects(str(plate)):
-            body, marks = (volume_mesh(volume) for volume in item.volumes)
-            printed_marks = 0.0
-            for z, height, colour in layers:
-                cut = z - height / 2  # where the slicer cuts the layer
-                wrong = body if colour else marks
-                assert area_at(wrong, cut) < 1e-6, (plate.name, item.name, z, colour)
-                printed_marks += area_at(marks, cut) if colour else 0.0
-            assert printed_marks > 0, (plate.name, item.name)  # the marks print, in colour
+        assert_one_change_colours_marks_only(plate, summaries[plate.stem], kit.params, tmp_path)
