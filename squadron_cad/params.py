@@ -16,7 +16,7 @@ from typing import Annotated, Any, ClassVar, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from squadron_cad.geometry.glyphs import GLYPHS
-from squadron_cad.geometry.marks import MarkName
+from squadron_cad.geometry.marks import MarkName, player_mark
 
 MODEL_CONFIG = ConfigDict(frozen=True, extra="forbid", strict=True, allow_inf_nan=False)
 LENGTH_EPSILON_MM = 1e-9  # sums of decimal lengths are not exact in binary
@@ -375,8 +375,6 @@ class KitParamsBase(BaseModel):
                 f"player_colours has {len(colours)} of them but players is {self.players}: "
                 "give at least one name and colour per player"
             )
-        from squadron_cad.geometry.marks import player_mark
-
         marks = [player_mark(self, index) for index in range(self.players)]
         if len(set(marks)) != len(marks):
             raise ValueError(

@@ -9,14 +9,14 @@ they survive a 0.4 mm nozzle at a few millimetres.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Literal, get_args
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Literal, Protocol, get_args
 
 if TYPE_CHECKING:
     from shapely.geometry import Polygon
     from solid2.core.object_base import OpenSCADObject
 
     from squadron_cad.geometry.expr import Number
-    from squadron_cad.params import KitParamsBase
 
 MarkName = Literal["circle", "triangle", "cross", "star", "square", "diamond", "ring", "chevron"]
 MARKS: tuple[MarkName, ...] = get_args(MarkName)  # the default order: player 1 gets a circle
@@ -74,7 +74,14 @@ OUTLINES: dict[MarkName, Outline] = {
 }
 
 
-def player_mark(params: KitParamsBase, index: int) -> MarkName:
+class WithPlayerColours(Protocol):
+    """What a mark is read from: any kit's parameters (each player's colour may name one)."""
+
+    @property
+    def player_colours(self) -> Sequence[Any] | None: ...
+
+
+def player_mark(params: WithPlayerColours, index: int) -> MarkName:
     """Player `index`'s mark (0-based): their own, else the default order's."""
     colours = params.player_colours
     chosen = colours[index].mark if colours and index < len(colours) else None

@@ -230,7 +230,7 @@ def _move(item: Item, dx: float, dy: float, angle_deg: float) -> Item:
 
 def label_width_mm(label: Label) -> float:
     """The label's advance width: Helvetica's own metrics (fpdf2 ships them)."""
-    from squadron_cad.paper.fonts import text_width_mm
+    from squadron_cad.paper.metrics import text_width_mm  # fpdf2 loads with the paper only
 
     return text_width_mm(label.text, label.size_mm, label.bold)
 

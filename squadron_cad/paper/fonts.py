@@ -1,26 +1,12 @@
-"""Text on paper: Helvetica for page text, and our stroke font for what parts engrave.
-
-Page text (titles, notes, the credit) is set in Helvetica, one of the PDF's standard fonts:
-nothing is embedded, every viewer has it, and fpdf2 ships its metrics, so widths are known
-without a font file. SVGs name Helvetica and its metric twins (Arial, Liberation Sans).
-Marks the 3D parts engrave (numerals, stat letters) use the project's own stroke font, so
-paper, laser and print show the same strokes.
+"""Text on paper that parts engrave (numerals, stat letters): the project's own stroke
+font, so paper, laser and print show the same strokes. Page text (titles, notes, the
+credit) is Helvetica, measured in metrics.py.
 """
 
 from __future__ import annotations
 
-from fpdf.fonts import CORE_FONTS_CHARWIDTHS
-
 from squadron_cad.geometry.glyphs import layout_text
 from squadron_cad.paper.drawing import Layer, Point, Stroke
-
-SVG_FONT_FAMILY = "Helvetica, Arial, 'Liberation Sans', sans-serif"
-
-
-def text_width_mm(text: str, size_mm: float, bold: bool = False) -> float:
-    """Advance width of Helvetica text at a font size in mm (widths per 1000 em)."""
-    widths = CORE_FONTS_CHARWIDTHS["helveticaB" if bold else "helvetica"]
-    return sum(widths.get(char, 556) for char in text) * size_mm / 1000
 
 
 def stroke_text_lines(text: str, height_mm: float, stroke_mm: float) -> list[list[Point]]:

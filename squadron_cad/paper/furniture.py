@@ -8,8 +8,8 @@ butt-capped lines, so the ink is exactly as long as the drawn path.
 from __future__ import annotations
 
 from squadron_cad.paper.drawing import BLACK, Area, Drawing, Item, Label, Stroke, drawing
-from squadron_cad.paper.fonts import text_width_mm
 from squadron_cad.paper.layout import Page
+from squadron_cad.paper.metrics import text_width_mm
 from squadron_cad.paper.page import PageFrame
 
 MM_PER_INCH = 25.4

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from squadron_cad.errors import InputError
 from squadron_cad.paper.drawing import BLACK, Drawing, Label, drawing
-from squadron_cad.paper.fonts import text_width_mm
+from squadron_cad.paper.metrics import text_width_mm
 from squadron_cad.paper.page import PageFrame, Rect
 from squadron_cad.paper.sheet import Piece, PieceSheet
 

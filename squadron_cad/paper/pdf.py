@@ -17,7 +17,7 @@ from fpdf.drawing import PaintedPath
 from fpdf.enums import IntersectionRule, PathPaintRule, StrokeCapStyle, StrokeJoinStyle
 
 from squadron_cad.paper.drawing import Area, Drawing, Label, Stroke
-from squadron_cad.paper.fonts import text_width_mm
+from squadron_cad.paper.metrics import text_width_mm
 from squadron_cad.paper.page import PageFrame
 from squadron_cad.render.atomic import write_bytes
 

@@ -28,7 +28,7 @@ from squadron_cad.paper.drawing import (
     area_geometry,
     rings_of,
 )
-from squadron_cad.paper.fonts import SVG_FONT_FAMILY
+from squadron_cad.paper.metrics import SVG_FONT_FAMILY
 from squadron_cad.render.atomic import write_bytes
 
 SVG_NS = "http://www.w3.org/2000/svg"
