@@ -1,21 +1,14 @@
 // The customizer page: state in the address, live fit, builds streamed, downloads.
 import { buildForm, markChanged, readValue, setValue, showErrors } from "./form.js";
 import { startBuild, cancelBuild, showBuilt } from "./make.js";
+import { $, pageQuery, pageState, postJSON, setBuildable, state } from "./page.js";
 
-const $ = (id) => document.getElementById(id);
 const FIT_DELAY_MS = 60; // typing pauses this long before the layout is asked for
-
-export const state = { kit: "", tin: "", changes: {}, form: null, fields: {}, ok: false, seq: 0 };
 
 async function getJSON(url) {
   const answer = await fetch(url);
   if (!answer.ok) throw new Error((await answer.json()).error || answer.statusText);
   return answer.json();
-}
-
-export async function postJSON(url, body) {
-  return fetch(url, { method: "POST", headers: { "Content-Type": "application/json" },
-    body: JSON.stringify(body) });
 }
 
 // ---- the address: ?kit=...&tin=...&key=value for each changed value ----
@@ -28,20 +21,9 @@ function readAddress() {
   for (const [key, value] of query) if (key !== "kit" && key !== "tin") state.changes[key] = value;
 }
 
-export function pageQuery() {
-  const query = new URLSearchParams({ kit: state.kit });
-  if (state.tin) query.set("tin", state.tin);
-  for (const [key, value] of Object.entries(state.changes)) query.set(key, value);
-  return query.toString();
-}
-
 function writeAddress() {
   history.replaceState(null, "", `?${pageQuery()}`);
   $("params-link").href = `/params.yaml?${pageQuery()}`;
-}
-
-export function pageState() {
-  return { kit: state.kit, tin: state.tin || null, changes: state.changes };
 }
 
 // ---- kit and tin pickers ----
@@ -106,15 +88,6 @@ async function buildWhenFitted(what) {
   // Build clicked while an edit's fit is on its way: build only what that fit accepts.
   if (pending) await pending;
   if (state.ok) startBuild(what);
-}
-
-export function setBuildable(ok) {
-  state.ok = ok;
-  const idle = !document.body.classList.contains("building");
-  $("build").disabled = !(ok && idle);
-  $("build2").disabled = !(ok && idle);
-  $("paper").disabled = !(ok && idle);
-  $("tolerance").disabled = !(ok && idle);
 }
 
 // The page's first fit, asked with the form before the form has come: used when the form

@@ -1,7 +1,6 @@
 // Builds from the page: POST /api/build streams the CLI's JSON Lines as server-sent events.
-import { pageState, postJSON, setBuildable, state } from "./app.js";
+import { $, pageState, postJSON, setBuildable, state } from "./page.js";
 
-const $ = (id) => document.getElementById(id);
 const STAGES = ["scad", "render", "kit checks", "slicer", "layout", "plates", "bom", "previews", "swap", "outputs",
   "picture", "slice"]; // the last two: the tolerance plate's
 const FINAL = new Set(["done", "cached"]);
