@@ -376,8 +376,8 @@ def test_a_long_credit_line_shrinks_to_the_page_not_past_its_margins() -> None:
     """Space Planes' credit with the project's licence is 173 mm long at 2.4 mm: with
     paper.margin_mm=20 the edition stopped with '(a layout bug)'."""
     from squadron_cad.paper.drawing import Label
-    from squadron_cad.paper.metrics import text_width_mm
     from squadron_cad.paper.furniture import SMALL_MM, footer
+    from squadron_cad.paper.metrics import text_width_mm
 
     frame = frame_of(resolve(overrides=["paper.margin_mm=25"]).paper)
     long_credit = "x" * 400
