@@ -345,6 +345,7 @@ def _loaded(point: EntryPoint) -> Kit:
     kit = loaded() if callable(loaded) and not isinstance(loaded, Kit) else loaded
     if not isinstance(kit, Kit):
         raise TypeError(f"entry point {point.name} ({point.value}) is not a squadron_cad Kit")
+    _BY_MODEL.setdefault(kit.params_model, kit)  # kit_of finds it without loading the rest
     return kit
 
 
