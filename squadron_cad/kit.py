@@ -394,8 +394,7 @@ def kit_of(params: KitParamsBase) -> Kit:
         if model is kit.params_model:
             return kit
     if model not in _BY_MODEL:
-        for kit in _entry_point_kits().values():
-            _BY_MODEL.setdefault(kit.params_model, kit)
+        _entry_point_kits()  # loading a kit records it in _BY_MODEL
     if model in _BY_MODEL:
         return _BY_MODEL[model]
     raise InputError(f"no installed kit has the parameter model {model.__name__}")

@@ -39,7 +39,7 @@ from squadron_cad.outputs.threemf import PlateObject, plate_bytes
 from squadron_cad.params import COLOUR_NAMES, KitParamsBase
 from squadron_cad.render import openscad
 from squadron_cad.render.atomic import write_bytes, write_json, write_text
-from squadron_cad.render.cache import RenderCache, file_sha256, source_key
+from squadron_cad.render.cache import RenderCache, source_key
 from squadron_cad.resolve import resolve
 from squadron_cad.tolerance_choice import (
     CHOICE_HEADER,
@@ -489,10 +489,6 @@ def refresh_docs_picture(docs_dir: Path, jobs: int = 2) -> Path:
 
 def _quiet(_name: str, _status: str) -> None:
     """Progress is optional."""
-
-
-def plate_sha256(out: Path) -> str:
-    return file_sha256(out / f"{PLATE}.3mf")
 
 
 if __name__ == "__main__":  # python -m squadron_cad.tolerance docs

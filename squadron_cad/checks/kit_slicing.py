@@ -85,15 +85,19 @@ def slice_kit(
     cache = SliceCache(cache_dir)
     runs = runs or SlicerRuns()
     workers = max(1, jobs or os.cpu_count() or 1)
-    pending = [
-        spec
-        for spec in _wanted(params, stl_dir, parts)
-        if not _cached(spec, stl_dir, cache, outcome)
-    ]
+    wanted = _wanted(params, stl_dir, parts)
+    # each STL read and hashed once: the lookup, a batch's store and a lone slice share it
+    keys = {
+        spec.name: SliceCache.key(stl_dir / spec.file_name, settings, outcome.version)
+        for spec in wanted
+    }
+    pending = [spec for spec in wanted if not _cached(spec, keys[spec.name], cache, outcome)]
     with ThreadPoolExecutor(max_workers=workers) as pool:
         futures = [
             pool.submit(work)
-            for work in _batched(pending, params, stl_dir, path, cache, outcome, runs, workers)
+            for work in _batched(
+                pending, params, stl_dir, path, cache, outcome, runs, workers, keys
+            )
         ]
         for future in futures:
             future.result()  # anything but a SlicerError is a bug: let it surface
@@ -101,8 +105,8 @@ def slice_kit(
     return outcome
 
 
-def _cached(spec: Part, stl_dir: Path, cache: SliceCache, outcome: KitSlice) -> bool:
-    result = cache.get(SliceCache.key(stl_dir / spec.file_name, outcome.settings, outcome.version))
+def _cached(spec: Part, key: str, cache: SliceCache, outcome: KitSlice) -> bool:
+    result = cache.get(key)
     if result is not None:
         outcome.results[spec.name] = result
         outcome.cached.append(spec.name)
@@ -118,6 +122,7 @@ def _batched(
     outcome: KitSlice,
     runs: SlicerRuns,
     workers: int,
+    keys: dict[str, str],
 ) -> list[Callable[[], None]]:
     """The work, one task per batch of parts sliced in one process (slicer_batch); a part
     the bed model refuses, one alone (a part not printed with these parameters: `optional`)."""
@@ -127,11 +132,11 @@ def _batched(
     def alone(name: str) -> None:
         spec = by_name[name]
         optional = spec.count(params) == 0
-        _one(spec, stl_dir / spec.file_name, path, cache, outcome, runs, optional=optional)
+        stl = stl_dir / spec.file_name
+        _one(spec, stl, keys[name], path, cache, outcome, runs, optional=optional)
 
     def keep(name: str, result: SliceResult) -> None:
-        key = SliceCache.key(stl_dir / by_name[name].file_name, outcome.settings, outcome.version)
-        outcome.results[name] = cache.put(key, result)
+        outcome.results[name] = cache.put(keys[name], result)
 
     plans = {
         spec.name: slicer_batch.plan(spec.name, stl_dir / spec.file_name, outcome.settings)
@@ -149,6 +154,7 @@ def _batched(
 def _one(
     spec: Part,
     stl: Path,
+    key: str,
     path: str,
     cache: SliceCache,
     outcome: KitSlice,
@@ -159,7 +165,6 @@ def _one(
     alternative, or none to print with these parameters) that fails is only a warning."""
     if runs.stopped:
         return
-    key = SliceCache.key(stl, outcome.settings, outcome.version)
     result = cache.get(key)
     if result is not None:
         outcome.results[spec.name] = result

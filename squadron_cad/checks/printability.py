@@ -316,9 +316,18 @@ def stroke_width(glyph: Polygon) -> float:
     return (half - math.sqrt(max(half * half - 4 * glyph.area, 0.0))) / 2
 
 
-def measure_text(mesh: trimesh.Trimesh, depth_hint: float) -> TextMeasure | None:
+Engraved = tuple[float, list[Polygon]]  # the top face's height, the letters cut into it
+
+
+def engraved_top(mesh: trimesh.Trimesh, depth_hint: float) -> Engraved:
     top = meshgeo.top_face_z(mesh)
-    glyphs = engraved_glyphs(mesh, top, depth_hint)
+    return top, engraved_glyphs(mesh, top, depth_hint)
+
+
+def measure_text(
+    mesh: trimesh.Trimesh, depth_hint: float, engraved: Engraved | None = None
+) -> TextMeasure | None:
+    top, glyphs = engraved or engraved_top(mesh, depth_hint)
     if not glyphs:
         return None
     strokes = [stroke_width(g) for g in glyphs]
@@ -329,14 +338,17 @@ def measure_text(mesh: trimesh.Trimesh, depth_hint: float) -> TextMeasure | None
 
 
 def text_spacing_findings(
-    part: str, mesh: trimesh.Trimesh, params: KitParamsBase, waived: str = ""
+    part: str,
+    mesh: trimesh.Trimesh,
+    params: KitParamsBase,
+    waived: str = "",
+    engraved: Engraved | None = None,
 ) -> list[Finding]:
     """The land between engraved strokes and letters, and the islands inside letters,
     measured on the section under the top face against the nozzle-based minimums; a
     shortfall is an error, or a warning naming `waived` (the kit's reason) when given."""
     limits = params.checks
-    top = meshgeo.top_face_z(mesh)
-    glyphs = engraved_glyphs(mesh, top, params.text.depth_mm)
+    top, glyphs = engraved or engraved_top(mesh, params.text.depth_mm)
     material = text_spacing.top_material(mesh, top)
     thin = thin_spots(material, limits.min_text_gap_mm)
     gap = text_spacing.letter_gap(glyphs, thin, limits.min_text_gap_mm)
@@ -398,10 +410,12 @@ def text_parameter_findings(part: str, params: KitParamsBase, info: PartInfo) ->
     ]  # fmt: skip
 
 
-def text_mesh_findings(part: str, mesh: trimesh.Trimesh, params: KitParamsBase) -> list[Finding]:
+def text_mesh_findings(
+    part: str, mesh: trimesh.Trimesh, params: KitParamsBase, engraved: Engraved | None = None
+) -> list[Finding]:
     """The same limits measured on the engraved letters themselves."""
     limits = params.checks
-    measured = measure_text(mesh, params.text.depth_mm)
+    measured = measure_text(mesh, params.text.depth_mm, engraved)
     if measured is None:
         return [
             Finding(part, "text_on_top", "no engraved letters found on the top face",
@@ -481,9 +495,11 @@ def printability_findings(
     if info.text_height_mm is not None:
         findings += text_parameter_findings(part, params, info)
         face_up = _text_face_up(mesh, info)
-        findings += text_mesh_findings(part, face_up, params)
-        if findings[-1].check != "text_on_top":  # letters found: measure their spacing
-            findings += text_spacing_findings(part, face_up, params, info.text_spacing_waived)
+        engraved = engraved_top(face_up, params.text.depth_mm)  # cut once, read by both
+        findings += text_mesh_findings(part, face_up, params, engraved)
+        if engraved[1]:  # letters found: measure their spacing
+            waived = info.text_spacing_waived
+            findings += text_spacing_findings(part, face_up, params, waived, engraved)
     return findings
 
 

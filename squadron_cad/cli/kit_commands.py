@@ -110,7 +110,7 @@ def build(
     """
     from squadron_cad import uptodate
     from squadron_cad.cli.showing import failed_build_left, show_build
-    from squadron_cad.pipeline.options import BuildOptions, build_options_key
+    from squadron_cad.pipeline.options import BuildOptions, kit_build_key
     from squadron_cad.pipeline.report import report_from_manifest
 
     started = time.perf_counter()
@@ -129,10 +129,8 @@ def build(
         cache_dir=cache,
     )
     show = {"quiet": quiet, "verbose": verbose, "as_json": as_json}
-    unchanged = None
-    if not (only or no_cache or keep_failed):
-        key = uptodate.build_key(resolved.model_dump_json(), build_options_key(options))
-        unchanged = uptodate.up_to_date_manifest(Path(os.path.abspath(out)), key)
+    key = kit_build_key(resolved, options) if options.use_cache else None  # build()'s own
+    unchanged = uptodate.up_to_date_manifest(Path(os.path.abspath(out)), key) if key else None
     if unchanged is not None:  # nothing to do, and no need to load the machinery to see it
         remove_stale_staging(Path(os.path.realpath(out)))  # a killed build's, as README says
         seconds = time.perf_counter() - started

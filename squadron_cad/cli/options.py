@@ -143,11 +143,6 @@ class Given:
         """The options as typer hands them over (a repeatable option not given is None)."""
         return cls(params=tuple(params or ()), overrides=tuple(overrides or ()), **given)
 
-    @property
-    def asked(self) -> bool:
-        """Were any parameters given (files, overrides, a tin or a kit)?"""
-        return bool(self.params or self.overrides or self.tin or self.kit)
-
     def parameters(self) -> Any:
         """The resolved parameters: kit defaults, then --tin, then --params, then --set."""
         from squadron_cad.resolve import resolve  # pydantic and the kits: not for --help

@@ -50,11 +50,13 @@ def _plain(rel: str) -> bool:
 
 def listed_path(folder: Path, rel: str) -> Path | None:
     """The file `rel` names when a record lists it and it still lies inside `folder`."""
-    if rel not in listed_files(folder):
-        return None
+    return _inside(folder, rel) if rel in listed_files(folder) else None
+
+
+def _inside(folder: Path, rel: str) -> Path | None:
+    """The file at `rel` when it still lies inside `folder` (no link leads out of it)."""
     path = (folder / rel).resolve()
-    root = folder.resolve()
-    if root not in path.parents or not path.is_file():
+    if folder.resolve() not in path.parents or not path.is_file():
         return None
     return path
 
@@ -63,8 +65,8 @@ def kit_zip(folder: Path, name: str) -> bytes:
     """The kit's listed files in one ZIP under a folder named after the kit."""
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        for rel in sorted(listed_files(folder)):
-            path = listed_path(folder, rel)
+        for rel in sorted(listed_files(folder)):  # the records read once, not per file
+            path = _inside(folder, rel)
             if path is None:
                 continue
             info = zipfile.ZipInfo(f"{name}/{rel}", ZIP_TIME)

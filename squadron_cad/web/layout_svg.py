@@ -8,13 +8,13 @@ Light: no matplotlib, no trimesh, so an edit's drawing comes back in millisecond
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from html import escape
 
 from squadron_cad.fit.layout import Layout, Placement, Pocket, pocket_label
 from squadron_cad.fit.units import octagon_points
+from squadron_cad.geometry.outlines import rounded_rect_points
 from squadron_cad.kit import Kit
 from squadron_cad.params import KitParamsBase
 
@@ -28,18 +28,6 @@ TIN, BOX, POCKET, PIECE, BOUGHT, ON_TOP, LIMIT = (
     "#d62828",
 )
 AXIS_WORDS = {"x": "length", "y": "width", "z": "depth", "corner": "corner"}
-
-
-def rounded_rect(length: float, width: float, radius: float, steps: int = 6) -> list[tuple]:
-    """A centred rounded rectangle as a polygon (corners sampled every 90 / steps deg)."""
-    radius = min(max(radius, 0.0), length / 2, width / 2)
-    hx, hy = length / 2 - radius, width / 2 - radius
-    points = []
-    for cx, cy, start in ((hx, hy, 0), (-hx, hy, 90), (-hx, -hy, 180), (hx, -hy, 270)):
-        for k in range(steps + 1):
-            angle = math.radians(start + 90 * k / steps)
-            points.append((cx + radius * math.cos(angle), cy + radius * math.sin(angle)))
-    return points
 
 
 def _path(points: Iterable[Sequence[float]]) -> str:
@@ -99,19 +87,21 @@ def layout_svg(layout: Layout, params: KitParamsBase, kit: Kit) -> str:
         f"<title>{escape(layout.strategy)}</title>",
     ]
     if tin is not None:
-        outline = rounded_rect(tin.inner_length_mm, tin.inner_width_mm, tin.corner_radius_mm)
+        outline = rounded_rect_points(
+            tin.inner_length_mm, tin.inner_width_mm, tin.corner_radius_mm, steps=6
+        )
         style = f'fill="none" stroke="{TIN}" stroke-width="0.4" stroke-dasharray="2 1.2"'
         parts.append(_polygon(outline, style, f"tin {tin.name} (inside)"))
     parts.append(
         _polygon(
-            rounded_rect(box.length, box.width, box.radius),
+            rounded_rect_points(box.length, box.width, box.radius, steps=6),
             f'fill="#f7f9fc" stroke="{BOX}" stroke-width="0.5"',
             "box (outside)",
         )
     )
     parts.append(
         _polygon(
-            rounded_rect(box.inner_length, box.inner_width, box.inner_radius),
+            rounded_rect_points(box.inner_length, box.inner_width, box.inner_radius, steps=6),
             f'fill="none" stroke="{BOX}" stroke-width="0.25" stroke-dasharray="0.8 0.8"',
             "box (inside)",
         )

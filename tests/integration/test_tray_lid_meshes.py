@@ -22,8 +22,6 @@ from squadron_cad.tolerance import Ladder, build_plate
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from toykit.lidded import TOY_LID_KIT
 
-pytestmark = pytest.mark.integration
-
 
 @pytest.fixture(scope="module")
 def lidded(render_parts, tmp_path_factory):
@@ -73,9 +71,10 @@ def test_a_lid_left_unseated_lets_the_stacks_rise_and_can_come_off(lidded) -> No
     assert measure_lid(loose, meshes, None).lap_mm == pytest.approx(0.4, abs=0.03)
 
 
-def test_the_lid_coupons_measure_their_labels(lidded, tmp_path) -> None:
+def test_the_lid_coupons_measure_their_labels(lidded, tmp_path, shared_cache) -> None:
     params, _, _ = lidded
-    plate = build_plate(params, tmp_path / "tol", Ladder.parse("0.10:0.30:0.10"), picture=False)
+    ladder = Ladder.parse("0.10:0.30:0.10")
+    plate = build_plate(params, tmp_path / "tol", ladder, picture=False, cache_dir=shared_cache)
     assert [row["label_mm"] for row in plate.measures] == [0.1, 0.2, 0.3]
     for row in plate.measures:
         assert row["key"] == "tray.lid.clearance_mm"

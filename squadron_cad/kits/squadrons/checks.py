@@ -40,8 +40,8 @@ from squadron_cad.checks.fits import FitLimits
 from squadron_cad.checks.tin import box_in_tin_findings
 from squadron_cad.checks.tray_play import tray_findings
 from squadron_cad.components.invariants import invariant, unmeasured, valid_solids
-from squadron_cad.components.ruler_joint.measure import JointMeasure, joint_findings, measure_joint
-from squadron_cad.components.stat_card.measure import DialMeasure, dial_findings, measure_dial
+from squadron_cad.components.ruler_joint.measure import joint_findings, remembered_joint
+from squadron_cad.components.stat_card.measure import DialMeasure, dial_findings, remembered_dial
 from squadron_cad.kits.squadrons import constants
 from squadron_cad.kits.squadrons.constants import OBJECTIVE_PARTS, card_part, ruler_part
 from squadron_cad.kits.squadrons.parts import tracker
@@ -63,9 +63,9 @@ def _top_section(mesh: trimesh.Trimesh, depth: float) -> MultiPolygon:
 # ---- ruler and gauge: ticks ------------------------------------------------------------------
 
 
-@lru_cache(maxsize=8)
-def _joints(first: trimesh.Trimesh, second: trimesh.Trimesh) -> JointMeasure:
-    return measure_joint(first, second)
+# Kept between builds by the meshes (another tin measures the joints no more), and within
+# this process by the mesh objects (each check asks again).
+_joints = lru_cache(maxsize=8)(remembered_joint)
 
 
 def ruler_sections(meshes: Meshes) -> list[trimesh.Trimesh] | None:
@@ -409,9 +409,7 @@ def pivot_invariants(design: Any, meshes: Meshes) -> list[dict[str, Any]]:
 # ---- tracker and box ------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=8)
-def _dial(layout: Any, card: trimesh.Trimesh, clip: trimesh.Trimesh) -> DialMeasure:
-    return measure_dial(layout, card, clip)
+_dial = lru_cache(maxsize=8)(remembered_dial)  # as _joints
 
 
 TRACKER_CARD = card_part(1)  # every ship's card has the same rows: the first is measured

@@ -20,8 +20,6 @@ from squadron_cad.kit import load_kit
 from squadron_cad.outfolder import read_ownership
 from squadron_cad.resolve import resolve
 
-pytestmark = [pytest.mark.integration, pytest.mark.web]
-
 KIT = "squadron-leader"
 ALTOIDS = f"?kit={KIT}&tin=altoids"
 DRAFT = f"?kit={KIT}&quality=draft"  # the session's draft kit (conftest's `built`)

@@ -16,8 +16,6 @@ import pytest
 
 from squadron_cad.web.builds import Builds, Job, group_alive
 
-pytestmark = [pytest.mark.integration, pytest.mark.web]
-
 
 def ask(server, method: str, path: str, body: bytes | None = None, **headers: str):
     address = urlsplit(server.url)

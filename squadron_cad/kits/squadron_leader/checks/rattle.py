@@ -11,7 +11,6 @@ stays put. A unit that can move more than `box.max_rattle_mm` any way rattles.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -29,7 +28,6 @@ from squadron_cad.kits.squadron_leader.stowing import items
 DIRECTIONS = {"+x": (1.0, 0.0), "-x": (-1.0, 0.0), "+y": (0.0, 1.0), "-y": (0.0, -1.0)}
 TOUCH_MM = 1e-4  # closer than this, two faces touch
 TOKENS = ("plane_token", "altitude_token")
-DIE_SHAPES = {8: "octahedron"}  # other dice are boxes of their size
 
 
 @dataclass(frozen=True)
@@ -245,8 +243,3 @@ def findings(p: SquadronLeaderParams, layout: Layout) -> list[Finding]:
             )
         )
     return found
-
-
-def worst(p: SquadronLeaderParams, layout: Layout) -> float:
-    travels = measure(p, layout)
-    return max((t.worst for t in travels), default=0.0) if travels else math.nan

@@ -147,6 +147,7 @@ def _lift_shelves(p: SquadronLeaderParams, layout: Layout) -> Layout:
     floor = float(layout.box.floor)
     pockets = list(layout.pockets)
     lifts: dict[str, float] = {}
+    piles = _piles(bodies)  # the bodies do not move while the shelves are looked at
     for index, pocket in enumerate(pockets):
         if pocket.levels[0] == "floor" or pocket.on_top:
             continue
@@ -157,7 +158,7 @@ def _lift_shelves(p: SquadronLeaderParams, layout: Layout) -> Layout:
             if abs(b.z_low - pocket.z_bottom) < rattle.TOUCH_MM
             and grown.contains(b.footprint.representative_point())
         ]
-        pile = set().union(*(p_ for p_ in _piles(bodies) if p_ & {b.unit for b in on_it}))
+        pile = set().union(*(p_ for p_ in piles if p_ & {b.unit for b in on_it}))
         if not pile:
             continue
         members = [b for b in bodies if b.unit in pile]

@@ -270,9 +270,12 @@ def test_a_round_tins_box_renders_with_its_wall_whole(render_parts, tmp_path: Pa
 
 
 @pytest.fixture(scope="module")
-def plate(tmp_path_factory):
+def plate(tmp_path_factory, shared_cache):
     params = resolve(kit="space-planes")
-    return build_plate(params, tmp_path_factory.mktemp("tol") / "t", Ladder.parse(DEFAULT_LADDER))
+    out = tmp_path_factory.mktemp("tol") / "t"
+    return build_plate(
+        params, out, Ladder.parse(DEFAULT_LADDER), picture=False, cache_dir=shared_cache
+    )
 
 
 def test_each_coupon_measures_its_label(plate) -> None:

@@ -27,8 +27,6 @@ from squadron_cad.kits.squadrons.sheets.registry import write_paper
 from squadron_cad.paper.measure import parse_path_data
 from squadron_cad.pipeline.report import BuildReport
 
-pytestmark = pytest.mark.integration
-
 SVG = "{http://www.w3.org/2000/svg}"
 SLIVER_MM2 = 1e-3
 # part -> (its laser file, its parameter section (thickness_mm: its top face), whether the

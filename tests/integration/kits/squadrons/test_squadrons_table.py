@@ -22,8 +22,6 @@ from squadron_cad.kits.squadrons.parts import tracker
 from squadron_cad.outputs.threemf import read_objects
 from squadron_cad.pipeline.report import BuildReport
 
-pytestmark = pytest.mark.integration
-
 TEXT_GAP_MM = 0.5  # a sliver of material between two engraved strokes: one 0.45 mm line
 MIN_IOU = 0.85  # a measured mark against its polygon
 
@@ -198,13 +196,14 @@ def kit_design(kit: BuildReport):
 
 
 @pytest.fixture(scope="module")
-def coupons(tmp_path_factory):
+def coupons(tmp_path_factory, shared_cache):
     from squadron_cad.resolve import resolve
     from squadron_cad.tolerance import Ladder, build_plate
 
     ladder = Ladder.parse("0.15:0.25:0.05")
     out = tmp_path_factory.mktemp("sq_tol") / "tolerance"
-    return build_plate(resolve(kit="squadrons"), out, ladder, jobs=2)
+    params = resolve(kit="squadrons")
+    return build_plate(params, out, ladder, jobs=2, picture=False, cache_dir=shared_cache)
 
 
 def test_the_kits_fits_print_as_coupons_that_measure_their_labels(coupons) -> None:
