@@ -3,18 +3,22 @@
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import os
+import pickle
+import shutil
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 import trimesh
 
 from squadron_cad.checks.mesh import load_mesh
-from squadron_cad.kit import design_of
+from squadron_cad.kit import Part, design_of, kit_of
 from squadron_cad.kits.squadron_leader.parts.registry import PARTS
 from squadron_cad.locks import folder_lock
 from squadron_cad.params import KitParamsBase
@@ -67,21 +71,74 @@ def render_parts(shared_cache: Path) -> Callable[[KitParamsBase, Iterable[str], 
     return render
 
 
-def _build(folder: Path, overrides: list[str], cache: Path) -> BuildReport:
-    options = BuildOptions(out_dir=folder, jobs=2, previews=False, cache_dir=cache)
-    return build(resolve(overrides=overrides), options)
+class _ReportPickler(pickle.Pickler):
+    """A build report pickled with its parts by name: a kit's builders are closures."""
+
+    def persistent_id(self, obj: object) -> tuple[str, str | None, int | None] | None:
+        if isinstance(obj, Part):
+            return (obj.variant_of or obj.name, obj.variant_of and obj.name, obj.player)
+        return None
+
+
+class _ReportUnpickler(pickle.Unpickler):
+    def __init__(self, data: bytes, params: KitParamsBase) -> None:
+        super().__init__(io.BytesIO(data))
+        self.parts = {spec.name: spec for spec in kit_of(params).parts}
+        self.players = params.players
+
+    def persistent_load(self, pid: tuple[str, str | None, int | None]) -> Part:
+        name, variant, player = pid
+        if variant is None or player is None:
+            return self.parts[name]
+        return self.parts[name].player_variants(self.players)[player]
+
+
+def _once_per_run(
+    name: str, own: Path, shared_cache: Path, make: Callable[[Path], BuildReport]
+) -> BuildReport:
+    """The kit `make` builds, built once per test run: the first xdist worker to ask builds it
+    (under a folder lock) and records its report; each worker then works on a copy of its
+    own, so that neither sees what the other's tests do to theirs."""
+    shared = shared_cache.with_name(f"{shared_cache.name}-kits") / name
+    turn = shared / "turn"  # the lock's own folder: a build locks its out folder's parent
+    turn.mkdir(parents=True, exist_ok=True)
+    kit, record = shared / "kit", shared / "report.pickle"
+    with folder_lock(turn):
+        if not record.is_file():
+            report = make(kit)
+            stream = io.BytesIO()
+            _ReportPickler(stream).dump(report)
+            record.write_bytes(pickle.dumps((report.params, stream.getvalue())))
+    params, data = pickle.loads(record.read_bytes())
+    report = _ReportUnpickler(data, params).load()
+    shutil.copytree(kit, own, symlinks=True)
+    report.relocate(kit, own)
+    report.out_dir = own
+    return report
+
+
+def _build(
+    name: str, own: Path, shared_cache: Path, overrides: list[str], **options: Any
+) -> BuildReport:
+    def make(folder: Path) -> BuildReport:
+        settings = BuildOptions(out_dir=folder, jobs=2, cache_dir=shared_cache, **options)
+        return build(resolve(overrides=overrides), settings)
+
+    return _once_per_run(name, own, shared_cache, make)
 
 
 @pytest.fixture(scope="session")
 def default_kit(tmp_path_factory, shared_cache: Path) -> BuildReport:
     """The whole default kit at final quality, as `make stl` builds it."""
-    return _build(tmp_path_factory.mktemp("default"), [], shared_cache)
+    own = tmp_path_factory.mktemp("default") / "out"
+    return _build("default", own, shared_cache, [], previews=False)
 
 
 @pytest.fixture(scope="session")
 def wide_kit(tmp_path_factory, shared_cache: Path) -> BuildReport:
     """Width 30 at draft quality: every size must scale with the token."""
-    return _build(tmp_path_factory.mktemp("wide"), list(WIDE_DRAFT), shared_cache)
+    own = tmp_path_factory.mktemp("wide") / "out"
+    return _build("wide", own, shared_cache, list(WIDE_DRAFT), previews=False)
 
 
 @pytest.fixture(scope="session")
@@ -95,28 +152,33 @@ def draft_kit(tmp_path_factory, shared_cache: Path) -> BuildReport:
     """The whole default kit at draft quality with every output (slicer, plates, layout,
     BOM, pictures), built once for the session: copy it before changing anything in it
     (rebuilds of a copy find its parts in the session's cache: SQUADRON_CACHE)."""
-    out = tmp_path_factory.mktemp("draft") / "out"
-    options = BuildOptions(out_dir=out, jobs=2, cache_dir=shared_cache)
-    return build(resolve(overrides=["quality=draft"]), options)
+    own = tmp_path_factory.mktemp("draft") / "out"
+    return _build("draft", own, shared_cache, ["quality=draft"])
 
 
 @pytest.fixture(scope="session")
 def built_kit(
-    tmp_path_factory: pytest.TempPathFactory, shared_cache: Path, default_kit: BuildReport
+    tmp_path_factory: pytest.TempPathFactory, shared_cache: Path, request: pytest.FixtureRequest
 ) -> Callable[[str], BuildReport]:
     """Each installed kit built once for the session with its defaults (no pictures or
     slicer; the default kit is `default_kit`, which slices)."""
     from squadron_cad.kit import default_kit as the_default
 
-    built: dict[str, BuildReport] = {the_default().name: default_kit}
+    built: dict[str, BuildReport] = {}
 
     def kit(name: str) -> BuildReport:
+        if name == the_default().name:
+            return request.getfixturevalue("default_kit")
         if name not in built:
-            out = tmp_path_factory.mktemp(name.replace("-", "_")) / "kit"
-            options = BuildOptions(
-                out_dir=out, jobs=2, previews=False, slice=False, cache_dir=shared_cache
-            )
-            built[name] = build(resolve(kit=name), options)
+            own = tmp_path_factory.mktemp(name.replace("-", "_")) / "kit"
+
+            def make(folder: Path) -> BuildReport:
+                options = BuildOptions(
+                    out_dir=folder, jobs=2, previews=False, slice=False, cache_dir=shared_cache
+                )
+                return build(resolve(kit=name), options)
+
+            built[name] = _once_per_run(name, own, shared_cache, make)
         return built[name]
 
     return kit

@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 
 from squadron_cad.errors import InputError
 from squadron_cad.fit.layout import BoxShape
+from squadron_cad.fit.packing import FRONT_LIMIT
 from squadron_cad.fit.units import Unit
 from squadron_cad.kits.squadron_leader.params import SquadronLeaderParams
 from squadron_cad.kits.squadron_leader.stowing import refusals, solver
@@ -140,11 +141,40 @@ def _has_layout(p: SquadronLeaderParams) -> bool:
     leave_out = frozenset(p.box.leave_out)
     try:
         solver.check_box(p, shape)
-        contents = solver.contents_of(p)
+        contents = _contents(p)
         solver.check_each_item(p, shape, contents, leave_out)
     except InputError:
         return False
-    return solver.search(p, shape, contents, leave_out) is not None
+    return _any_fit(p, shape, contents, leave_out)
+
+
+def _contents(p: SquadronLeaderParams) -> solver.Contents:
+    """The pieces to stow, shared by the tins a refusal tries (the pieces do not change
+    with the tin), with the blocks each strategy made of them."""
+    pieces = p.model_dump_json(exclude={"tin"})
+    if pieces not in _CONTENTS:
+        if len(_CONTENTS) >= 4:  # a server refuses tin after tin: keep the latest few
+            del _CONTENTS[next(iter(_CONTENTS))]
+        _CONTENTS[pieces] = solver.contents_of(p)
+    return _CONTENTS[pieces]
+
+
+_CONTENTS: dict[str, solver.Contents] = {}
+
+
+def _any_fit(
+    p: SquadronLeaderParams, shape: BoxShape, contents: solver.Contents, leave_out: frozenset[str]
+) -> bool:
+    """Whether any arrangement fits: what `solver.search(...) is not None` answers, without
+    looking on for the best one once one fits (the refusal's figures ask this 20-odd times)."""
+    for strategy in solver.strategies(p, shape, leave_out):
+        for packing in solver.packings(p, shape, contents, strategy, (0.0, FRONT_LIMIT)):
+            if min(solver.straight_margins(shape, packing).values()) < -solver.EPS:
+                continue  # the corners only lower the margins
+            candidate = solver.scored_candidate(p, shape, packing)
+            if min(candidate.margins.values()) >= -solver.EPS:
+                return True
+    return False
 
 
 def _best_shortfall(
@@ -175,7 +205,7 @@ def _culprit(
     for kind in sorted(
         set(solver.KINDS) - leave_out - {"stacks"}, key=lambda k: _area(contents, k)
     ):
-        if solver.search(p, shape, contents, leave_out | {kind}) is not None:
+        if _any_fit(p, shape, contents, leave_out | {kind}):
             return kind
     return "stacks"
 

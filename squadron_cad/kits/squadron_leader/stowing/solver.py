@@ -117,7 +117,8 @@ class Contents:
     ruler_edge: list[Unit]
     template: Unit
     template_pocket: Variant  # its own outline pocket, computed once (shapely is slow-ish)
-    variants: dict[Strategy, list[list[Variant]]] = field(default_factory=dict)  # a cache
+    # a cache, by strategy and the depth its blocks may use
+    variants: dict[tuple[Strategy, float], list[list[Variant]]] = field(default_factory=dict)
 
 
 # ---- contents and strategies ----
@@ -256,12 +257,12 @@ def packings(
 ) -> Iterable[_Packing]:
     """The strategy's arrangements up to `reach[0]` mm beyond the box, `reach[1]` per step."""
     room = _room(p, shape, strategy)
-    if strategy not in contents.variants:
-        contents.variants[strategy] = [
+    if (strategy, room) not in contents.variants:
+        contents.variants[strategy, room] = [
             [v for v in group if v.z <= room + EPS]
             for group in _block_variants(p, contents, strategy, room)
         ]
-    variants = contents.variants[strategy]
+    variants = contents.variants[strategy, room]
     extra, front = reach
     max_w, max_h = shape.inner_length + extra, shape.inner_width + extra
     template = _template_on_top(p, shape, contents) if strategy.template_on_top else None
