@@ -1,6 +1,10 @@
 """Markers by folder: every test under tests/integration is `integration`, every test
 under tests/integration/web is `web` as well (`make test-fast` leaves both out), so a new
-file there needs no marker of its own."""
+file there needs no marker of its own.
+
+Under `make test` (xdist, `--dist loadgroup`) an integration file's tests run on one
+worker, so that what its module fixtures build is built once, not on both workers; the
+integration files go first and the many short unit tests fill in behind them."""
 
 from __future__ import annotations
 
@@ -10,6 +14,8 @@ import pytest
 
 TESTS = Path(__file__).parent
 FOLDER_MARKERS = {"integration": pytest.mark.integration, "web": pytest.mark.web}
+# Integration files whose tests share nothing costly: spread over both workers.
+SPREAD = {"test_faults.py", "test_examples.py", "test_fuzz_renders.py"}
 
 
 @pytest.hookimpl(tryfirst=True)  # before -m deselects by these markers
@@ -21,3 +27,15 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             marker = FOLDER_MARKERS.get(folder)
             if marker is not None:
                 item.add_marker(marker)
+    _integration_files_whole_and_first(items)
+
+
+def _integration_files_whole_and_first(items: list[pytest.Item]) -> None:
+    def integration(item: pytest.Item) -> bool:
+        return item.path.is_relative_to(TESTS / "integration")
+
+    for item in items:
+        if integration(item) and item.path.name not in SPREAD:
+            group = item.path.relative_to(TESTS).as_posix()
+            item.add_marker(pytest.mark.xdist_group(group))
+    items.sort(key=lambda item: not integration(item))

@@ -1,5 +1,6 @@
 """tests/conftest.py marks a test by its folders: a new file under tests/integration (or
-tests/integration/web) is left out of `make test-fast` without a marker of its own."""
+tests/integration/web) is left out of `make test-fast` without a marker of its own, and
+its tests form one xdist group (one worker builds what its module fixtures build)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,8 @@ TESTS = Path(__file__).resolve().parents[1]
 MARKED = """\
 def test_it(request) -> None:
     assert [marker.name for marker in request.node.iter_markers()] == {expected}
+    group = request.node.get_closest_marker("xdist_group")
+    assert (group and group.args) == {group}
 """
 
 
@@ -21,13 +24,15 @@ def test_a_test_is_marked_by_its_folder(tmp_path: Path) -> None:
     tests = tmp_path / "tests"
     folders = (
         ("unit", []),
-        ("integration", ["integration"]),
-        ("integration/web", ["web", "integration"]),  # the nearest folder's marker first
+        ("integration", ["integration", "xdist_group"]),
+        ("integration/web", ["web", "integration", "xdist_group"]),  # the nearest folder first
     )
     for folder, expected in folders:
         (tests / folder).mkdir(parents=True)
         name = folder.replace("/", "_")
-        (tests / folder / f"test_in_{name}.py").write_text(MARKED.format(expected=expected))
+        group = None if folder == "unit" else (f"{folder}/test_in_{name}.py",)
+        text = MARKED.format(expected=expected, group=group)
+        (tests / folder / f"test_in_{name}.py").write_text(text)
     shutil.copy(TESTS / "conftest.py", tests / "conftest.py")
     (tmp_path / "pytest.ini").write_text("[pytest]\nmarkers =\n    integration\n    web\n")
     run = subprocess.run(
