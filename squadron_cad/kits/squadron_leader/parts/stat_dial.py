@@ -16,7 +16,8 @@ from squadron_cad.components.stat_card import shape
 from squadron_cad.components.stat_card.shape import DialLayout
 from squadron_cad.geometry.expr import Number
 from squadron_cad.geometry.marks import flush_mark, player_mark
-from squadron_cad.kits.squadron_leader.params import SquadronLeaderParams, token_mark_mm
+from squadron_cad.kits.squadron_leader.mark_room import token_mark_mm
+from squadron_cad.kits.squadron_leader.params import SquadronLeaderParams
 
 if TYPE_CHECKING:
     from squadron_cad.kits.squadron_leader.design import SquadronLeaderDesign

@@ -14,11 +14,8 @@ from shapely.geometry import MultiPolygon, Polygon
 from squadron_cad.checks import meshgeo
 from squadron_cad.geometry.marks import mark_shape, player_mark
 from squadron_cad.kit import variant_name
-from squadron_cad.kits.squadron_leader.params import (
-    SquadronLeaderParams,
-    plane_mark_mm,
-    token_mark_mm,
-)
+from squadron_cad.kits.squadron_leader.mark_room import plane_mark_mm, token_mark_mm
+from squadron_cad.kits.squadron_leader.params import SquadronLeaderParams
 from squadron_cad.kits.squadron_leader.parts import altitude_token, plane_token, stat_dial
 from squadron_cad.pipeline.options import BuildOptions
 from squadron_cad.pipeline.report import BuildReport
