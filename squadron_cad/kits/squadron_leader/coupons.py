@@ -38,6 +38,7 @@ from squadron_cad.components.stat_card.shape import DialLayout
 from squadron_cad.geometry.expr import Number, smin
 from squadron_cad.geometry.shapes import EPSILON_MM, rounded_rectangle
 from squadron_cad.kit import Coupon
+from squadron_cad.kits.squadron_leader.geometry.lid import box_outer
 from squadron_cad.kits.squadron_leader.params import SquadronLeaderParams
 from squadron_cad.kits.squadron_leader.parts import (
     altitude_token,
@@ -108,7 +109,7 @@ def measure_peg(
 
 def _lid_box(p: SquadronLeaderParams) -> tuple[Number, Number, Number]:
     """The small box whose top the lid coupons drop into: the real box's corner radius."""
-    _length, _width, radius = box_lid.box_outer(p)
+    _length, _width, radius = box_outer(p)
     return LID_BOX_MM[0], LID_BOX_MM[1], smin(radius, LID_COUPON_RADIUS_MM)
 
 

@@ -34,8 +34,8 @@ from squadron_cad.geometry import frames
 from squadron_cad.geometry.frames import Bounds, Matrix
 from squadron_cad.kits.squadron_leader import constants
 from squadron_cad.kits.squadron_leader.geometry import move_paths
+from squadron_cad.kits.squadron_leader.geometry.dial import dial_layout
 from squadron_cad.kits.squadron_leader.params import SquadronLeaderParams
-from squadron_cad.kits.squadron_leader.parts.stat_dial import dial_layout
 
 DIE_PART = "die"  # bought, not printed: layout_io writes a cube mesh for it
 ARC_STEP_DEG = 1.0  # sampling of the template's arcs; the chord error is under 0.02 mm
