@@ -9,7 +9,7 @@ import math
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
-from squadron_cad.components.stat_card.shape import DialLayout
+from squadron_cad.components.stat_card.shape import DialLayout, clip_bounds
 from squadron_cad.errors import InputError
 from squadron_cad.fit.layout import BoxShape, Layout
 from squadron_cad.fit.notches import narrowed, round_item_radius
@@ -89,7 +89,7 @@ def part_bounds(design: StowedDesign, part: str) -> Bounds:
         return (-float(dial.tag_width), 0.0, 0.0), (
             float(dial.length), float(dial.height), p.stat_dial.card_thickness_mm)  # fmt: skip
     if part == "tracker_clip":
-        return clip_bounds(design)
+        return clip_bounds(design.dial)
     if part == "mission_tracker":
         _low, high = tracker.legend_band(p)
         length = float(tracker.mission_layout(p).length)
@@ -98,15 +98,6 @@ def part_bounds(design: StowedDesign, part: str) -> Bounds:
         half = p.flagship.size_mm / 2
         return (-half, -half, 0.0), (half, half, p.flagship.thickness_mm)
     raise KeyError(part)
-
-
-def clip_bounds(design: StowedDesign) -> Bounds:
-    """The clip as modelled (the stat card component's clip_profile extruded along z)."""
-    d, dial = design.params.stat_dial, design.dial
-    spine_outer = -d.clip_clearance_mm - d.clip_spine_thickness_mm
-    bottom = -d.clip_clearance_mm - d.clip_jaw_thickness_mm
-    top = d.card_thickness_mm + d.clip_clearance_mm + d.clip_jaw_thickness_mm
-    return (spine_outer, bottom, 0.0), (float(dial.jaw_length), top, d.clip_width_mm)
 
 
 # ---- units ---------------------------------------------------------------------------------
@@ -157,7 +148,7 @@ def _area(design: StowedDesign, part: str) -> float:
 def clip_grid(design: StowedDesign, count: int, name: str = "tracker_clips") -> Unit:
     """The tracker clips lying as printed, side by side in a full grid (touching, one
     group): a row left partly empty would let its clips slide along it."""
-    low, high = clip_bounds(design)
+    low, high = clip_bounds(design.dial)
     sx, sy, sz = _size((low, high))
     full = [(rows, cols) for rows, cols in grid_shapes(count) if rows * cols == count]
     rows, columns = min(full, key=lambda shape: abs(math.log(shape[1] * sx / (shape[0] * sy))))
