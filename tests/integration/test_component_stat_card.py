@@ -14,9 +14,7 @@ CLIPS = [("squadron-leader", "stat_dial_clip"), ("squadrons", "tracker_clip")]
 
 
 @pytest.mark.parametrize(("kit_name", "clip"), CLIPS)
-def test_the_clip_bounds_hold_the_rendered_clip_snugly(
-    kit_name: str, clip: str, built_kit
-) -> None:
+def test_the_clip_bounds_hold_the_rendered_clip_snugly(kit_name: str, clip: str, built_kit) -> None:
     report = built_kit(kit_name)
     mesh = load_mesh(next(r.stl for r in report.parts if r.spec.name == clip))
     layout = load_kit(kit_name).design(report.params).dial
