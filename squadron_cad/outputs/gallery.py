@@ -298,11 +298,21 @@ def _derived_table(defaults: KitParamsBase) -> list[str]:
         "| name | at the defaults | unit |",
         "|---|---|---|",
     ]
-    for name, member in vars(type(defaults)).items():
-        value = getattr(defaults, name) if isinstance(member, property) else None
+    for name in _kit_properties(type(defaults)):
+        value = getattr(defaults, name)
         if isinstance(value, SupportsFloat):  # int, float, a numpy number
             rows.append(f"| `{name}` | {float(value):.4g} | {_unit(name, FieldInfo())} |")
     return rows
+
+
+def _kit_properties(model: type[KitParamsBase]) -> list[str]:
+    """The properties a kit's model defines, in its classes below the engine's base (a kit
+    may build its model in steps), the first base's first."""
+    kit_classes = model.__mro__[: model.__mro__.index(KitParamsBase)]
+    names: dict[str, None] = {}
+    for cls in reversed(kit_classes):
+        names |= {name: None for name, member in vars(cls).items() if isinstance(member, property)}
+    return list(names)
 
 
 def _section_model(info: FieldInfo) -> type[BaseModel] | None:

@@ -1,6 +1,6 @@
 """The engine knows no game and the kits stand side by side: no kit's part name, parameter
 section or vocabulary in an engine module, no import of a kit by the engine or by another
-kit, no import cycle between the engine's packages.
+kit, no import cycle between the engine's packages, nor between any two modules.
 
 The engine is every module outside kits/; its components/ (what several kits share) may
 speak of rulers and stat cards, as that is what they are, but import no kit either."""
@@ -222,3 +222,78 @@ def _unit(module: str) -> str:
     if parts[1:2] == ["kits"]:
         return ".".join(parts[:3])
     return ".".join(parts[:2])
+
+
+def imported_modules(module: str, code: str, modules: set[str], package: bool = False) -> set[str]:
+    """The modules (of `modules`) that a module's code names in any import: at the top,
+    inside a function or under `if TYPE_CHECKING:` (an annotation's import still ties the
+    two modules). `from package import name` is the submodule when `name` is one, else the
+    package. `package`: the code is the package's __init__."""
+    home = module if package else module.rpartition(".")[0]
+    found = set()
+    for node in ast.walk(ast.parse(code)):
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            named = _from_module(node, home)
+            for alias in node.names:
+                name = f"{named}.{alias.name}"
+                found.add(name if name in modules else named)
+    return (found & modules) - {module}
+
+
+def _from_module(node: ast.ImportFrom, package: str) -> str:
+    """The module a `from ... import` names, a relative one made absolute."""
+    if node.level == 0:
+        return node.module or ""
+    base = package.rsplit(".", node.level - 1)[0]
+    return f"{base}.{node.module}" if node.module else base
+
+
+def module_graph() -> nx.DiGraph:
+    """Each module of the package -> every module of the package it imports."""
+    paths = {module_name(path): path for path in PACKAGE.rglob("*.py")}
+    graph = nx.DiGraph()
+    graph.add_nodes_from(paths)
+    for source, path in paths.items():
+        code = path.read_text(encoding="utf-8")
+        targets = imported_modules(source, code, set(paths), path.name == "__init__.py")
+        graph.add_edges_from((source, target) for target in targets)
+    return graph
+
+
+def test_the_module_graph_counts_lazy_typing_and_relative_imports() -> None:
+    code = (
+        "from typing import TYPE_CHECKING\n"
+        "from squadron_cad import errors\n"
+        "if TYPE_CHECKING:\n"
+        "    from squadron_cad.fit.layout import Layout\n"
+        "def later():\n"
+        "    import squadron_cad.geometry.frames\n"
+        "    from . import units\n"
+        "    from .. import resolve\n"
+    )
+    named = {
+        "squadron_cad.errors",
+        "squadron_cad.fit.layout",
+        "squadron_cad.geometry.frames",
+        "squadron_cad.fit.units",
+        "squadron_cad.resolve",
+    }
+    modules = named | {"squadron_cad.fit", "squadron_cad.fit.report", "squadron_cad.kit"}
+    assert imported_modules("squadron_cad.fit.report", code, modules) == named
+
+
+def test_no_module_imports_itself_through_others() -> None:
+    """No circle of imports between modules, counting lazy imports inside functions and
+    those under `if TYPE_CHECKING:`: either is still a module leaning on one that leans on
+    it. For each tangle, one circle through it is shown."""
+    graph = module_graph()
+    assert graph.number_of_edges() > graph.number_of_nodes() > 100
+    tangles = [sorted(c) for c in nx.strongly_connected_components(graph) if len(c) > 1]
+    circles = []
+    for tangle in sorted(tangles):
+        edges = nx.find_cycle(graph.subgraph(tangle), source=tangle[0])
+        loop = " -> ".join([edges[0][0], *(target for _, target in edges)])
+        circles.append(f"{len(tangle)} modules tied ({', '.join(tangle)}), e.g. {loop}")
+    assert not circles, "import cycles:\n" + "\n".join(circles)

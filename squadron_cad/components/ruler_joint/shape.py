@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from math import sqrt
 
-from solid2 import linear_extrude, mirror, polygon, rotate, square, translate, union
+from solid2 import difference, linear_extrude, mirror, polygon, rotate, square, translate, union
 from solid2.core.object_base import OpenSCADObject
 
 from squadron_cad.components.ruler_joint.params import SectionedRulerParams
@@ -102,6 +102,23 @@ def joint_slot(
     return union()(body, _ridges(shape, root_x, -1, head_start + EPSILON_MM, clearance))
 
 
-def section_slot(r: SectionedRulerParams) -> OpenSCADObject:
-    """The slot a section's near end gets, with the ruler's own clearances."""
-    return joint_slot(joint_shape(r), r.joint_clearance_mm, r.joint_axial_clearance_mm)
+def jointed_section(
+    outline: OpenSCADObject,
+    r: SectionedRulerParams,
+    shape: JointShape,
+    length: Number,
+    tab: bool,
+    slot: bool,
+) -> OpenSCADObject:
+    """A section: its outline (x from 0 to `length`) as thick as the ruler, with the tab at
+    its far end when `tab` and the slot cut into its near end when `slot`, with the
+    ruler's clearances. `shape` is joint_shape(r), read by the caller where its part reads
+    it (a part's .scad declares the parameters in the order they are first read)."""
+    body = linear_extrude(height=r.thickness_mm)(outline)
+    if tab:
+        body = union()(body, joint_tab(shape, length))
+    if slot:
+        body = difference()(
+            body, joint_slot(shape, r.joint_clearance_mm, r.joint_axial_clearance_mm)
+        )
+    return body

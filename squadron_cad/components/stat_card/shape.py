@@ -26,6 +26,7 @@ from solid2.core.object_base import OpenSCADObject
 
 from squadron_cad.components.stat_card.params import StatCardParams
 from squadron_cad.geometry.expr import Number, smax, smin
+from squadron_cad.geometry.frames import Bounds
 from squadron_cad.geometry.shapes import EPSILON_MM, centred_text, v_prism
 from squadron_cad.params import TextParams
 
@@ -238,6 +239,16 @@ def clip_profile(shape: ClipShape, clearance: Number) -> OpenSCADObject:
         translate([jaw_start, top_face])(square([reach - jaw_start, jaw])),
         translate([jaw_start, bottom])(square([reach - jaw_start, jaw])),
     )
+
+
+def clip_bounds(layout: DialLayout) -> Bounds:
+    """The clip as modelled (its C profile extruded along z), in the clip frame: what a
+    kit's stowing packs."""
+    d = layout.card
+    spine_outer = -d.clip_clearance_mm - d.clip_spine_thickness_mm
+    bottom = -d.clip_clearance_mm - d.clip_jaw_thickness_mm
+    top = d.card_thickness_mm + d.clip_clearance_mm + d.clip_jaw_thickness_mm
+    return (spine_outer, bottom, 0.0), (float(layout.jaw_length), top, d.clip_width_mm)
 
 
 def clip_top_face(d: StatCardParams) -> Number:

@@ -21,12 +21,8 @@ from solid2.core.object_base import OpenSCADObject
 
 from squadron_cad.checks import meshgeo
 from squadron_cad.checks.fits import signed_gap
-from squadron_cad.components.tray_lid.coupon import (
-    LABEL_HEIGHT_MM,
-    LABEL_RAISE_MM,
-    label_text,
-    lid_coupon,
-)
+from squadron_cad.components.coupon_label import LABEL_HEIGHT_MM, LABEL_RAISE_MM, label_text
+from squadron_cad.components.tray_lid.coupon import lid_coupon
 from squadron_cad.geometry.shapes import EPSILON_MM, centred_text
 from squadron_cad.kit import Coupon
 

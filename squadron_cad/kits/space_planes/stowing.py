@@ -10,8 +10,9 @@ and the dice are bought, not printed: layout.json shows them as blocks.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from typing import Protocol
 
+from squadron_cad.fit.layout import Layout
 from squadron_cad.fit.report import fit_report
 from squadron_cad.fit.units import Piece, Unit
 from squadron_cad.geometry import frames
@@ -19,8 +20,16 @@ from squadron_cad.geometry.frames import Bounds
 from squadron_cad.kits.space_planes.constants import CUBE, DECK, DIE, GAUGE, HOLDER
 from squadron_cad.kits.space_planes.params import SpacePlanesParams
 
-if TYPE_CHECKING:
-    from squadron_cad.kits.space_planes.design import SpacePlanesDesign
+
+class StowedDesign(Protocol):
+    """What the fit report reads of the kit's design (design.SpacePlanesDesign): the
+    design calls this module to stow, so this module names only what it reads."""
+
+    @property
+    def params(self) -> SpacePlanesParams: ...
+
+    @property
+    def layout(self) -> Layout: ...
 
 
 def holder_outer_mm(p: SpacePlanesParams) -> float:
@@ -126,7 +135,7 @@ def _dice_grid(p: SpacePlanesParams, name: str, start: int, count: int, columns:
     return Unit(name, "grid", (columns * o, rows * o, height), tuple(dice))
 
 
-def fit_lines(design: SpacePlanesDesign) -> list[str]:
+def fit_lines(design: StowedDesign) -> list[str]:
     """The engine's report (tin, box, each pocket with its pieces, the pieces, the spare
     room in every direction and what limited it), with what the box holds in the kit's
     words and how its floors and lid stand."""

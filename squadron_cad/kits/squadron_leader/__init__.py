@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from squadron_cad.kit import BenchChange, Kit, KitContents, LazyImport
-from squadron_cad.kits.squadron_leader.constants import GAME_CREDIT
+from squadron_cad.kits.squadron_leader.constants import DEFAULTS_FILE, GAME_CREDIT
 from squadron_cad.kits.squadron_leader.params import SquadronLeaderParams
 
 if TYPE_CHECKING:
@@ -53,7 +53,7 @@ KIT = Kit(
     title="Squadron Leader",
     credit=GAME_CREDIT,
     params_model=SquadronLeaderParams,
-    defaults=HERE / "default.yaml",
+    defaults=DEFAULTS_FILE,
     presets=HERE / "tins",
     contents=contents,
     notes="WW1 dogfights in a tobacco tin: tokens, templates, ruler, stat dials and a box",

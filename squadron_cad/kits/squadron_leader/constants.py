@@ -6,11 +6,15 @@ rules by Tim Smith). Tunable defaults live in this kit's default.yaml.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from squadron_cad.constants import NORMS, OCTAGON_CORNER_OFFSET_DEG, OCTAGON_SIDES
 
 __all__ = ["NORMS", "OCTAGON_CORNER_OFFSET_DEG", "OCTAGON_SIDES"]  # used with the game's
 
 GAME_CREDIT = "Squadron Leader by Tim Smith (Wollivan), CC BY-SA 4.0"
+# The kit's defaults (KIT.defaults): `following` scales the defaults that follow from them.
+DEFAULTS_FILE = Path(__file__).resolve().parent / "default.yaml"
 
 # The token is the engine's regular octagon, flats facing +x, +y and the diagonals
 # (the reference design's core dimensions).

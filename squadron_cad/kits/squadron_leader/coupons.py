@@ -35,13 +35,19 @@ from squadron_cad.components import coupon_label
 from squadron_cad.components.ruler_joint.coupon import joint_coupon
 from squadron_cad.components.stat_card.coupon import clip_coupon
 from squadron_cad.components.stat_card.shape import DialLayout
+from squadron_cad.components.tray_lid.coupon import (
+    SMALL_BOX_MM,
+    SMALL_RADIUS_MM,
+    lid_fit_coupon,
+    lip_frame,
+    tongue_plate,
+)
 from squadron_cad.geometry.expr import Number, smin
-from squadron_cad.geometry.shapes import EPSILON_MM, rounded_rectangle
 from squadron_cad.kit import Coupon
+from squadron_cad.kits.squadron_leader.geometry.lid import box_outer
 from squadron_cad.kits.squadron_leader.params import SquadronLeaderParams
 from squadron_cad.kits.squadron_leader.parts import (
     altitude_token,
-    box_lid,
     plane_token,
 )
 
@@ -53,11 +59,6 @@ PROBE_MM = 0.3  # sections are taken this far above a piece's base
 PEG_TILE_MM = 5.4  # the round socket tile's diameter; its label sits over the socket
 SOCKET_ROOF_MM = 0.4
 PEG_BASE_MM = (5.0, 5.0, 0.8)  # the peg's tile
-
-LID_BOX_MM = (9.0, 6.4)  # a small box top: rim, rebate and ledge are the box's own
-LID_COUPON_RADIUS_MM = 2.4  # at most the box's corner radius
-LID_COUPON_THICKNESS_MM = 0.6
-LEDGE_MM = 0.6  # the frame's floor the lid rests on
 
 
 def label(value: float, p: SquadronLeaderParams, z: Number) -> OpenSCADObject:
@@ -108,48 +109,23 @@ def measure_peg(
 
 def _lid_box(p: SquadronLeaderParams) -> tuple[Number, Number, Number]:
     """The small box whose top the lid coupons drop into: the real box's corner radius."""
-    _length, _width, radius = box_lid.box_outer(p)
-    return LID_BOX_MM[0], LID_BOX_MM[1], smin(radius, LID_COUPON_RADIUS_MM)
+    _length, _width, radius = box_outer(p)
+    return SMALL_BOX_MM[0], SMALL_BOX_MM[1], smin(radius, SMALL_RADIUS_MM)
 
 
 def lid_step(design: SquadronLeaderDesign, value: float) -> OpenSCADObject:
-    """The box's tongue on a small box (the real rule: box_lid.tongue_outline), a thin
-    plate that the lid's lip (the mate) drops over."""
+    """The box's tongue on a small box (the real rule: the outline less the lid's lip and
+    its clearance, box_lid.tongue_outline), a thin plate the lid's lip (the mate) drops over."""
     p = design.params
-    plate = linear_extrude(height=LID_COUPON_THICKNESS_MM)(
-        rounded_rectangle(*box_lid.tongue_outline(p, _lid_box(p)))
-    )
-    return union()(plate, label(value, p, LID_COUPON_THICKNESS_MM))
+    inset = p.box.rim_mm + p.box.lid_clearance_mm
+    return tongue_plate(_lid_box(p), inset, value, p.text.stroke_mm)
 
 
 def lid_mate(design: SquadronLeaderDesign) -> OpenSCADObject:
     """The lid's lip on a small box: the outline less the lip's width (box.rim_mm, as the
     real lid's lip) over a ledge."""
     p = design.params
-    length, width, radius = _lid_box(p)
-    rim, wall = p.box.rim_mm, p.box.wall_mm
-    height = LEDGE_MM + LID_COUPON_THICKNESS_MM
-    body = linear_extrude(height=height)(rounded_rectangle(length, width, radius))
-    opening = translate([0, 0, -EPSILON_MM])(
-        linear_extrude(height=height + 2 * EPSILON_MM)(
-            rounded_rectangle(length - 2 * wall, width - 2 * wall, radius - wall)
-        )
-    )
-    rebate = translate([0, 0, LEDGE_MM])(
-        linear_extrude(height=LID_COUPON_THICKNESS_MM + EPSILON_MM)(
-            rounded_rectangle(length - 2 * rim, width - 2 * rim, radius - rim)
-        )
-    )
-    return difference()(body, opening, rebate)
-
-
-def measure_lid(
-    _design: SquadronLeaderDesign, step: trimesh.Trimesh, mate: trimesh.Trimesh
-) -> float:
-    """Lid edge to rebate wall, per side, the lid resting on the ledge."""
-    lid = _section(step, LID_COUPON_THICKNESS_MM / 2)
-    frame = _section(mate, LEDGE_MM + LID_COUPON_THICKNESS_MM / 2)
-    return signed_gap(lid, frame)
+    return lip_frame(_lid_box(p), p.box.wall_mm, p.box.rim_mm)
 
 
 COUPONS = (
@@ -167,14 +143,5 @@ COUPONS = (
     joint_coupon(lambda design: design.params.ruler, lambda design: design.params.ruler_width_mm),
     # The clip's profile needs only the card's section (not the mark the card carries).
     clip_coupon(lambda design: DialLayout(design.params.stat_dial, design.params.text)),
-    Coupon(
-        fit="lid",
-        key="box.lid_clearance_mm",
-        title="lid's lip over the box's tongue (per side)",
-        step=lid_step,
-        mate=lid_mate,
-        measure=measure_lid,
-        fit_range="checks.lid_fit",
-        how="drop the lip frame over each tongue plate: the tightest that drops on and lifts off",
-    ),
+    lid_fit_coupon("box.lid_clearance_mm", lid_step, lid_mate),
 )

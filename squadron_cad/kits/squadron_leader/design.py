@@ -12,9 +12,9 @@ from functools import cached_property
 from squadron_cad.components.stat_card.shape import DialLayout
 from squadron_cad.fit.layout import Layout
 from squadron_cad.kit import Purchase
+from squadron_cad.kits.squadron_leader.geometry.dial import dial_layout
+from squadron_cad.kits.squadron_leader.geometry.lid import check_title
 from squadron_cad.kits.squadron_leader.params import SquadronLeaderParams
-from squadron_cad.kits.squadron_leader.parts import box_lid
-from squadron_cad.kits.squadron_leader.parts.stat_dial import dial_layout
 from squadron_cad.kits.squadron_leader.stowing.tin_fit import solve
 
 
@@ -26,7 +26,7 @@ class SquadronLeaderDesign:
     def layout(self) -> Layout:
         """Every piece in its pocket; refuses (InputError) a tin too small or a long title."""
         layout = solve(self.params)
-        box_lid.check_title(self.params)  # after the fit: a tin too small says so first
+        check_title(self.params)  # after the fit: a tin too small says so first
         return layout
 
     @cached_property

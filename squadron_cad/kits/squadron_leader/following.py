@@ -28,11 +28,11 @@ from functools import cache
 from typing import Any
 
 from squadron_cad.kits.squadron_leader import constants
-from squadron_cad.kits.squadron_leader.params import (
-    MARK_MIN_MM,
-    MARK_WALL_MM,
+from squadron_cad.kits.squadron_leader.mark_room import MARK_MIN_MM, MARK_WALL_MM
+from squadron_cad.kits.squadron_leader.sections import (
     MOUTH_WALL_MM,
     WALL_MM,
+    SquadronLeaderSections,
     peg_circle_radius,
 )
 
@@ -66,12 +66,11 @@ Given = Callable[[str], bool]
 @cache
 def reference() -> dict[str, float]:
     """The defaults the followed sizes are scaled from: the engine's, then this kit's."""
-    from squadron_cad.kits.squadron_leader import KIT
     from squadron_cad.paramfile import load_yaml_file
     from squadron_cad.resolve import ENGINE_DEFAULTS
 
     merged: dict[str, float] = {}
-    for path in (ENGINE_DEFAULTS, KIT.defaults):
+    for path in (ENGINE_DEFAULTS, constants.DEFAULTS_FILE):
         merged |= _leaves(load_yaml_file(path, "defaults"))
     return merged
 
@@ -137,9 +136,7 @@ def follow(values: dict[str, Any], given: Given) -> dict[str, float]:
 
 def _allowed(path: str, value: float) -> bool:
     """Whether the field at this dotted path takes the value (its bounds)."""
-    from squadron_cad.kits.squadron_leader.params import SquadronLeaderParams
-
-    model: Any = SquadronLeaderParams
+    model: Any = SquadronLeaderSections
     info = None
     for part in path.split("."):
         fields = getattr(model, "model_fields", {})

@@ -8,19 +8,17 @@ import math
 
 from squadron_cad.components.ruler_joint.params import check_joint
 from squadron_cad.fit.shortfall import mm_down_to_hundredth, mm_down_to_tenth
-from squadron_cad.kits.squadron_leader.params import (
-    MARK_MIN_MM,
+from squadron_cad.kits.squadron_leader.mark_room import MARK_MIN_MM, plane_mark_mm, token_mark_mm
+from squadron_cad.kits.squadron_leader.sections import (
     MOUTH_WALL_MM,
     WALL_MM,
     BoxParams,
-    SquadronLeaderParams,
-    plane_mark_mm,
-    token_mark_mm,
+    SquadronLeaderSections,
 )
 from squadron_cad.params import LENGTH_EPSILON_MM
 
 
-def _sockets_fit_token(kit: SquadronLeaderParams) -> None:
+def _sockets_fit_token(kit: SquadronLeaderSections) -> None:
     """The pegs' circle keeps each socket WALL_MM from the token's edge (it moves inward on
     a small token); the 8 sockets on it must keep that wall between neighbours too."""
     stacking = kit.stacking
@@ -44,7 +42,7 @@ def _sockets_fit_token(kit: SquadronLeaderParams) -> None:
         )
 
 
-def _hole_clears_sockets(kit: SquadronLeaderParams) -> None:
+def _hole_clears_sockets(kit: SquadronLeaderSections) -> None:
     flats = float(kit.token.across_flats_mm)
     socket_r = kit.stacking.socket_diameter_mm / 2
     chamfer = kit.stacking.socket_chamfer_mm
@@ -70,7 +68,7 @@ def _hole_clears_sockets(kit: SquadronLeaderParams) -> None:
         )
 
 
-def _silhouette_fits(kit: SquadronLeaderParams) -> None:
+def _silhouette_fits(kit: SquadronLeaderSections) -> None:
     flats = kit.token.across_flats_mm
     for key, value in (
         ("plane.silhouette_length_mm", kit.plane.silhouette_length_mm),
@@ -101,7 +99,7 @@ def _silhouette_fits(kit: SquadronLeaderParams) -> None:
         )
 
 
-def _marks_fit(kit: SquadronLeaderParams) -> None:
+def _marks_fit(kit: SquadronLeaderSections) -> None:
     """Each player's mark lies on its face, at least MARK_MIN_MM across: the plane token's
     inside the top, a flush mark's recess inside the altitude token's ring and the stat
     card's label column (a mark shrinks to the room there, down to that least size)."""
@@ -121,7 +119,7 @@ def _marks_fit(kit: SquadronLeaderParams) -> None:
         )
 
 
-def _ruler_joint_fits(kit: SquadronLeaderParams) -> None:
+def _ruler_joint_fits(kit: SquadronLeaderSections) -> None:
     ruler = kit.ruler
     check_joint(ruler, kit.ruler_width_mm, "token.width_mm / 4", kit.template_length_mm)
     if ruler.numeral_height_mm > kit.ruler_width_mm - 1:
@@ -132,7 +130,7 @@ def _ruler_joint_fits(kit: SquadronLeaderParams) -> None:
         )
 
 
-def _text_depths_fit(kit: SquadronLeaderParams) -> None:
+def _text_depths_fit(kit: SquadronLeaderSections) -> None:
     thinnest = min(
         ("ruler.thickness_mm", kit.ruler.thickness_mm),
         ("stat_dial.card_thickness_mm", kit.stat_dial.card_thickness_mm),
@@ -153,7 +151,7 @@ def _text_depths_fit(kit: SquadronLeaderParams) -> None:
         )
 
 
-def _template_features_fit(kit: SquadronLeaderParams) -> None:
+def _template_features_fit(kit: SquadronLeaderSections) -> None:
     templates = kit.templates
     if templates.chevron_width_mm > kit.token.width_mm - 2:
         raise ValueError(
@@ -170,7 +168,7 @@ def _template_features_fit(kit: SquadronLeaderParams) -> None:
         )
 
 
-def _box_fits_tin(kit: SquadronLeaderParams) -> None:
+def _box_fits_tin(kit: SquadronLeaderSections) -> None:
     box, tin = kit.box, kit.tin
     smallest = min(tin.inner_length_mm, tin.inner_width_mm) - 2 * box.tin_clearance_mm
     if smallest < kit.token.width_mm + 2 * box.wall_mm:
@@ -226,7 +224,7 @@ def _least(name: str) -> float:
     return 0.0
 
 
-def _shallow_hints(kit: SquadronLeaderParams, short: float) -> str:
+def _shallow_hints(kit: SquadronLeaderSections, short: float) -> str:
     """Besides a deeper tin: one box length lowered enough, above its least value, each
     tried on the whole model so only a change that is then accepted is offered (a lid
     tray at its least of 6 is not)."""
@@ -252,7 +250,7 @@ def _shallow_hints(kit: SquadronLeaderParams, short: float) -> str:
     return "".join(f", or give {hint}" for hint in offered)
 
 
-def _clearances_reach_their_fits(kit: SquadronLeaderParams) -> None:
+def _clearances_reach_their_fits(kit: SquadronLeaderSections) -> None:
     """A clearance under its fit's least value prints tight or fused: refused, not warned."""
     clearances = (  # key, value, sides it is shared between, fit
         ("stacking.peg_socket_clearance_mm", kit.stacking.peg_socket_clearance_mm, 2, "stack_fit"),
@@ -272,7 +270,7 @@ def _clearances_reach_their_fits(kit: SquadronLeaderParams) -> None:
             )
 
 
-def _text_meets_the_norms(kit: SquadronLeaderParams) -> None:
+def _text_meets_the_norms(kit: SquadronLeaderSections) -> None:
     """Engraving below the checks' limits would fail every build: refused up front."""
     checks = kit.checks
     texts = (

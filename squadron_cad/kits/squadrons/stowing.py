@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
+from squadron_cad.components.stat_card.shape import DialLayout, clip_bounds
 from squadron_cad.errors import InputError
-from squadron_cad.fit.layout import Layout
+from squadron_cad.fit.layout import BoxShape, Layout
 from squadron_cad.fit.notches import narrowed, round_item_radius
 from squadron_cad.fit.report import fit_report
 from squadron_cad.fit.units import Piece, Unit, grid_shapes
@@ -24,19 +25,37 @@ from squadron_cad.kits.squadrons.constants import (
     card_part,
     ruler_part,
 )
+from squadron_cad.kits.squadrons.params import SquadronsParams
 from squadron_cad.kits.squadrons.parts import pivot_guide, tracker
-
-if TYPE_CHECKING:
-    from squadron_cad.kits.squadrons.design import SquadronsDesign
 
 ROUND_MARGIN_MM = 0.05  # a round token's and a notch's facets: its travel stays under the limit
 MAX_UNITS = 12  # fit.packing's search grows fast with the pockets: 8 take 0.1 s
 
 
+class StowedDesign(Protocol):
+    """What the stowing reads of the kit's design (design.SquadronsDesign): the design
+    calls this module to lay its boxes out, so this module names only what it reads."""
+
+    @property
+    def params(self) -> SquadronsParams: ...
+
+    @property
+    def dial(self) -> DialLayout: ...
+
+    @property
+    def box(self) -> BoxShape: ...
+
+    @property
+    def layout(self) -> Layout: ...
+
+    @property
+    def ship_layout(self) -> Layout: ...
+
+
 # ---- what each part occupies, in its modelled frame --------------------------------------
 
 
-def part_bounds(design: SquadronsDesign, part: str) -> Bounds:
+def part_bounds(design: StowedDesign, part: str) -> Bounds:
     p = design.params
     if part.startswith("ship_base_"):
         half = p.base.size_mm / 2
@@ -70,7 +89,7 @@ def part_bounds(design: SquadronsDesign, part: str) -> Bounds:
         return (-float(dial.tag_width), 0.0, 0.0), (
             float(dial.length), float(dial.height), p.stat_dial.card_thickness_mm)  # fmt: skip
     if part == "tracker_clip":
-        return clip_bounds(design)
+        return clip_bounds(design.dial)
     if part == "mission_tracker":
         _low, high = tracker.legend_band(p)
         length = float(tracker.mission_layout(p).length)
@@ -79,15 +98,6 @@ def part_bounds(design: SquadronsDesign, part: str) -> Bounds:
         half = p.flagship.size_mm / 2
         return (-half, -half, 0.0), (half, half, p.flagship.thickness_mm)
     raise KeyError(part)
-
-
-def clip_bounds(design: SquadronsDesign) -> Bounds:
-    """The clip as modelled (the stat card component's clip_profile extruded along z)."""
-    d, dial = design.params.stat_dial, design.dial
-    spine_outer = -d.clip_clearance_mm - d.clip_spine_thickness_mm
-    bottom = -d.clip_clearance_mm - d.clip_jaw_thickness_mm
-    top = d.card_thickness_mm + d.clip_clearance_mm + d.clip_jaw_thickness_mm
-    return (spine_outer, bottom, 0.0), (float(dial.jaw_length), top, d.clip_width_mm)
 
 
 # ---- units ---------------------------------------------------------------------------------
@@ -99,7 +109,7 @@ def _size(bounds: Bounds) -> tuple[float, float, float]:
 
 
 def stacks(
-    design: SquadronsDesign,
+    design: StowedDesign,
     name: str,
     parts: list[tuple[str, str]],
     depth: float,
@@ -130,15 +140,15 @@ def stacks(
     return out
 
 
-def _area(design: SquadronsDesign, part: str) -> float:
+def _area(design: StowedDesign, part: str) -> float:
     length, width, _ = _size(part_bounds(design, part))
     return length * width
 
 
-def clip_grid(design: SquadronsDesign, count: int, name: str = "tracker_clips") -> Unit:
+def clip_grid(design: StowedDesign, count: int, name: str = "tracker_clips") -> Unit:
     """The tracker clips lying as printed, side by side in a full grid (touching, one
     group): a row left partly empty would let its clips slide along it."""
-    low, high = clip_bounds(design)
+    low, high = clip_bounds(design.dial)
     sx, sy, sz = _size((low, high))
     full = [(rows, cols) for rows, cols in grid_shapes(count) if rows * cols == count]
     rows, columns = min(full, key=lambda shape: abs(math.log(shape[1] * sx / (shape[0] * sy))))
@@ -151,13 +161,13 @@ def clip_grid(design: SquadronsDesign, count: int, name: str = "tracker_clips") 
     return Unit(name, "grid", (columns * sx, rows * sy, sz), tuple(pieces))
 
 
-def table_units(design: SquadronsDesign) -> list[Unit]:
+def table_units(design: StowedDesign) -> list[Unit]:
     """The table's pieces, for the kit's box (fitted to the tin): ruler, gauge, pivot guide,
     the objectives the missions need and the mission tracker with its clip."""
     return _refused_when_many(_table_units(design), design.box.usable_depth)
 
 
-def ship_units(design: SquadronsDesign, depth: float) -> list[Unit]:
+def ship_units(design: StowedDesign, depth: float) -> list[Unit]:
     """One player's squadron, for a ship box `depth` deep inside: bases, tracker cards and
     their clips, the Squadron Leader's marker and the player's entry markers."""
     p = design.params
@@ -188,7 +198,7 @@ def _refused_when_many(found: list[Unit], depth: float) -> list[Unit]:
     return found
 
 
-def _table_units(design: SquadronsDesign) -> list[Unit]:
+def _table_units(design: StowedDesign) -> list[Unit]:
     p = design.params
     depth = design.box.usable_depth
     rulers = [(ruler_part(k), ruler_part(k)) for k in range(1, constants.RULER_SECTIONS + 1)]
@@ -209,7 +219,7 @@ def _table_units(design: SquadronsDesign) -> list[Unit]:
     ]
 
 
-def round_notches(design: SquadronsDesign, layout: Layout) -> Layout:
+def round_notches(design: StowedDesign, layout: Layout) -> Layout:
     """The layout with the finger notches beside the round tokens' pockets narrowed: a
     token against the notched divider enters a notch as wide as its chord there, and
     with the pocket's clearance it may move no more than box.max_rattle_mm."""
@@ -230,7 +240,7 @@ class _ShipBoxView:
     layout: Any
 
 
-def fit_lines(design: SquadronsDesign) -> list[str]:
+def fit_lines(design: StowedDesign) -> list[str]:
     """The engine's fit report of the kit's box, then of the ship boxes, each in its own
     container: the tin, the box, the layout, the pieces, the margins, what limited them."""
     p = design.params

@@ -10,7 +10,8 @@ from solid2.core.object_base import OpenSCADObject
 from squadron_cad.geometry.expr import Number
 from squadron_cad.geometry.marks import flush_mark, player_mark
 from squadron_cad.geometry.shapes import EPSILON_MM, chamfered_prism, octagon, tapered_peg
-from squadron_cad.kits.squadron_leader.params import SquadronLeaderParams, token_mark_mm
+from squadron_cad.kits.squadron_leader.mark_room import token_mark_mm
+from squadron_cad.kits.squadron_leader.params import SquadronLeaderParams
 
 if TYPE_CHECKING:
     from squadron_cad.kits.squadron_leader.design import SquadronLeaderDesign

@@ -50,7 +50,8 @@ from squadron_cad.kits.squadron_leader.params import SquadronLeaderParams
 
 if TYPE_CHECKING:
     from squadron_cad.kits.squadron_leader.design import SquadronLeaderDesign
-from squadron_cad.kits.squadron_leader.parts.box_lid import box_outer, tongue_outline
+from squadron_cad.kits.squadron_leader.geometry.lid import box_outer
+from squadron_cad.kits.squadron_leader.parts.box_lid import tongue_outline
 
 Z_TOLERANCE_MM = 1e-6
 SLIVER_FACETS = 32  # round offsets that cut thin slivers

@@ -28,7 +28,8 @@ from squadron_cad.geometry.shapes import (
 )
 from squadron_cad.kits.squadron_leader import constants
 from squadron_cad.kits.squadron_leader.geometry.icons import PLANE_SILHOUETTE
-from squadron_cad.kits.squadron_leader.params import SquadronLeaderParams, plane_mark_mm
+from squadron_cad.kits.squadron_leader.mark_room import plane_mark_mm
+from squadron_cad.kits.squadron_leader.params import SquadronLeaderParams
 
 if TYPE_CHECKING:
     from squadron_cad.kits.squadron_leader.design import SquadronLeaderDesign

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from solid2 import difference, linear_extrude, square, translate, union
 from solid2.core.object_base import OpenSCADObject
 
-from squadron_cad.components.ruler_joint.shape import joint_shape, joint_slot, joint_tab
+from squadron_cad.components.ruler_joint.shape import joint_shape, jointed_section
 from squadron_cad.geometry.expr import Number
 from squadron_cad.geometry.shapes import EPSILON_MM, centred_text
 from squadron_cad.kits.squadron_leader import constants
@@ -77,19 +77,15 @@ def section_joints(index: int) -> tuple[bool, bool]:
 def build_section(p: SquadronLeaderParams, index: int) -> OpenSCADObject:
     """Section 1, 2 or 3 in its own frame, x from 0 to one template length."""
     length = p.template_length_mm
-    shape = joint_shape(p.ruler)
-    body = linear_extrude(height=p.ruler.thickness_mm)(_strip(length, p.ruler_width_mm))
-    marks = []
     has_tab, has_slot = section_joints(index)
-    if has_tab:
-        body = union()(body, joint_tab(shape, length))
-        marks.append(_mark(length, p))
-    if has_slot:
-        r = p.ruler
-        body = difference()(body, joint_slot(shape, r.joint_clearance_mm,
-                                             r.joint_axial_clearance_mm))  # fmt: skip
-        marks.append(_mark(0, p))
-    return _engrave(body, marks, [_numeral(index, length / 2, p)], p)
+    shape = joint_shape(p.ruler)
+    # The marks are drawn where the .scad has always declared what they read: the tab's
+    # before the slot's clearances, the slot's after them.
+    tab_mark = [_mark(length, p)] if has_tab else []
+    body = jointed_section(_strip(length, p.ruler_width_mm), p.ruler, shape, length, has_tab,
+                           has_slot)  # fmt: skip
+    slot_mark = [_mark(0, p)] if has_slot else []
+    return _engrave(body, tab_mark + slot_mark, [_numeral(index, length / 2, p)], p)
 
 
 def build_section_1(design: SquadronLeaderDesign) -> OpenSCADObject:

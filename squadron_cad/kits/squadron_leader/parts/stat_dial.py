@@ -13,25 +13,12 @@ from solid2 import difference, translate
 from solid2.core.object_base import OpenSCADObject
 
 from squadron_cad.components.stat_card import shape
-from squadron_cad.components.stat_card.shape import DialLayout
-from squadron_cad.geometry.expr import Number
 from squadron_cad.geometry.marks import flush_mark, player_mark
-from squadron_cad.kits.squadron_leader.params import SquadronLeaderParams, token_mark_mm
+from squadron_cad.kits.squadron_leader.geometry.dial import card_mark_centre, dial_layout
+from squadron_cad.kits.squadron_leader.mark_room import token_mark_mm
 
 if TYPE_CHECKING:
     from squadron_cad.kits.squadron_leader.design import SquadronLeaderDesign
-
-
-def dial_layout(p: SquadronLeaderParams) -> DialLayout:
-    """The card with the player's mark (frame included) between its first two labels,
-    which keep checks.min_mark_clearance_mm from it."""
-    mark = token_mark_mm(p) + 2 * p.marks.frame_mm
-    return DialLayout(p.stat_dial, p.text, mark, p.checks.min_mark_clearance_mm)
-
-
-def card_mark_centre(p: SquadronLeaderParams) -> tuple[Number, Number]:
-    """The player's mark: in the label column, between the first two rows' labels."""
-    return shape.card_mark_centre(dial_layout(p))
 
 
 def build_card(design: SquadronLeaderDesign) -> OpenSCADObject:

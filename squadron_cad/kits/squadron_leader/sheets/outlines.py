@@ -21,11 +21,11 @@ from shapely.ops import unary_union
 from squadron_cad.components.ruler_joint.shape import tab_points
 from squadron_cad.kits.squadron_leader import constants
 from squadron_cad.kits.squadron_leader.geometry import move_paths
+from squadron_cad.kits.squadron_leader.geometry.dial import dial_layout
 from squadron_cad.kits.squadron_leader.geometry.icons import silhouette_union
 from squadron_cad.kits.squadron_leader.geometry.move_paths import MovePath, Pose
 from squadron_cad.kits.squadron_leader.params import SquadronLeaderParams
 from squadron_cad.kits.squadron_leader.parts import range_ruler, template_all
-from squadron_cad.kits.squadron_leader.parts.stat_dial import dial_layout
 from squadron_cad.paper.drawing import arc_points
 from squadron_cad.paper.fonts import stroke_text_lines
 

@@ -19,8 +19,8 @@ from shapely.geometry import Polygon, box
 from squadron_cad.fit import notches
 from squadron_cad.fit.layout import Layout, Placement
 from squadron_cad.geometry import frames
-from squadron_cad.kits.squadron_leader.checks import rattle
 from squadron_cad.kits.squadron_leader.params import SquadronLeaderParams
+from squadron_cad.kits.squadron_leader.stowing import travel
 
 RIB_INSET_MM = 1.0  # the side ribs stand this far inside the pile's footprint
 MIN_LIFT_MM = 0.2  # a lift smaller than a layer is not worth a rib
@@ -69,7 +69,7 @@ def replace_placements(layout: Layout, placements: list[Placement]) -> Layout:
     return replace(layout, placements=tuple(placements))
 
 
-def _piles(bodies: list[rattle.Body]) -> list[set[str]]:
+def _piles(bodies: list[travel.Body]) -> list[set[str]]:
     """Units that rest on one another (a pile of dials, a stacked ruler) lift together."""
     parent: dict[str, str] = {b.unit: b.unit for b in bodies}
 
@@ -80,7 +80,7 @@ def _piles(bodies: list[rattle.Body]) -> list[set[str]]:
 
     for a in bodies:
         for b in bodies:
-            if a.unit == b.unit or abs(a.z_high - b.z_low) > rattle.TOUCH_MM:
+            if a.unit == b.unit or abs(a.z_high - b.z_low) > travel.TOUCH_MM:
                 continue
             if a.footprint.intersection(b.footprint).area > 1e-3:
                 parent[root(b.unit)] = root(a.unit)
@@ -91,23 +91,23 @@ def _piles(bodies: list[rattle.Body]) -> list[set[str]]:
 
 
 def _lift(p: SquadronLeaderParams, layout: Layout, fillers: list[Filler]) -> list[Placement] | None:
-    bodies = [b for b in rattle.bodies(p, layout) if b.unit != rattle.BOX_UNIT]
+    bodies = [b for b in travel.bodies(p, layout) if b.unit != travel.BOX_UNIT]
     lid = float(layout.box.lid_bottom)
     headroom = p.box.headroom_mm
     lifts: dict[str, float] = {}
     for pile in _piles(bodies):
         members = [b for b in bodies if b.unit in pile]
         others = [b for b in bodies if b.unit not in pile]
-        rise = min(rattle.rise(b, others, lid) for b in members)
+        rise = min(travel.rise(b, others, lid) for b in members)
         if rise <= p.box.max_rattle_mm:
             continue
         lift = np.floor((rise - headroom) / ROUND_MM) * ROUND_MM
         if lift < MIN_LIFT_MM:
             continue
         bottom = min(b.z_low for b in members)
-        if bottom > float(layout.box.floor) + rattle.TOUCH_MM:
+        if bottom > float(layout.box.floor) + travel.TOUCH_MM:
             continue  # it rests on other pieces or a shelf: no floor under it for ribs
-        resting = [b for b in members if b.z_low <= bottom + rattle.TOUCH_MM]
+        resting = [b for b in members if b.z_low <= bottom + travel.TOUCH_MM]
         for body in resting:
             for index, rib in enumerate(_ribs(p, body.footprint)):
                 fillers.append(
@@ -142,7 +142,7 @@ def _walls_to_ceiling(p: SquadronLeaderParams, layout: Layout) -> Layout:
 def _lift_shelves(p: SquadronLeaderParams, layout: Layout) -> Layout:
     """A pile lying on a shelf over other pockets is lifted with its shelf: the dividers
     under it rise to carry it (what stood under it is then lifted on ribs)."""
-    bodies = [b for b in rattle.bodies(p, layout) if b.unit != rattle.BOX_UNIT]
+    bodies = [b for b in travel.bodies(p, layout) if b.unit != travel.BOX_UNIT]
     lid = float(layout.box.lid_bottom)
     floor = float(layout.box.floor)
     pockets = list(layout.pockets)
@@ -151,11 +151,11 @@ def _lift_shelves(p: SquadronLeaderParams, layout: Layout) -> Layout:
     for index, pocket in enumerate(pockets):
         if pocket.levels[0] == "floor" or pocket.on_top:
             continue
-        grown = rattle.Room.of(pocket).grown
+        grown = travel.Room.of(pocket).grown
         on_it = [
             b
             for b in bodies
-            if abs(b.z_low - pocket.z_bottom) < rattle.TOUCH_MM
+            if abs(b.z_low - pocket.z_bottom) < travel.TOUCH_MM
             and grown.contains(b.footprint.representative_point())
         ]
         pile = set().union(*(p_ for p_ in piles if p_ & {b.unit for b in on_it}))
@@ -163,7 +163,7 @@ def _lift_shelves(p: SquadronLeaderParams, layout: Layout) -> Layout:
             continue
         members = [b for b in bodies if b.unit in pile]
         others = [b for b in bodies if b.unit not in pile]
-        rise = min(rattle.rise(b, others, lid) for b in members)
+        rise = min(travel.rise(b, others, lid) for b in members)
         lift = float(np.floor((rise - p.box.headroom_mm) / ROUND_MM) * ROUND_MM)
         if rise <= p.box.max_rattle_mm or lift < MIN_LIFT_MM:
             continue
@@ -218,21 +218,21 @@ def _raised(placed: Placement, lift: float) -> Placement:
 
 def _stops(p: SquadronLeaderParams, layout: Layout) -> list[Filler]:
     """A block beyond a piece that slides too far, leaving it the pocket clearance."""
-    everything = rattle.bodies(p, layout)
-    bodies = [b for b in everything if b.unit != rattle.BOX_UNIT]
-    pockets = rattle.rooms(layout)
+    everything = travel.bodies(p, layout)
+    bodies = [b for b in everything if b.unit != travel.BOX_UNIT]
+    pockets = travel.rooms(layout)
     keep = p.box.pocket_clearance_mm
     stops = []
-    for travel in rattle.measure(p, layout, everything):
-        members = [b for b in bodies if b.unit == travel.unit]
-        others = [b for b in bodies if b.unit != travel.unit]
-        for way, free in travel.sideways.items():
+    for moves in travel.measure(p, layout, everything):
+        members = [b for b in bodies if b.unit == moves.unit]
+        others = [b for b in bodies if b.unit != moves.unit]
+        for way, free in moves.sideways.items():
             if free <= p.box.max_rattle_mm:
                 continue
-            dx, dy = rattle.DIRECTIONS[way]
+            dx, dy = travel.DIRECTIONS[way]
             for body in members:
                 block = _beyond(body.footprint, dx, dy, keep, free)
-                found = rattle.pocket_of(body, pockets)
+                found = travel.pocket_of(body, pockets)
                 if found is None or not found.grown.covers(block):
                     continue  # a stop stands in the piece's own pocket, on its floor
                 floor = found.pocket.z_bottom
@@ -240,7 +240,7 @@ def _stops(p: SquadronLeaderParams, layout: Layout) -> list[Filler]:
                 for other in others:
                     if other.footprint.intersection(block).area > 1e-3:
                         top = min(top, other.z_low)
-                if top - floor < MIN_LIFT_MM or top < body.z_high - rattle.TOUCH_MM:
+                if top - floor < MIN_LIFT_MM or top < body.z_high - travel.TOUCH_MM:
                     continue  # something lies there beside it: no room for a stop
                 name = f"{body.name}_stop_{way}"
                 stops.append(Filler(name, _coords(block), floor, top))

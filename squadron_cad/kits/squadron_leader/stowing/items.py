@@ -28,14 +28,14 @@ import numpy as np
 from shapely.geometry import Polygon, box
 from shapely.ops import unary_union
 
-from squadron_cad.components.stat_card.shape import DialLayout
+from squadron_cad.components.stat_card.shape import DialLayout, clip_bounds
 from squadron_cad.fit.units import Piece, Unit
 from squadron_cad.geometry import frames
 from squadron_cad.geometry.frames import Bounds, Matrix
 from squadron_cad.kits.squadron_leader import constants
 from squadron_cad.kits.squadron_leader.geometry import move_paths
+from squadron_cad.kits.squadron_leader.geometry.dial import dial_layout
 from squadron_cad.kits.squadron_leader.params import SquadronLeaderParams
-from squadron_cad.kits.squadron_leader.parts.stat_dial import dial_layout
 
 DIE_PART = "die"  # bought, not printed: layout_io writes a cube mesh for it
 ARC_STEP_DEG = 1.0  # sampling of the template's arcs; the chord error is under 0.02 mm
@@ -83,21 +83,7 @@ def _card_bounds(p: SquadronLeaderParams) -> Bounds:
 
 
 def _clip_bounds(p: SquadronLeaderParams) -> Bounds:
-    # Clip frame (stat_dial.py): x across the finger from its edge, y through the card
-    # (card bottom at 0), z along the row.
-    d = p.stat_dial
-    layout = dial_layout(p)
-    low = (
-        -d.clip_clearance_mm - d.clip_spine_thickness_mm,
-        -d.clip_clearance_mm - d.clip_jaw_thickness_mm,
-        0.0,
-    )
-    high = (
-        float(layout.jaw_length),
-        d.card_thickness_mm + d.clip_clearance_mm + d.clip_jaw_thickness_mm,
-        d.clip_width_mm,
-    )
-    return low, high
+    return clip_bounds(dial_layout(p))
 
 
 def ruler_section_length(p: SquadronLeaderParams, index: int) -> float:

@@ -39,8 +39,8 @@ from squadron_cad.fit.packing import FRONT_LIMIT, Packed, pack
 from squadron_cad.fit.units import LocalPocket, Unit, Variant, both_turns
 from squadron_cad.geometry import frames
 from squadron_cad.geometry.frames import Matrix
+from squadron_cad.kits.squadron_leader.geometry.lid import closed_pose
 from squadron_cad.kits.squadron_leader.params import SquadronLeaderParams
-from squadron_cad.kits.squadron_leader.parts import box_lid
 from squadron_cad.kits.squadron_leader.stowing import blocks, fillers, items, refusals
 
 EPS = 1e-6
@@ -434,7 +434,7 @@ def _layout(p: SquadronLeaderParams, shape: BoxShape, best: Candidate) -> Layout
         lid_part="box_lid",
         arrangement=tuple(arrangement),
         insert_level=insert_level,
-        lid_transform=box_lid.closed_pose(shape.height),
+        lid_transform=closed_pose(shape.height),
     )
 
 

@@ -12,10 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from solid2 import difference, linear_extrude, translate, union
+from solid2 import linear_extrude, translate
 from solid2.core.object_base import OpenSCADObject
 
-from squadron_cad.components.ruler_joint.shape import joint_shape, joint_slot, joint_tab
+from squadron_cad.components.ruler_joint.shape import joint_shape, jointed_section
 from squadron_cad.geometry.glyphs import layout_text
 from squadron_cad.geometry.shapes import centred_text, text
 from squadron_cad.kits.squadrons import constants
@@ -101,13 +101,7 @@ def build_section(design: Any, index: int) -> OpenSCADObject:
     outline = bar(0, -half, length, half)
     has_tab, has_slot = section_joints(index)
     shape = joint_shape(r)  # the sectioned ruler's joint: bears on its shoulders, snaps shut
-    body = linear_extrude(height=r.thickness_mm)(outline)
-    if has_tab:
-        body = union()(body, joint_tab(shape, length))
-    if has_slot:
-        body = difference()(
-            body, joint_slot(shape, r.joint_clearance_mm, r.joint_axial_clearance_mm)
-        )
+    body = jointed_section(outline, r, shape, length, has_tab, has_slot)
     ticks = []
     for _inch, x, labelled in section_ticks(index):
         ticks.append(_tick(x, r.mark_width_mm, half, r.tick_length_mm))

@@ -14,12 +14,10 @@ from shapely.geometry import MultiPolygon, Polygon
 from squadron_cad.checks import meshgeo
 from squadron_cad.geometry.marks import mark_shape, player_mark
 from squadron_cad.kit import variant_name
-from squadron_cad.kits.squadron_leader.params import (
-    SquadronLeaderParams,
-    plane_mark_mm,
-    token_mark_mm,
-)
-from squadron_cad.kits.squadron_leader.parts import altitude_token, plane_token, stat_dial
+from squadron_cad.kits.squadron_leader.geometry.dial import card_mark_centre
+from squadron_cad.kits.squadron_leader.mark_room import plane_mark_mm, token_mark_mm
+from squadron_cad.kits.squadron_leader.params import SquadronLeaderParams
+from squadron_cad.kits.squadron_leader.parts import altitude_token, plane_token
 from squadron_cad.pipeline.options import BuildOptions
 from squadron_cad.pipeline.report import BuildReport
 from squadron_cad.pipeline.transaction import build
@@ -61,7 +59,7 @@ def where(part: str, p: SquadronLeaderParams) -> tuple[tuple[float, float], floa
         x, y = altitude_token.mark_centre(p)
         z = float(p.token.height_mm - p.text.depth_mm / 2)
     else:
-        x, y = stat_dial.card_mark_centre(p)
+        x, y = card_mark_centre(p)
         z = float(p.stat_dial.card_thickness_mm - p.text.depth_mm / 2)
     return (float(x), float(y)), token_mark_mm(p), z, float(p.marks.frame_mm) / 2
 

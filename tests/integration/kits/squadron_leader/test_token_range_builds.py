@@ -10,7 +10,7 @@ import math
 import pytest
 
 from squadron_cad.checks.mesh import load_mesh
-from squadron_cad.kits.squadron_leader.params import TokenParams
+from squadron_cad.kits.squadron_leader.sections import TokenParams
 from squadron_cad.pipeline.options import BuildOptions
 from squadron_cad.pipeline.transaction import build
 from squadron_cad.resolve import resolve

@@ -11,7 +11,7 @@ from pydantic import ValidationError
 
 from squadron_cad.errors import InputError
 from squadron_cad.kits.squadron_leader.checks import rattle
-from squadron_cad.kits.squadron_leader.stowing import items
+from squadron_cad.kits.squadron_leader.stowing import items, travel
 from squadron_cad.kits.squadron_leader.stowing.tin_fit import solve
 from squadron_cad.resolve import resolve
 
@@ -35,7 +35,7 @@ def test_no_stowed_piece_moves_more_than_the_rattle_limit(kit: str) -> None:
     section 3 rise 10.1 mm, two-token stacks 8.3 mm, ruler section 3 slides 5.3 mm.)"""
     tin, overrides = KITS[kit]
     p = resolve(tin=tin, overrides=overrides)
-    travels = rattle.measure(p, solve(p))
+    travels = travel.measure(p, solve(p))
     assert any(t.unit.startswith("player1_stack") for t in travels)
     loose = {t.unit: t.describe() for t in travels if t.worst > p.box.max_rattle_mm + 0.01}
     assert not loose, loose

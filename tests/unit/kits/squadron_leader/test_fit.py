@@ -21,8 +21,9 @@ from squadron_cad.fit.layout import Layout, Placement
 from squadron_cad.fit.layout_io import layout_json, rounded_rect_points
 from squadron_cad.kit import design_of
 from squadron_cad.kits.squadron_leader import constants
+from squadron_cad.kits.squadron_leader.geometry.lid import title_lines
 from squadron_cad.kits.squadron_leader.params import SquadronLeaderParams
-from squadron_cad.kits.squadron_leader.parts import box_lid, registry
+from squadron_cad.kits.squadron_leader.parts import registry
 from squadron_cad.kits.squadron_leader.stowing import items
 from squadron_cad.kits.squadron_leader.stowing.solver import box_shape
 from squadron_cad.kits.squadron_leader.stowing.tin_fit import solve
@@ -260,8 +261,8 @@ def test_a_title_too_long_for_the_lid_is_refused() -> None:
 
 
 def test_a_long_title_takes_two_lines_on_a_small_lid() -> None:
-    assert box_lid.title_lines(resolve(tin="altoids")) == ("SQUADRON", "LEADER")
-    assert box_lid.title_lines(resolve()) == ("SQUADRON LEADER",)
+    assert title_lines(resolve(tin="altoids")) == ("SQUADRON", "LEADER")
+    assert title_lines(resolve()) == ("SQUADRON LEADER",)
 
 
 # ---- the contents ----

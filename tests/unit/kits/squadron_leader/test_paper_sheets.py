@@ -12,8 +12,8 @@ import pytest
 from lxml import etree
 
 from squadron_cad.kits.squadron_leader.geometry import move_paths
+from squadron_cad.kits.squadron_leader.geometry.dial import dial_layout
 from squadron_cad.kits.squadron_leader.params import SquadronLeaderParams
-from squadron_cad.kits.squadron_leader.parts.stat_dial import dial_layout
 from squadron_cad.kits.squadron_leader.sheets.figures import across_flats, longest_side, turn_deg
 from squadron_cad.kits.squadron_leader.sheets.registry import write_paper
 from squadron_cad.paper.measure import Path2D, svg_paths, tagged_pdf_paths

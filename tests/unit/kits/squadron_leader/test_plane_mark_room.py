@@ -11,7 +11,7 @@ from shapely.ops import unary_union
 
 from squadron_cad.kits.squadron_leader import constants
 from squadron_cad.kits.squadron_leader.geometry.icons import PLANE_SILHOUETTE
-from squadron_cad.kits.squadron_leader.params import (
+from squadron_cad.kits.squadron_leader.mark_room import (
     MARK_WALL_MM,
     SILHOUETTE_GROWTH_MM,
     distance_to_outline,

@@ -1,5 +1,6 @@
-"""The rattle sweep, run for every unit and direction at once (vectorised), finds exactly
-what the plain sweep finds: one piece, one position at a time."""
+"""The travel sweep (stowing's fillers and the rattle check read it), run for every unit
+and direction at once (vectorised), finds exactly what the plain sweep finds: one piece,
+one position at a time."""
 
 from __future__ import annotations
 
@@ -7,8 +8,8 @@ import numpy as np
 import pytest
 import shapely
 
-from squadron_cad.kits.squadron_leader.checks import rattle
-from squadron_cad.kits.squadron_leader.checks.sliding import COARSE_MM, FINE_MM, REACH_MM
+from squadron_cad.kits.squadron_leader.stowing import travel
+from squadron_cad.kits.squadron_leader.stowing.sliding import COARSE_MM, FINE_MM, REACH_MM
 from squadron_cad.kits.squadron_leader.stowing.tin_fit import solve
 from squadron_cad.resolve import resolve
 
@@ -47,16 +48,16 @@ def plain_slide(movers: list[tuple], way: tuple[float, float]) -> float:
 def test_the_vectorised_sweep_finds_what_the_plain_sweep_finds(tin: str | None) -> None:
     p = resolve(kit="squadron-leader", tin=tin)
     layout = solve(p)
-    everything = rattle.bodies(p, layout)
-    walls = rattle._Walls(rattle.rooms(layout), rattle._inner_wall(layout))
-    travels = rattle.measure(p, layout)
+    everything = travel.bodies(p, layout)
+    walls = travel._Walls(travel.rooms(layout), travel._inner_wall(layout))
+    travels = travel.measure(p, layout)
     assert travels
-    for travel in travels:
-        members = [b for b in everything if b.unit == travel.unit]
-        others = [b for b in everything if b.unit != travel.unit]
+    for moves in travels:
+        members = [b for b in everything if b.unit == moves.unit]
+        others = [b for b in everything if b.unit != moves.unit]
         movers = []
         for body in members:
-            mover = rattle._mover(body, walls.around(body), others)
+            mover = travel._mover(body, walls.around(body), others)
             movers.append((mover.room, mover.footprint, mover.inside, list(mover.obstacles)))
-        for way, d in rattle.DIRECTIONS.items():
-            assert travel.sideways[way] == plain_slide(movers, d), (travel.unit, way)
+        for way, d in travel.DIRECTIONS.items():
+            assert moves.sideways[way] == plain_slide(movers, d), (moves.unit, way)

@@ -1,4 +1,4 @@
-"""How far each stowed unit slides each way before it collides (the rattle check's sweep).
+"""How far each stowed unit slides each way before it collides (the travel sweep).
 
 A unit slides a fine step, then coarse steps until one collides, then bisects to the
 collision. Every unit's sweep in every direction advances together, one trial position
