@@ -1,12 +1,20 @@
 """Markers by folder: every test under tests/integration is `integration`, every test
 under tests/integration/web is `web` as well (`make test-fast` leaves both out), so a new
-file there needs no marker of its own."""
+file there needs no marker of its own. And the toy kit (tests/toykit) the engine's tests
+drive the engine with: `toy_kit`, `toy_params` (tests/ is on the path: `import toykit`,
+`import helpers`)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
+
+if TYPE_CHECKING:
+    from squadron_cad.kit import Kit
+    from squadron_cad.params import KitParamsBase
 
 TESTS = Path(__file__).parent
 FOLDER_MARKERS = {"integration": pytest.mark.integration, "web": pytest.mark.web}
@@ -21,3 +29,21 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             marker = FOLDER_MARKERS.get(folder)
             if marker is not None:
                 item.add_marker(marker)
+
+
+@pytest.fixture(scope="module")
+def toy_kit() -> Iterator[Kit]:
+    """The toy kit, known to this process while the module's tests run (helpers.registered)."""
+    from helpers import registered
+    from toykit import TOY_KIT
+
+    with registered(TOY_KIT):
+        yield TOY_KIT
+
+
+@pytest.fixture(scope="module")
+def toy_params(toy_kit: Kit) -> KitParamsBase:
+    """The toy kit's defaults: the engine's sections as the engine's defaults.yaml sets them."""
+    from squadron_cad.resolve import resolve
+
+    return resolve(kit=toy_kit.name)

@@ -1,6 +1,8 @@
-"""A toy kit of two parts, defined only under tests/: square tiles and a tray that holds
-them. It goes through build, fit, checks, plates, BOM and previews with no engine edit,
-which is the proof that the engine knows no game (docs/ARCHITECTURE.md, "Add a kit")."""
+"""A toy kit defined only under tests/: square tiles, a tray that holds them, and a row of
+a player's tiles in one piece that may be printed instead of the loose tiles. It goes
+through build, fit, checks, plates, BOM and previews with no engine edit, which is the
+proof that the engine knows no game (docs/ARCHITECTURE.md, "Add a kit"); the engine's
+unit tests drive the engine through it (tests/conftest.py: toy_kit, toy_params)."""
 
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ from squadron_cad.fit.layout import Layout
 from squadron_cad.fit.report import fit_report
 from squadron_cad.fit.tray import pocket_tray
 from squadron_cad.geometry import frames
+from squadron_cad.geometry.expr import Number
 from squadron_cad.kit import Kit, KitContents, Part, PrintNotes, Purchase, Stowing
 from squadron_cad.params import KitParamsBase, Mm, Section, TrayParams, mm
 
@@ -35,6 +38,11 @@ class TileParams(Section):
 class ToyParams(KitParamsBase):
     tile: TileParams
     tray: TrayParams
+
+    @property
+    def row_length_mm(self) -> Number:
+        """A player's tiles side by side: a derived size, shown and emitted, never set."""
+        return self.tile.width_mm * self.tile.per_player
 
 
 @dataclass(frozen=True, eq=False)
@@ -58,6 +66,15 @@ def build_tile(design: Any) -> OpenSCADObject:
     side, thick, depth = p.tile.width_mm, p.tile.thickness_mm, p.tile.mark_depth_mm
     groove = translate([-side / 2 - 1, -1, thick - depth])(cube([side + 2, 2, depth + 1]))
     return difference()(translate([-side / 2, -side / 2, 0])(cube([side, side, thick])), groove)
+
+
+def build_tile_row(design: Any) -> OpenSCADObject:
+    """A player's tiles as one bar, one groove along its top."""
+    p = design.params
+    length, side = p.row_length_mm, p.tile.width_mm
+    thick, depth = p.tile.thickness_mm, p.tile.mark_depth_mm
+    groove = translate([-1, side / 2 - 1, thick - depth])(cube([length + 2, 2, depth + 1]))
+    return difference()(cube([length, side, thick]), groove)
 
 
 def build_tray(design: Any) -> OpenSCADObject:
@@ -116,6 +133,14 @@ PARTS = (
         orientation="floor down",
         slow_render=True,
         camera="0,0,0,0,0,0,0",  # from straight above: the pockets show
+    ),
+    Part(
+        "tile_row",
+        "A player's tiles in one bar, instead of the loose tiles",
+        build_tile_row,
+        "player",
+        alternative_to="tile",
+        print_notes=_tile_notes,
     ),
 )
 

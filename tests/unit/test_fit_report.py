@@ -5,17 +5,12 @@ from __future__ import annotations
 
 import json
 import re
-import sys
-from pathlib import Path
 
 import pytest
-
-from squadron_cad import kit as kit_module
-from squadron_cad.cli import main
-from squadron_cad.kit import register
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from helpers import registered
 from toykit import TOY_KIT
+
+from squadron_cad.cli import main
 
 KITS = ("squadron-leader", "squadrons", "space-planes")
 
@@ -66,11 +61,8 @@ def test_squadron_leaders_report_keeps_its_arrangement_and_lid(capsys) -> None:
 
 def test_a_lidless_tray_says_so_and_its_depth_needs_no_lid(capsys) -> None:
     """The toy kit's tray (Space Planes' box has the engine's lid now)."""
-    register(TOY_KIT)
-    try:
+    with registered(TOY_KIT):
         text = fit(capsys, "--kit", "toy")
-    finally:
-        kit_module._REGISTERED.pop(TOY_KIT.name, None)  # no toy words for other tests
     assert "an open tray" in text
     assert "no lid" in text
     assert "limited by: the depth (tin depth minus floor)" in text

@@ -1,0 +1,59 @@
+"""Small helpers several test files share (tests/ is on the path: see tests/conftest.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+
+from squadron_cad import kit as kit_module
+from squadron_cad.kit import Kit
+
+
+@contextmanager
+def registered(*kits: Kit) -> Iterator[None]:
+    """These kits known to this process inside the block only: a test kit left registered
+    would lend its part names to the engine-boundary test and show in every kit listing."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(kit_module, "_REGISTERED", dict(kit_module._REGISTERED))
+        for kit in kits:
+            kit_module.register(kit)
+        yield
+
+
+Key = str | tuple[str | int, ...]  # "tray.lid.lip_mm", or its steps when a name holds a dot
+
+
+def _steps(key: Key) -> tuple[str | int, ...]:
+    return tuple(key.split(".")) if isinstance(key, str) else key
+
+
+def _step(data: Any, step: str | int) -> Any:
+    if isinstance(data, Mapping):
+        return data[step]
+    if isinstance(data, list):
+        return data[int(step)]
+    return getattr(data, str(step))  # a parameter model's section or field
+
+
+def get_at(data: Any, key: Key) -> Any:
+    """The value at a key of nested mappings, lists and models: ("parts", 0, "count")."""
+    for step in _steps(key):
+        data = _step(data, step)
+    return data
+
+
+def set_at(data: Any, key: Key, value: Any) -> None:
+    """Set the value at a key of nested mappings and lists (its parents must exist)."""
+    *parents, last = _steps(key)
+    inner = get_at(data, tuple(parents))
+    inner[int(last) if isinstance(inner, list) else last] = value
+
+
+def drop_at(data: Any, key: Key) -> None:
+    """Remove the entry at a key of nested mappings and lists."""
+    *parents, last = _steps(key)
+    inner = get_at(data, tuple(parents))
+    del inner[int(last) if isinstance(inner, list) else last]
