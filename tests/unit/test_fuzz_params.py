@@ -1,5 +1,5 @@
 """Fuzzing: whatever text a maker's YAML holds, the answer is a mapping or one InputError
-line (a kit's parameters, key by key: tests/unit/kits/squadron_leader/test_fuzz_leader_params.py)."""
+line (a kit's parameters, key by key: kits/squadron_leader/test_fuzz_leader_params.py)."""
 
 from __future__ import annotations
 
