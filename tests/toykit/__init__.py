@@ -22,7 +22,7 @@ from squadron_cad.fit.report import fit_report
 from squadron_cad.fit.tray import pocket_tray
 from squadron_cad.geometry import frames
 from squadron_cad.geometry.expr import Number
-from squadron_cad.kit import Kit, KitContents, Part, PrintNotes, Purchase, Stowing
+from squadron_cad.kit import Kit, KitContents, LazyImport, Part, PrintNotes, Purchase, Stowing
 from squadron_cad.params import KitParamsBase, Mm, Section, TrayParams, mm
 
 HERE = Path(__file__).resolve().parent
@@ -156,6 +156,7 @@ TOY_KIT = Kit(
         invariants=invariants,
         purchases=purchases,
         fit_lines=fit_report,  # the engine's report, nothing of the kit's own to add
+        paper=LazyImport("toykit.paper", "write_paper"),  # imported when asked for
     ),
     notes="two parts, for the engine's tests",
 )

@@ -8,44 +8,19 @@ import shutil
 from pathlib import Path
 
 import pytest
-from shapely.geometry import box
+from toykit.paper import write_paper
 
-from squadron_cad.paper.drawing import BLACK, Label, Stroke, area, drawing, outline_strokes
-from squadron_cad.paper.edition import write_edition
 from squadron_cad.paper.measure import svg_paths
-from squadron_cad.paper.sheet import PaperKit, Piece, PieceSheet, TiledSheet
-from squadron_cad.resolve import resolve
+from squadron_cad.params import KitParamsBase
 
 ENGINE = Path(__file__).resolve().parents[2] / "squadron_cad" / "paper"
 
 
-def toy_kit() -> PaperKit:
-    card = box(0, 0, 63.5, 88.9)  # a poker card
-    piece = Piece(
-        "objective",
-        "Objective marker",
-        drawing(
-            area(card, "#eeeeee", "print"),
-            outline_strokes(card, 0.25, BLACK, "cut", tag="objective-cut"),
-            Label("SCAN", (31.75, 44), 6, anchor="middle"),
-        ),
-        copies=3,
-    )
-    lines = [
-        Stroke(((x, 0.0), (x, 900.0)), 0.3, BLACK, "print", tag="inch") for x in range(0, 901, 25)
-    ]
-    return PaperKit(
-        "toy",
-        "Toy kit",
-        "Toy kit by nobody, CC0",
-        (PieceSheet("markers", "Markers", (piece,)), TiledSheet("table", "Table", drawing(lines))),
-    )
-
-
 @pytest.fixture(scope="module")
-def toy(tmp_path_factory) -> Path:
+def toy(tmp_path_factory, toy_params: KitParamsBase) -> Path:
+    """The toy kit's paper edition (tests/toykit/paper.py)."""
     folder = tmp_path_factory.mktemp("toy") / "paper"
-    write_edition(toy_kit(), resolve().paper, folder, previews=shutil.which("pdftoppm") is not None)
+    write_paper(toy_params, folder, previews=shutil.which("pdftoppm") is not None)
     return folder
 
 
