@@ -41,17 +41,16 @@ def toy_build(tmp_path_factory: pytest.TempPathFactory) -> Iterator[BuildReport]
 def test_the_toy_kit_builds_whole_and_passes(toy_build: BuildReport) -> None:
     assert toy_build.committed
     assert not toy_build.failures
-    assert sorted(r.spec.name for r in toy_build.parts) == ["tile", "tile_row", "tray"]
+    assert sorted(r.spec.name for r in toy_build.parts) == ["tile", "tile_plain", "tray"]
     tile = trimesh.load_mesh(toy_build.out_dir / "stl" / "tile.stl")
     assert tile.is_watertight
     # A 20 x 20 x 3 tile less its groove, 20 long (it runs past both edges), 2 wide, 0.6 deep.
     assert tile.volume == pytest.approx(20 * 20 * 3 - 20 * 2 * 0.6, abs=0.01)
     counts = {r.spec.name: r.count for r in toy_build.parts}
-    assert counts == {"tile": 6, "tray": 1, "tile_row": 0}  # 3 tiles for each of 2 players
-    # The row, printed instead of a player's 3 tiles: 60 x 20 x 3 less its 62 mm groove.
-    row = trimesh.load_mesh(toy_build.out_dir / "stl" / "tile_row.stl")
-    assert row.is_watertight
-    assert row.volume == pytest.approx(60 * 20 * 3 - 60 * 2 * 0.6, abs=0.01)
+    assert counts == {"tile": 6, "tray": 1, "tile_plain": 0}  # 3 tiles for each of 2 players
+    plain = trimesh.load_mesh(toy_build.out_dir / "stl" / "tile_plain.stl")  # no groove
+    assert plain.is_watertight
+    assert plain.volume == pytest.approx(20 * 20 * 3, abs=0.01)
 
 
 def test_the_manifest_names_the_kit_and_its_credit(toy_build: BuildReport) -> None:
@@ -101,7 +100,7 @@ def test_bom_plates_and_previews_come_from_the_declarations(toy_build: BuildRepo
 def test_check_reads_the_kit_back(toy_build: BuildReport) -> None:
     checked = check_outputs(toy_build.out_dir)
     assert not checked.failures
-    assert checked.parts == ["tile", "tray", "tile_row"]
+    assert checked.parts == ["tile", "tray", "tile_plain"]
 
 
 def test_an_outside_package_adds_a_kit_by_entry_point(tmp_path: Path) -> None:

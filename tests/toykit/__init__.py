@@ -1,5 +1,5 @@
-"""A toy kit defined only under tests/: square tiles, a tray that holds them, and a row of
-a player's tiles in one piece that may be printed instead of the loose tiles. It goes
+"""A toy kit defined only under tests/: square tiles, a tray that holds them, and a plain
+tile (no groove) that may be printed instead of a grooved one. It goes
 through build, fit, checks, plates, BOM and previews with no engine edit, which is the
 proof that the engine knows no game (docs/ARCHITECTURE.md, "Add a kit"); the engine's
 unit tests drive the engine through it (tests/conftest.py: toy_kit, toy_params)."""
@@ -40,9 +40,9 @@ class ToyParams(KitParamsBase):
     tray: TrayParams
 
     @property
-    def row_length_mm(self) -> Number:
-        """A player's tiles side by side: a derived size, shown and emitted, never set."""
-        return self.tile.width_mm * self.tile.per_player
+    def groove_width_mm(self) -> Number:
+        """The groove across a tile: a derived size, shown and emitted, never set."""
+        return self.tile.width_mm / 10
 
 
 @dataclass(frozen=True, eq=False)
@@ -61,20 +61,17 @@ def tile_bounds(p: ToyParams) -> frames.Bounds:
     return (-half, -half, 0.0), (half, half, p.tile.thickness_mm)
 
 
+def build_plain_tile(design: Any) -> OpenSCADObject:
+    side, thick = design.params.tile.width_mm, design.params.tile.thickness_mm
+    return translate([-side / 2, -side / 2, 0])(cube([side, side, thick]))
+
+
 def build_tile(design: Any) -> OpenSCADObject:
     p = design.params
     side, thick, depth = p.tile.width_mm, p.tile.thickness_mm, p.tile.mark_depth_mm
-    groove = translate([-side / 2 - 1, -1, thick - depth])(cube([side + 2, 2, depth + 1]))
-    return difference()(translate([-side / 2, -side / 2, 0])(cube([side, side, thick])), groove)
-
-
-def build_tile_row(design: Any) -> OpenSCADObject:
-    """A player's tiles as one bar, one groove along its top."""
-    p = design.params
-    length, side = p.row_length_mm, p.tile.width_mm
-    thick, depth = p.tile.thickness_mm, p.tile.mark_depth_mm
-    groove = translate([-1, side / 2 - 1, thick - depth])(cube([length + 2, 2, depth + 1]))
-    return difference()(cube([length, side, thick]), groove)
+    wide = p.groove_width_mm
+    groove = translate([-side / 2 - 1, -wide / 2, thick - depth])(cube([side + 2, wide, depth + 1]))
+    return difference()(build_plain_tile(design), groove)
 
 
 def build_tray(design: Any) -> OpenSCADObject:
@@ -135,12 +132,11 @@ PARTS = (
         camera="0,0,0,0,0,0,0",  # from straight above: the pockets show
     ),
     Part(
-        "tile_row",
-        "A player's tiles in one bar, instead of the loose tiles",
-        build_tile_row,
+        "tile_plain",
+        "A tile without the groove, to print instead of a grooved one",
+        build_plain_tile,
         "player",
         alternative_to="tile",
-        print_notes=_tile_notes,
     ),
 )
 

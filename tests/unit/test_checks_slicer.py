@@ -30,7 +30,7 @@ GCODE_TAIL = """\
 
 @pytest.fixture(scope="module")
 def params(toy_params: KitParamsBase) -> KitParamsBase:
-    """The toy kit: 3 tiles a player, a tray, and a row of tiles printed instead of them."""
+    """The toy kit: 3 tiles a player, a tray, and a plain tile to print instead of a tile."""
     return toy_params
 
 
@@ -156,7 +156,7 @@ def kit_slice(params: KitParamsBase, each_mm: float) -> kit_slicing.KitSlice:
 
 
 def test_the_summary_counts_one_players_set(params: KitParamsBase) -> None:
-    assert kit_slicing.player_set(params) == {"tile": 3}  # not the row printed instead
+    assert kit_slicing.player_set(params) == {"tile": 3}  # not the plain one printed instead
     summary = kit_slicing.slicer_summary(params, kit_slice(params, 100.0))
     player = summary["per_player"]
     assert player["filament_mm"] == 300.0  # 3 tiles of 100 mm
@@ -174,11 +174,11 @@ def test_a_set_over_the_budget_warns(params: KitParamsBase) -> None:
 
 
 def sliced_too_long(params: KitParamsBase, folder: Path, length_mm: float) -> dict[str, Any]:
-    """The slicer's findings of a tile and of the row printed instead of the tiles, each
+    """The slicer's findings of a tile and of the plain tile printed instead of it, each
     a bar `length_mm` long (skips where PrusaSlicer is not installed)."""
-    for name in ("tile_row", "tile"):  # an alternative (optional), a part printed (required)
+    for name in ("tile_plain", "tile"):  # an alternative (optional), a part printed (required)
         trimesh.creation.box([length_mm, 10, 4]).export(folder / f"{name}.stl")
-    outcome = kit_slicing.slice_kit(params, folder, parts=["tile_row", "tile"], jobs=1)
+    outcome = kit_slicing.slice_kit(params, folder, parts=["tile_plain", "tile"], jobs=1)
     if outcome.skipped:
         pytest.skip(outcome.skipped)
     findings = kit_slicing.slicer_findings(params, outcome)
@@ -189,8 +189,8 @@ def test_an_optional_part_off_the_bed_warns_and_a_required_one_fails(
     params: KitParamsBase, tmp_path: Path
 ) -> None:
     by_part = sliced_too_long(params, tmp_path, 340)  # beyond the 250 x 210 bed's diagonal
-    assert by_part["tile_row"].severity == "warning"
-    assert "print tile instead" in by_part["tile_row"].message
+    assert by_part["tile_plain"].severity == "warning"
+    assert "print tile instead" in by_part["tile_plain"].message
     assert by_part["tile"].severity == "error"
     assert "printer.bed_length_mm, printer.bed_width_mm" in by_part["tile"].message
 
@@ -203,7 +203,7 @@ def test_a_part_the_slicer_refuses_is_told_in_its_words_and_fails_the_kit_only_i
     with our guess 'does not fit the bed at any turn?'."""
     bed = ["printer.bed_length_mm=1000", "printer.bed_width_mm=1000"]
     by_part = sliced_too_long(resolve(overrides=bed, kit=toy_kit.name), tmp_path, 882)
-    optional, required = by_part["tile_row"], by_part["tile"]
+    optional, required = by_part["tile_plain"], by_part["tile"]
     assert optional.severity == "warning"
     assert "Objects could not fit on the bed (it aborted)" in optional.message
     assert "print tile instead" in optional.message
@@ -247,11 +247,11 @@ def test_a_part_square_on_the_bed_is_sliced_unturned_and_a_long_one_turned(
 
 def test_parts_named_are_sliced_in_the_order_named(params: KitParamsBase, tmp_path: Path) -> None:
     """The build names the biggest first: its slicing is the longest. Unnamed, the parts
-    the kit prints, in its order (not the row nobody prints by default)."""
-    for name in ("tile", "tray", "tile_row"):
+    the kit prints, in its order (not the plain tile nobody prints by default)."""
+    for name in ("tile", "tray", "tile_plain"):
         (tmp_path / f"{name}.stl").write_bytes(b"")
-    chosen = kit_slicing._wanted(params, tmp_path, ["tray", "tile_row", "tile"])
-    assert [spec.name for spec in chosen] == ["tray", "tile_row", "tile"]
+    chosen = kit_slicing._wanted(params, tmp_path, ["tray", "tile_plain", "tile"])
+    assert [spec.name for spec in chosen] == ["tray", "tile_plain", "tile"]
     in_kit_order = kit_slicing._wanted(params, tmp_path, None)
     assert [spec.name for spec in in_kit_order] == ["tile", "tray"]
 

@@ -33,7 +33,7 @@ def test_parameter_table_lists_every_field_with_unit_and_range(toy_kit: Kit, def
         assert f"| `{key}` |" in text, key
     assert "| `tile.width_mm` | 20 | mm | >= 5, <= 100 | Side of a square tile |" in text
     assert "| `quality` | draft |  | draft or final |" in text
-    assert "| `row_length_mm` | 60 | mm |" in text  # derived sizes are shown too
+    assert "| `groove_width_mm` | 2 | mm |" in text  # derived sizes are shown too
 
 
 def write_index(folder: Path, sources: dict[str, str], settings: str) -> None:

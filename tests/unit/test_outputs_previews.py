@@ -46,7 +46,7 @@ def test_packed_box_colours_each_players_pieces(tmp_path: Path) -> None:
     """Pieces as layout.json names them: player<n>_..., die_<colour>_<k>, shared parts."""
     params = resolve(kit="toy")
     stl_dir = tmp_path / "stl"
-    for name in ("tray", "tile", "tile_row"):
+    for name in ("tray", "tile", "tile_plain"):
         stl(stl_dir, name)
     (tmp_path / "layout").mkdir()
     stl(tmp_path / "layout", "die")
@@ -58,7 +58,7 @@ def test_packed_box_colours_each_players_pieces(tmp_path: Path) -> None:
 
     contents = [entry(f"player{n}_tile_1", "tile") for n in (2, 1)]
     contents += [entry(f"player{n}_tile_{k}", "tile") for n in (1, 2) for k in (2, 3)]
-    contents += [entry("die_green_1", "die"), entry("tile_row", "tile_row", 20.0)]
+    contents += [entry("die_green_1", "die"), entry("tile_plain", "tile_plain", 20.0)]
     layout = {"box": {"stl": "stl/tray.stl", "transform": np.eye(4).tolist()}, "contents": contents}
     (tmp_path / "layout.json").write_text(json.dumps(layout))
     view = previews.box_view(tmp_path, params)
@@ -66,7 +66,7 @@ def test_packed_box_colours_each_players_pieces(tmp_path: Path) -> None:
     colours = [item.colour for item in view.items]
     (_, red), (_, blue) = previews.player_colours(params)  # the palette: no player_colours
     green = previews.COLOUR_NAMES["green"]
-    # The row lies on top (layout.json says so): left off so the pockets show.
+    # The plain tile lies on top (layout.json says so): left off so the pockets show.
     assert colours == [previews.NEUTRAL, blue, red, red, red, blue, blue, green]
     assert [item.stl.name for item in view.items] == ["tray.stl", *["tile.stl"] * 6, "die.stl"]
     assert {item.accent_from_z_mm for item in view.items} == {None}  # no raised marks
