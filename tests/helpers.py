@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import csv
+import io
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
@@ -9,7 +11,8 @@ from typing import Any
 import pytest
 
 from squadron_cad import kit as kit_module
-from squadron_cad.kit import Kit
+from squadron_cad.kit import Kit, kit_of
+from squadron_cad.params import KitParamsBase
 
 
 @contextmanager
@@ -57,3 +60,41 @@ def drop_at(data: Any, key: Key) -> None:
     *parents, last = _steps(key)
     inner = get_at(data, tuple(parents))
     del inner[int(last) if isinstance(inner, list) else last]
+
+
+def bom_manifest(params: KitParamsBase, slicer: Any = None) -> dict[str, Any]:
+    """A manifest as build writes it, with the fields the bill of materials reads."""
+    kit = kit_of(params)
+    data: dict[str, Any] = {
+        "generator": "squadron_cad test",
+        "players": params.players,
+        "parts": [
+            {
+                "name": spec.name,
+                "title": spec.title,
+                "file": f"stl/{spec.name}.stl",
+                "count": spec.count(params),
+                "alternative_to": spec.alternative_to,
+                "replaces": list(spec.replaces),
+            }
+            for spec in kit.parts
+        ],
+        "params": params.model_dump(mode="json"),
+        "purchases": [item.as_dict() for item in kit.purchases(params)],
+    }
+    if slicer is not None:
+        data["slicer"] = slicer
+    return data
+
+
+def sliced(data: dict[str, Any]) -> dict[str, Any]:
+    """Made-up slicer figures for every part of a manifest: 10 min, 1 m and 3 g each."""
+    figures = {
+        part["name"]: {"print_seconds": 600.0, "filament_mm": 1000.0, "filament_g": 3.0}
+        for part in data["parts"]
+    }
+    return {"slicer": "PrusaSlicer-2.5.0", "parts": figures}
+
+
+def csv_rows(text: str) -> list[dict[str, str]]:
+    return list(csv.DictReader(io.StringIO(text)))
