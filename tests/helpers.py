@@ -98,3 +98,13 @@ def sliced(data: dict[str, Any]) -> dict[str, Any]:
 
 def csv_rows(text: str) -> list[dict[str, str]]:
     return list(csv.DictReader(io.StringIO(text)))
+
+
+def run_cli(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    """`squadron-cad ARGS` in this process: exit code, stdout, stderr."""
+    from squadron_cad.cli import main
+
+    with pytest.raises(SystemExit) as done:
+        main(args)
+    captured = capsys.readouterr()
+    return int(done.value.code or 0), captured.out, captured.err

@@ -6,10 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from helpers import get_at, registered
+from helpers import get_at, registered, run_cli
 from toykit import TOY_KIT
 
-from squadron_cad.cli import main
 from squadron_cad.errors import InputError
 from squadron_cad.kit import load_kit
 from squadron_cad.resolve import resolve
@@ -26,11 +25,7 @@ KEYS = {
 }
 
 
-def run(args: list[str], capsys) -> tuple[int, str, str]:
-    with pytest.raises(SystemExit) as done:
-        main(args)
-    captured = capsys.readouterr()
-    return int(done.value.code or 0), captured.out, captured.err
+run = run_cli
 
 
 def test_default_ladder_is_the_seven_steps() -> None:
