@@ -6,12 +6,15 @@ import csv
 import io
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
+import trimesh
 
 from squadron_cad import kit as kit_module
-from squadron_cad.kit import Kit, kit_of
+from squadron_cad.kit import Kit, kit_of, variant_name
 from squadron_cad.params import KitParamsBase
 
 
@@ -108,3 +111,32 @@ def run_cli(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, s
         main(args)
     captured = capsys.readouterr()
     return int(done.value.code or 0), captured.out, captured.err
+
+
+def fake_stls(
+    folder: Path, sizes: dict[str, tuple[float, float, float]], by_player: set[str] = frozenset()
+) -> Path:
+    """Box stand-ins for every part in `folder`/stl, and for each player's own copy of the
+    parts `by_player` (up to 8 players)."""
+    (folder / "stl").mkdir(parents=True, exist_ok=True)
+    for name, size in sizes.items():
+        mesh = trimesh.creation.box(extents=size)
+        mesh.apply_translation([5.0, -3.0, size[2] / 2 + 2.0])  # off-centre and off the bed
+        stems = [name] + ([variant_name(name, i) for i in range(8)] if name in by_player else [])
+        for stem in stems:
+            mesh.export(folder / "stl" / f"{stem}.stl")
+    return folder
+
+
+def placed(path: Path) -> dict[str, np.ndarray]:
+    """Each object's vertices, placed on the bed, by its name in a plate's 3MF."""
+    scene = trimesh.load(path)
+    objects = {}
+    for node in scene.graph.nodes_geometry:
+        transform, geometry = scene.graph[node]
+        objects[node] = trimesh.transform_points(scene.geometry[geometry].vertices, transform)
+    return objects
+
+
+def bounds_of(points: np.ndarray) -> np.ndarray:
+    return np.array([points.min(axis=0), points.max(axis=0)])
