@@ -4,18 +4,19 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterator, Mapping
+from collections.abc import Collection, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
 import pytest
-import trimesh
 
 from squadron_cad import kit as kit_module
 from squadron_cad.kit import Kit, kit_of, variant_name
 from squadron_cad.params import KitParamsBase
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 @contextmanager
@@ -114,10 +115,12 @@ def run_cli(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, s
 
 
 def fake_stls(
-    folder: Path, sizes: dict[str, tuple[float, float, float]], by_player: set[str] = frozenset()
+    folder: Path, sizes: dict[str, tuple[float, float, float]], by_player: Collection[str] = ()
 ) -> Path:
     """Box stand-ins for every part in `folder`/stl, and for each player's own copy of the
     parts `by_player` (up to 8 players)."""
+    import trimesh  # here: the CLI's tests import this module without the meshing stack
+
     (folder / "stl").mkdir(parents=True, exist_ok=True)
     for name, size in sizes.items():
         mesh = trimesh.creation.box(extents=size)
@@ -130,7 +133,9 @@ def fake_stls(
 
 def placed(path: Path) -> dict[str, np.ndarray]:
     """Each object's vertices, placed on the bed, by its name in a plate's 3MF."""
-    scene = trimesh.load(path)
+    import trimesh
+
+    scene: Any = trimesh.load(path)  # a 3MF loads as a scene
     objects = {}
     for node in scene.graph.nodes_geometry:
         transform, geometry = scene.graph[node]
@@ -139,4 +144,6 @@ def placed(path: Path) -> dict[str, np.ndarray]:
 
 
 def bounds_of(points: np.ndarray) -> np.ndarray:
+    import numpy as np
+
     return np.array([points.min(axis=0), points.max(axis=0)])
