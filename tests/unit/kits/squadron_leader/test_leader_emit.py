@@ -1,7 +1,10 @@
-"""Squadron Leader's emitted OpenSCAD: a parameter changes the sources of exactly the parts
-whose builders use it (the engine's emitter itself: tests/unit/test_emit.py)."""
+"""Squadron Leader's emitted OpenSCAD: every part opens with its customizer section and
+the game's credit, and a parameter changes the sources of exactly the parts whose builders
+use it (the engine's emitter itself: tests/unit/test_emit.py)."""
 
 from __future__ import annotations
+
+import re
 
 import pytest
 
@@ -21,6 +24,15 @@ def texts(overrides: list[str]) -> dict[str, str]:
 @pytest.fixture(scope="module")
 def defaults() -> dict[str, str]:
     return texts([])
+
+
+def test_every_part_opens_with_its_customizer_section_and_the_credit(defaults) -> None:
+    for name, text in defaults.items():
+        head = text.partition("/* [Hidden] */")[0]
+        assert re.search(r"^/\* \[[A-Z][a-z ]+\] \*/$", head, flags=re.MULTILINE), name
+        assert "Squadron Leader by Tim Smith" in text, name
+    head = defaults["plane_token"].partition("/* [Hidden] */")[0]
+    assert re.search(r"^token_width_mm = 26; // \[16:0\.1:120\]$", head, flags=re.MULTILINE)
 
 
 @pytest.mark.parametrize(
