@@ -147,3 +147,29 @@ def bounds_of(points: np.ndarray) -> np.ndarray:
     import numpy as np
 
     return np.array([points.min(axis=0), points.max(axis=0)])
+
+
+# Each engine limit a kit may leave at its default, and the norm it comes from
+# (squadron_cad.constants.NORMS).
+ENGINE_NORMS = {
+    "slicer.layer_height_mm": "layer_height",
+    "checks.min_wall_mm": "min_wall",
+    "checks.overhang_limit_deg": "max_overhang",
+    "checks.max_bridge_mm": "max_bridge",
+    "checks.min_text_stroke_mm": "min_text_stroke",
+    "checks.min_text_depth_mm": "min_text_depth",
+    "checks.min_text_height_mm": "min_text_height",
+    "checks.min_text_gap_mm": "min_text_gap",
+    "checks.min_text_counter_mm": "min_text_counter",
+    "checks.min_mark_clearance_mm": "min_mark_clearance",
+    "checks.lid_fit.min_mm": "sliding_fit_min",
+    "checks.lid_fit.max_mm": "sliding_fit_max",
+}
+
+
+def off_the_norms(params: KitParamsBase, norms: Mapping[str, str] = ENGINE_NORMS) -> dict:
+    """Each key whose value is not its norm's: {key: (value, norm)} (empty: all kept)."""
+    from squadron_cad.constants import NORMS
+
+    found = {key: (get_at(params, key), NORMS[norm].value) for key, norm in norms.items()}
+    return {key: pair for key, pair in found.items() if pair[0] != pair[1]}

@@ -10,9 +10,10 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 import trimesh
+from helpers import off_the_norms
 
 from squadron_cad.checks import kit_slicing, slicer
-from squadron_cad.constants import NORMS, PLA_DENSITY_G_CM3
+from squadron_cad.constants import PLA_DENSITY_G_CM3
 from squadron_cad.params import KitParamsBase
 from squadron_cad.resolve import resolve
 
@@ -41,19 +42,12 @@ def settings(params: KitParamsBase) -> slicer.SliceSettings:
 
 def test_the_engines_defaults_come_from_the_norms(params: KitParamsBase) -> None:
     """A kit that sets none of the engine's sections gets the norms (constants.NORMS)."""
-    assert params.slicer.layer_height_mm == NORMS["layer_height"].value
-    assert params.checks.min_wall_mm == NORMS["min_wall"].value
-    assert params.checks.overhang_limit_deg == NORMS["max_overhang"].value
-    assert params.checks.max_bridge_mm == NORMS["max_bridge"].value
-    assert params.checks.min_text_stroke_mm == NORMS["min_text_stroke"].value
-    assert params.checks.min_text_depth_mm == NORMS["min_text_depth"].value
-    assert params.checks.min_text_height_mm == NORMS["min_text_height"].value
-    assert params.checks.min_text_gap_mm == NORMS["min_text_gap"].value
-    assert params.checks.min_text_counter_mm == NORMS["min_text_counter"].value
-    assert params.checks.min_mark_clearance_mm == NORMS["min_mark_clearance"].value
-    assert params.checks.lid_fit.min_mm == NORMS["sliding_fit_min"].value
-    assert params.checks.lid_fit.max_mm == NORMS["sliding_fit_max"].value
+    assert off_the_norms(params) == {}
     assert params.slicer.filament_density_g_cm3 == PLA_DENSITY_G_CM3
+    wider = params.model_copy(
+        update={"checks": params.checks.model_copy(update={"min_wall_mm": 1})}
+    )
+    assert off_the_norms(wider) == {"checks.min_wall_mm": (1, 0.8)}  # the helper can fail
 
 
 def test_the_arguments_carry_every_setting(settings: slicer.SliceSettings) -> None:
