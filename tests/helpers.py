@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import csv
 import io
+import subprocess
+import sys
 from collections.abc import Collection, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
@@ -102,6 +104,20 @@ def sliced(data: dict[str, Any]) -> dict[str, Any]:
 
 def csv_rows(text: str) -> list[dict[str, str]]:
     return list(csv.DictReader(io.StringIO(text)))
+
+
+def cli_process(
+    args: list[str], cwd: Path | None = None, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """`python -m squadron_cad ARGS` in a process of its own (its exit, its imports)."""
+    return subprocess.run(
+        [sys.executable, "-m", "squadron_cad", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        check=False,
+        env=env,
+    )
 
 
 def run_cli(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 import typer
-from helpers import run_cli
+from helpers import cli_process, run_cli
 from typer.testing import CliRunner
 
 from squadron_cad import cli
@@ -306,17 +306,6 @@ def test_parameter_options_after_the_command_are_applied(tmp_path: Path, capsys)
     assert "altoids" in stdout
 
 
-def cli_process(
-    args: list[str], cwd: Path, env: dict[str, str] | None = None
-) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "squadron_cad", *args],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        check=False,
-        env=env,
-    )
 
 
 BROKEN_KIT = """

@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import json
 import math
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from helpers import cli_process
 from lxml import etree
 from pypdf import PdfReader
 
@@ -252,16 +251,6 @@ def test_the_folder_is_owned_and_foreign_folders_are_refused(tmp_path: Path, a4)
         write_paper(resolve(), foreign, previews=False)
 
 
-def run_cli(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "squadron_cad", *args],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        check=False,
-    )
-
-
 BIG_TOKEN = [
     "token.width_mm=80",
     "paper.hex_across_flats_mm=90",
@@ -287,7 +276,7 @@ def test_bad_paper_parameters_are_refused_in_one_line(
     args = ["paper", "--out", str(tmp_path / "out"), "--no-previews"]
     for override in overrides:
         args += ["--set", override]
-    result = run_cli(args, tmp_path)
+    result = cli_process(args, tmp_path)
     assert result.returncode == 2, result.stderr
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1, lines
@@ -307,7 +296,7 @@ def test_the_command_reports_what_it_measured(tmp_path: Path) -> None:
         "--set",
         "paper.mat_rows=3",
     ]
-    result = run_cli(args, tmp_path)
+    result = cli_process(args, tmp_path)
     assert result.returncode == 0, result.stderr
     summary = json.loads(result.stdout.strip().splitlines()[-1])
     assert summary["event"] == "paper"
