@@ -1,6 +1,8 @@
 """Markers by folder: every test under tests/integration is `integration`, every test
 under tests/integration/web is `web` as well (`make test-fast` leaves both out), so a new
-file there needs no marker of its own.
+file there needs no marker of its own. And the toy kit (tests/toykit) the engine's tests
+drive the engine with: `toy_kit`, `toy_params` (tests/ is on the path: `import toykit`,
+`import helpers`).
 
 Under `make test` (xdist, `--dist loadgroup`) an integration file's tests run on one
 worker, so that what its module fixtures build is built once, not on both workers; the
@@ -8,9 +10,15 @@ integration files go first and the many short unit tests fill in behind them."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
+
+if TYPE_CHECKING:
+    from squadron_cad.kit import Kit
+    from squadron_cad.params import KitParamsBase
 
 TESTS = Path(__file__).parent
 FOLDER_MARKERS = {"integration": pytest.mark.integration, "web": pytest.mark.web}
@@ -39,3 +47,21 @@ def _integration_files_whole_and_first(items: list[pytest.Item]) -> None:
             group = item.path.relative_to(TESTS).as_posix()
             item.add_marker(pytest.mark.xdist_group(group))
     items.sort(key=lambda item: not integration(item))
+
+
+@pytest.fixture(scope="module")
+def toy_kit() -> Iterator[Kit]:
+    """The toy kit, known to this process while the module's tests run (helpers.registered)."""
+    from helpers import registered
+    from toykit import TOY_KIT
+
+    with registered(TOY_KIT):
+        yield TOY_KIT
+
+
+@pytest.fixture(scope="module")
+def toy_params(toy_kit: Kit) -> KitParamsBase:
+    """The toy kit's defaults: the engine's sections as the engine's defaults.yaml sets them."""
+    from squadron_cad.resolve import resolve
+
+    return resolve(kit=toy_kit.name)

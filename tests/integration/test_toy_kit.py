@@ -16,10 +16,10 @@ import lib3mf
 import numpy as np
 import pytest
 import trimesh
+from helpers import registered
 from PIL import Image
+from toykit import TOY_KIT
 
-import squadron_cad.kit as kit_module
-from squadron_cad.kit import register
 from squadron_cad.pipeline.options import BuildOptions
 from squadron_cad.pipeline.report import BuildReport
 from squadron_cad.pipeline.transaction import build
@@ -27,56 +27,55 @@ from squadron_cad.pipeline.verify import check_outputs
 from squadron_cad.resolve import resolve
 
 TESTS = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(TESTS))
-from toykit import TOY_KIT  # noqa: E402
 
 
 @pytest.fixture(scope="module")
-def toy_kit(tmp_path_factory: pytest.TempPathFactory) -> Iterator[BuildReport]:
+def toy_build(tmp_path_factory: pytest.TempPathFactory) -> Iterator[BuildReport]:
     """Built once; known to this process only while the module runs (a kit left
     registered lent its words, tray and tile, to test_engine_boundary's engine check)."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(kit_module, "_REGISTERED", dict(kit_module._REGISTERED))
-        register(TOY_KIT)
+    with registered(TOY_KIT):
         out = tmp_path_factory.mktemp("toy") / "kit"
         yield build(resolve(kit="toy"), BuildOptions(out_dir=out, jobs=2))
 
 
-def test_the_toy_kit_builds_whole_and_passes(toy_kit: BuildReport) -> None:
-    assert toy_kit.committed
-    assert not toy_kit.failures
-    assert sorted(r.spec.name for r in toy_kit.parts) == ["tile", "tray"]
-    tile = trimesh.load_mesh(toy_kit.out_dir / "stl" / "tile.stl")
+def test_the_toy_kit_builds_whole_and_passes(toy_build: BuildReport) -> None:
+    assert toy_build.committed
+    assert not toy_build.failures
+    assert sorted(r.spec.name for r in toy_build.parts) == ["tile", "tile_plain", "tray"]
+    tile = trimesh.load_mesh(toy_build.out_dir / "stl" / "tile.stl")
     assert tile.is_watertight
     # A 20 x 20 x 3 tile less its groove, 20 long (it runs past both edges), 2 wide, 0.6 deep.
     assert tile.volume == pytest.approx(20 * 20 * 3 - 20 * 2 * 0.6, abs=0.01)
-    counts = {r.spec.name: r.count for r in toy_kit.parts}
-    assert counts == {"tile": 6, "tray": 1}  # 3 tiles for each of 2 players
+    counts = {r.spec.name: r.count for r in toy_build.parts}
+    assert counts == {"tile": 6, "tray": 1, "tile_plain": 0}  # 3 tiles for each of 2 players
+    plain = trimesh.load_mesh(toy_build.out_dir / "stl" / "tile_plain.stl")  # no groove
+    assert plain.is_watertight
+    assert plain.volume == pytest.approx(20 * 20 * 3, abs=0.01)
 
 
-def test_the_manifest_names_the_kit_and_its_credit(toy_kit: BuildReport) -> None:
-    data = json.loads((toy_kit.out_dir / "manifest.json").read_text())
+def test_the_manifest_names_the_kit_and_its_credit(toy_build: BuildReport) -> None:
+    data = json.loads((toy_build.out_dir / "manifest.json").read_text())
     assert data["kit"]["name"] == "toy"
     assert data["kit"]["credit"].startswith("Toy tiles")
     assert [item["name"] for item in data["invariants"]] == ["tile thickness"]
     assert all(item["ok"] for item in data["invariants"])
 
 
-def test_every_tile_lies_in_a_tray_pocket(toy_kit: BuildReport) -> None:
-    layout = json.loads((toy_kit.out_dir / "layout.json").read_text())
+def test_every_tile_lies_in_a_tray_pocket(toy_build: BuildReport) -> None:
+    layout = json.loads((toy_build.out_dir / "layout.json").read_text())
     assert layout["box"]["stl"] == "stl/tray.stl"
     assert layout["lid"] is None
     assert len(layout["contents"]) == 6
-    tray = trimesh.load_mesh(toy_kit.out_dir / "stl" / "tray.stl")
+    tray = trimesh.load_mesh(toy_build.out_dir / "stl" / "tray.stl")
     for entry in layout["contents"]:
-        tile = trimesh.load_mesh(toy_kit.out_dir / entry["stl"])
+        tile = trimesh.load_mesh(toy_build.out_dir / entry["stl"])
         tile.apply_transform(entry["transform"])
         clash = trimesh.boolean.intersection([tray, tile], engine="manifold")
         assert clash.is_empty or clash.volume < 1e-6, entry["name"]
 
 
-def test_bom_plates_and_previews_come_from_the_declarations(toy_kit: BuildReport) -> None:
-    out = toy_kit.out_dir
+def test_bom_plates_and_previews_come_from_the_declarations(toy_build: BuildReport) -> None:
+    out = toy_build.out_dir
     bom = (out / "bom.md").read_text()
     assert "pencil" in bom
     assert "tile" in bom
@@ -98,10 +97,10 @@ def test_bom_plates_and_previews_come_from_the_declarations(toy_kit: BuildReport
     assert (np.ptp(cols) + 1) / (np.ptp(rows) + 1) == pytest.approx(79 / 59, rel=0.03)
 
 
-def test_check_reads_the_kit_back(toy_kit: BuildReport) -> None:
-    checked = check_outputs(toy_kit.out_dir)
+def test_check_reads_the_kit_back(toy_build: BuildReport) -> None:
+    checked = check_outputs(toy_build.out_dir)
     assert not checked.failures
-    assert checked.parts == ["tile", "tray"]
+    assert checked.parts == ["tile", "tray", "tile_plain"]
 
 
 def test_an_outside_package_adds_a_kit_by_entry_point(tmp_path: Path) -> None:

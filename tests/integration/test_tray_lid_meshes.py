@@ -5,33 +5,28 @@ unseated fails those checks, and the lid's tolerance coupons measure their label
 
 from __future__ import annotations
 
-import sys
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 import trimesh
+from helpers import registered
+from toykit.lidded import TOY_LID_KIT
 
-from squadron_cad import kit as kit_module
 from squadron_cad.checks.tray_play import measure_lid, tray_findings, unit_travels
 from squadron_cad.geometry import frames
-from squadron_cad.kit import register
 from squadron_cad.resolve import resolve
 from squadron_cad.tolerance import Ladder, build_plate
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from toykit.lidded import TOY_LID_KIT
 
 
 @pytest.fixture(scope="module")
 def lidded(render_parts, tmp_path_factory):
     """Registered for this module only: its part names are no words of the engine's."""
-    register(TOY_LID_KIT)
-    params = resolve(kit="toy-lid")
-    stl = render_parts(params, ("tile", "tray", "tray_lid"), tmp_path_factory.mktemp("lid") / "k")
-    meshes = {name: trimesh.load_mesh(stl / f"{name}.stl") for name in ("tile", "tray", "tray_lid")}
-    yield params, TOY_LID_KIT.design(params).layout, meshes
-    kit_module._REGISTERED.pop(TOY_LID_KIT.name, None)
+    with registered(TOY_LID_KIT):
+        params = resolve(kit="toy-lid")
+        parts = ("tile", "tray", "tray_lid")
+        stl = render_parts(params, parts, tmp_path_factory.mktemp("lid") / "k")
+        meshes = {name: trimesh.load_mesh(stl / f"{name}.stl") for name in parts}
+        yield params, TOY_LID_KIT.design(params).layout, meshes
 
 
 def test_the_closed_box_passes_its_checks_in_play(lidded) -> None:

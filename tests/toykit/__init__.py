@@ -1,6 +1,8 @@
-"""A toy kit of two parts, defined only under tests/: square tiles and a tray that holds
-them. It goes through build, fit, checks, plates, BOM and previews with no engine edit,
-which is the proof that the engine knows no game (docs/ARCHITECTURE.md, "Add a kit")."""
+"""A toy kit defined only under tests/: square tiles, a tray that holds them, and a plain
+tile (no groove) that may be printed instead of a grooved one. It goes
+through build, fit, checks, plates, BOM and previews with no engine edit, which is the
+proof that the engine knows no game (docs/ARCHITECTURE.md, "Add a kit"); the engine's
+unit tests drive the engine through it (tests/conftest.py: toy_kit, toy_params)."""
 
 from __future__ import annotations
 
@@ -19,7 +21,8 @@ from squadron_cad.fit.layout import Layout
 from squadron_cad.fit.report import fit_report
 from squadron_cad.fit.tray import pocket_tray
 from squadron_cad.geometry import frames
-from squadron_cad.kit import Kit, KitContents, Part, PrintNotes, Purchase, Stowing
+from squadron_cad.geometry.expr import Number
+from squadron_cad.kit import Kit, KitContents, LazyImport, Part, PrintNotes, Purchase, Stowing
 from squadron_cad.params import KitParamsBase, Mm, Section, TrayParams, mm
 
 HERE = Path(__file__).resolve().parent
@@ -35,6 +38,11 @@ class TileParams(Section):
 class ToyParams(KitParamsBase):
     tile: TileParams
     tray: TrayParams
+
+    @property
+    def groove_width_mm(self) -> Number:
+        """The groove across a tile: a derived size, shown and emitted, never set."""
+        return self.tile.width_mm / 10
 
 
 @dataclass(frozen=True, eq=False)
@@ -53,11 +61,17 @@ def tile_bounds(p: ToyParams) -> frames.Bounds:
     return (-half, -half, 0.0), (half, half, p.tile.thickness_mm)
 
 
+def build_plain_tile(design: Any) -> OpenSCADObject:
+    side, thick = design.params.tile.width_mm, design.params.tile.thickness_mm
+    return translate([-side / 2, -side / 2, 0])(cube([side, side, thick]))
+
+
 def build_tile(design: Any) -> OpenSCADObject:
     p = design.params
     side, thick, depth = p.tile.width_mm, p.tile.thickness_mm, p.tile.mark_depth_mm
-    groove = translate([-side / 2 - 1, -1, thick - depth])(cube([side + 2, 2, depth + 1]))
-    return difference()(translate([-side / 2, -side / 2, 0])(cube([side, side, thick])), groove)
+    wide = p.groove_width_mm
+    groove = translate([-side / 2 - 1, -wide / 2, thick - depth])(cube([side + 2, wide, depth + 1]))
+    return difference()(build_plain_tile(design), groove)
 
 
 def build_tray(design: Any) -> OpenSCADObject:
@@ -117,6 +131,13 @@ PARTS = (
         slow_render=True,
         camera="0,0,0,0,0,0,0",  # from straight above: the pockets show
     ),
+    Part(
+        "tile_plain",
+        "A tile without the groove, to print instead of a grooved one",
+        build_plain_tile,
+        "player",
+        alternative_to="tile",
+    ),
 )
 
 TOY_KIT = Kit(
@@ -131,6 +152,7 @@ TOY_KIT = Kit(
         invariants=invariants,
         purchases=purchases,
         fit_lines=fit_report,  # the engine's report, nothing of the kit's own to add
+        paper=LazyImport("toykit.paper", "write_paper"),  # imported when asked for
     ),
     notes="two parts, for the engine's tests",
 )

@@ -18,16 +18,14 @@ from squadron_cad.fit.layout import Layout
 from squadron_cad.fit.tray import pocket_tray
 from squadron_cad.fit.tray_lid import tray_lid
 from squadron_cad.kit import Kit, KitContents, Part
-from squadron_cad.params import KitParamsBase, TrayParams
 from toykit import PARTS as TOY_PARTS
-from toykit import TileParams
+from toykit import ToyParams
 
 HERE = Path(__file__).resolve().parent
 
 
-class ToyLidParams(KitParamsBase):
-    tile: TileParams
-    tray: TrayParams
+class ToyLidParams(ToyParams):
+    """The toy kit's sections; a model of its own, by which the engine finds this kit."""
 
 
 @dataclass(frozen=True, eq=False)

@@ -10,16 +10,16 @@ import trimesh
 from squadron_cad.checks import printability as P
 from squadron_cad.checks.mesh import BedSize, mesh_findings
 from squadron_cad.checks.meshgeo import to_trimesh
-from squadron_cad.kits.squadron_leader.params import SquadronLeaderParams
-from squadron_cad.resolve import resolve
+from squadron_cad.params import KitParamsBase
 
 BED = BedSize(250, 210, 220)
 M = manifold3d.Manifold
 
 
 @pytest.fixture(scope="module")
-def params() -> SquadronLeaderParams:
-    return resolve()
+def params(toy_params: KitParamsBase) -> KitParamsBase:
+    """The engine's limits (params.checks), as any kit gets them: the toy kit's."""
+    return toy_params
 
 
 def cube(x: float, y: float, z: float, at: tuple[float, float, float] = (0, 0, 0)) -> M:
@@ -62,18 +62,18 @@ def test_a_loose_island_is_caught() -> None:
 # ---- overhangs and bridges -----------------------------------------------------------------
 
 
-def test_an_overhang_steeper_than_the_limit_is_caught(params: SquadronLeaderParams) -> None:
+def test_an_overhang_steeper_than_the_limit_is_caught(params: KitParamsBase) -> None:
     finding = P.overhang_finding("shelf", wedge_shelf(rise=5), params.checks)  # 63 deg
     assert finding.failed
     assert "mm2" in finding.measured
     assert "z 5.00" in finding.measured
 
 
-def test_a_45_degree_chamfer_is_fine(params: SquadronLeaderParams) -> None:
+def test_a_45_degree_chamfer_is_fine(params: KitParamsBase) -> None:
     assert not P.overhang_finding("shelf", wedge_shelf(rise=10), params.checks).failed
 
 
-def test_tiny_overhangs_are_ignored(params: SquadronLeaderParams) -> None:
+def test_tiny_overhangs_are_ignored(params: KitParamsBase) -> None:
     # A 0.5 x 0.5 mm ledge: sags less than a layer, below checks.overhang_min_area_mm2.
     ledge = to_trimesh(cube(10, 10, 10) + cube(0.5, 0.5, 0.5, at=(10, 0, 9.5)))
     angles_only = P.overhang_finding("ledge", ledge, params.checks)
@@ -85,13 +85,13 @@ def bridge(span: float) -> trimesh.Trimesh:
     return to_trimesh(pillars + cube(10 + span, 10, 2, at=(0, 0, 10)))
 
 
-def test_a_bridge_longer_than_the_limit_is_caught(params: SquadronLeaderParams) -> None:
+def test_a_bridge_longer_than_the_limit_is_caught(params: KitParamsBase) -> None:
     finding = P.bridge_finding("deck", bridge(20), params.checks)
     assert finding.failed
     assert "spans 20.0 mm" in finding.message
 
 
-def test_a_short_bridge_is_fine(params: SquadronLeaderParams) -> None:
+def test_a_short_bridge_is_fine(params: KitParamsBase) -> None:
     finding = P.bridge_finding("deck", bridge(8), params.checks)
     assert not finding.failed
     assert "8.0 mm" in finding.measured
@@ -104,7 +104,7 @@ def test_a_ceiling_held_all_round_spans_its_width() -> None:
     assert span == pytest.approx(6.0, abs=0.15)
 
 
-def test_a_cantilevered_shelf_is_caught(params: SquadronLeaderParams) -> None:
+def test_a_cantilevered_shelf_is_caught(params: KitParamsBase) -> None:
     shelf = to_trimesh(cube(4, 10, 10) + cube(14, 10, 2, at=(0, 0, 10)))
     assert P.bridge_finding("shelf", shelf, params.checks).failed
 
@@ -118,17 +118,17 @@ def tube(wall: float) -> trimesh.Trimesh:
     )
 
 
-def test_a_too_thin_wall_is_caught(params: SquadronLeaderParams) -> None:
+def test_a_too_thin_wall_is_caught(params: KitParamsBase) -> None:
     finding = P.thin_wall_finding("tube", tube(0.5), params.checks, P.PartInfo("tube"))
     assert finding.failed
     assert finding.measured.startswith("0.50 mm wide")
 
 
-def test_a_wall_of_the_minimum_passes(params: SquadronLeaderParams) -> None:
+def test_a_wall_of_the_minimum_passes(params: KitParamsBase) -> None:
     assert not P.thin_wall_finding("tube", tube(0.8), params.checks, P.PartInfo("tube")).failed
 
 
-def test_corners_and_wedges_are_not_walls(params: SquadronLeaderParams) -> None:
+def test_corners_and_wedges_are_not_walls(params: KitParamsBase) -> None:
     # A 45 degree wedge and square corners: sharp, but not walls.
     wedge = to_trimesh(M.extrude(manifold3d.CrossSection([[[0, 0], [10, 0], [10, 10]]]), 4))
     assert P.find_thin_spots(wedge, params.checks.min_wall_mm, P.PartInfo("wedge")) == []
@@ -136,7 +136,7 @@ def test_corners_and_wedges_are_not_walls(params: SquadronLeaderParams) -> None:
     assert P.find_thin_spots(block, params.checks.min_wall_mm, P.PartInfo("block")) == []
 
 
-def test_a_long_thin_spike_is_a_thin_feature(params: SquadronLeaderParams) -> None:
+def test_a_long_thin_spike_is_a_thin_feature(params: KitParamsBase) -> None:
     # 15 degrees: the last 3 mm of the tip are thinner than the minimum wall.
     spike = to_trimesh(M.extrude(manifold3d.CrossSection([[[0, 0], [10, 0], [10, 2.7]]]), 4))
     spots = P.find_thin_spots(spike, params.checks.min_wall_mm, P.PartInfo("spike"))
@@ -144,7 +144,7 @@ def test_a_long_thin_spike_is_a_thin_feature(params: SquadronLeaderParams) -> No
     assert spots[0].x < 5
 
 
-def test_slivers_beside_an_engraving_are_cosmetic(params: SquadronLeaderParams) -> None:
+def test_slivers_beside_an_engraving_are_cosmetic(params: KitParamsBase) -> None:
     # Two 1 mm deep grooves 0.5 mm apart in the top face: a cosmetic sliver.
     plate = cube(20, 20, 4) - cube(2, 18, 2, at=(8, 1, 3)) - cube(2, 18, 2, at=(10.5, 1, 3))
     info = P.PartInfo("plate", engraving_depth_mm=1.0)
@@ -175,13 +175,13 @@ def test_engraved_text_is_measured_on_the_mesh() -> None:
     assert measured.height_mm == pytest.approx(4.0, abs=1e-3)
 
 
-def test_too_shallow_and_too_thin_text_fails(params: SquadronLeaderParams) -> None:
+def test_too_shallow_and_too_thin_text_fails(params: KitParamsBase) -> None:
     findings = P.text_mesh_findings("plate", engraved_plate(0.4, 0.3), params)
     failed = {f.check for f in findings if f.failed}
     assert failed == {"text_depth", "text_stroke"}
 
 
-def test_text_underneath_means_upside_down(params: SquadronLeaderParams) -> None:
+def test_text_underneath_means_upside_down(params: KitParamsBase) -> None:
     findings = P.text_mesh_findings("plate", engraved_plate(0.7, 0.6, flipped=True), params)
     assert by_check(findings, "text_on_top").failed
 

@@ -6,15 +6,19 @@ import signal
 import threading
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import pytest
 import trimesh
+from helpers import off_the_norms
 
 from squadron_cad.checks import kit_slicing, slicer
 from squadron_cad.constants import PLA_DENSITY_G_CM3
-from squadron_cad.kits.squadron_leader import constants
-from squadron_cad.kits.squadron_leader.params import SquadronLeaderParams
+from squadron_cad.params import KitParamsBase
 from squadron_cad.resolve import resolve
+
+if TYPE_CHECKING:
+    from squadron_cad.kit import Kit
 
 GCODE_TAIL = """\
 ; filament used [mm] = 631.46
@@ -26,25 +30,24 @@ GCODE_TAIL = """\
 
 
 @pytest.fixture(scope="module")
-def params() -> SquadronLeaderParams:
-    return resolve()
+def params(toy_params: KitParamsBase) -> KitParamsBase:
+    """The toy kit: 3 tiles a player, a tray, and a plain tile to print instead of a tile."""
+    return toy_params
 
 
 @pytest.fixture
-def settings(params: SquadronLeaderParams) -> slicer.SliceSettings:
+def settings(params: KitParamsBase) -> slicer.SliceSettings:
     return slicer.SliceSettings.from_params(params)
 
 
-def test_defaults_come_from_the_norms(params: SquadronLeaderParams) -> None:
-    assert params.slicer.layer_height_mm == constants.NORMS["layer_height"].value
-    assert params.checks.min_wall_mm == constants.NORMS["min_wall"].value
-    assert params.checks.overhang_limit_deg == constants.NORMS["max_overhang"].value
-    assert params.checks.max_bridge_mm == constants.NORMS["max_bridge"].value
-    assert params.checks.min_text_stroke_mm == constants.NORMS["min_text_stroke"].value
-    assert params.checks.min_text_depth_mm == constants.NORMS["min_text_depth"].value
-    assert params.checks.min_text_height_mm == constants.NORMS["min_text_height"].value
-    assert params.checks.clip_fit.min_mm == constants.NORMS["sliding_fit_min"].value
+def test_the_engines_defaults_come_from_the_norms(params: KitParamsBase) -> None:
+    """A kit that sets none of the engine's sections gets the norms (constants.NORMS)."""
+    assert off_the_norms(params) == {}
     assert params.slicer.filament_density_g_cm3 == PLA_DENSITY_G_CM3
+    wider = params.model_copy(
+        update={"checks": params.checks.model_copy(update={"min_wall_mm": 1})}
+    )
+    assert off_the_norms(wider) == {"checks.min_wall_mm": (1, 0.8)}  # the helper can fail
 
 
 def test_the_arguments_carry_every_setting(settings: slicer.SliceSettings) -> None:
@@ -70,7 +73,7 @@ def test_gcode_without_figures_is_an_error() -> None:
         slicer.parse_gcode("G1 X1\n")
 
 
-def test_a_missing_slicer_skips_with_a_reason(params: SquadronLeaderParams, tmp_path: Path) -> None:
+def test_a_missing_slicer_skips_with_a_reason(params: KitParamsBase, tmp_path: Path) -> None:
     outcome = kit_slicing.slice_kit(params, tmp_path, executable="no-such-slicer-here")
     assert outcome.skipped
     hint = "(sudo apt-get install prusa-slicer)"
@@ -137,7 +140,7 @@ def test_a_damaged_stored_figure_does_not_win(tmp_path: Path) -> None:
     assert slicer.SliceCache(tmp_path).get("a" * 64) == fresh
 
 
-def kit_slice(params: SquadronLeaderParams, each_mm: float) -> kit_slicing.KitSlice:
+def kit_slice(params: KitParamsBase, each_mm: float) -> kit_slicing.KitSlice:
     outcome = kit_slicing.KitSlice(
         slicer.SliceSettings.from_params(params), version="PrusaSlicer-test"
     )
@@ -146,74 +149,62 @@ def kit_slice(params: SquadronLeaderParams, each_mm: float) -> kit_slicing.KitSl
     return outcome
 
 
-def test_the_summary_counts_one_players_set(params: SquadronLeaderParams) -> None:
-    assert kit_slicing.player_set(params) == {
-        "plane_token": 1, "altitude_token": 4, "stat_dial_card": 1, "stat_dial_clip": 4,
-    }  # fmt: skip
+def test_the_summary_counts_one_players_set(params: KitParamsBase) -> None:
+    assert kit_slicing.player_set(params) == {"tile": 3}  # not the plain one printed instead
     summary = kit_slicing.slicer_summary(params, kit_slice(params, 100.0))
     player = summary["per_player"]
-    assert player["filament_mm"] == 1000.0  # 10 parts of 100 mm
+    assert player["filament_mm"] == 300.0  # 3 tiles of 100 mm
     assert player["within_budget"]
-    assert summary["kit"]["parts"]["altitude_token"] == 8
-    assert summary["kit"]["missing"] == ["box", "box_lid", "range_ruler_1", "range_ruler_2",
-                                         "range_ruler_3", "template_all"]  # fmt: skip
+    assert summary["kit"]["parts"] == {"tile": 6}
+    assert summary["kit"]["missing"] == ["tray"]
 
 
-def test_a_set_over_the_budget_warns(params: SquadronLeaderParams) -> None:
-    findings = kit_slicing.slicer_findings(params, kit_slice(params, 400.0))
+def test_a_set_over_the_budget_warns(params: KitParamsBase) -> None:
+    assert params.slicer.player_budget_mm == 3100
+    findings = kit_slicing.slicer_findings(params, kit_slice(params, 1100.0))
     budget = next(f for f in findings if f.check == "filament_budget")
     assert budget.severity == "warning"
-    assert "4000 mm" in budget.message
+    assert "3300 mm" in budget.message
+
+
+def sliced_too_long(params: KitParamsBase, folder: Path, length_mm: float) -> dict[str, Any]:
+    """The slicer's findings of a tile and of the plain tile printed instead of it, each
+    a bar `length_mm` long (skips where PrusaSlicer is not installed)."""
+    for name in ("tile_plain", "tile"):  # an alternative (optional), a part printed (required)
+        trimesh.creation.box([length_mm, 10, 4]).export(folder / f"{name}.stl")
+    outcome = kit_slicing.slice_kit(params, folder, parts=["tile_plain", "tile"], jobs=1)
+    if outcome.skipped:
+        pytest.skip(outcome.skipped)
+    findings = kit_slicing.slicer_findings(params, outcome)
+    return {f.part: f for f in findings if f.check == "slices"}
 
 
 def test_an_optional_part_off_the_bed_warns_and_a_required_one_fails(
-    params: SquadronLeaderParams, tmp_path: Path
+    params: KitParamsBase, tmp_path: Path
 ) -> None:
-    for name in ("range_ruler", "range_ruler_1"):  # one-piece (optional), a section (required)
-        trimesh.creation.box([340, 10, 4]).export(tmp_path / f"{name}.stl")  # beyond the diagonal
-    outcome = kit_slicing.slice_kit(
-        params, tmp_path, parts=["range_ruler", "range_ruler_1"], jobs=1
-    )
-    if outcome.skipped:
-        pytest.skip(outcome.skipped)
-    by_part = {
-        f.part: f for f in kit_slicing.slicer_findings(params, outcome) if f.check == "slices"
-    }
-    assert by_part["range_ruler"].severity == "warning"
-    assert (
-        "print range_ruler_1, range_ruler_2, range_ruler_3 instead"
-        in by_part["range_ruler"].message
-    )
-    assert by_part["range_ruler_1"].severity == "error"
-    assert "printer.bed_length_mm, printer.bed_width_mm" in by_part["range_ruler_1"].message
+    by_part = sliced_too_long(params, tmp_path, 340)  # beyond the 250 x 210 bed's diagonal
+    assert by_part["tile_plain"].severity == "warning"
+    assert "print tile instead" in by_part["tile_plain"].message
+    assert by_part["tile"].severity == "error"
+    assert "printer.bed_length_mm, printer.bed_width_mm" in by_part["tile"].message
 
 
 def test_a_part_the_slicer_refuses_is_told_in_its_words_and_fails_the_kit_only_if_printed(
-    tmp_path: Path,
+    toy_kit: Kit, tmp_path: Path
 ) -> None:
-    """PrusaSlicer 2.5 aborts on a part over about 700 mm even on a 1000 mm bed (token
-    width 98 in a 400 mm tin: the one-piece ruler is 882 mm). That optional ruler once
-    failed the whole kit with our guess 'does not fit the bed at any turn?'."""
-    big_bed = resolve(overrides=["printer.bed_length_mm=1000", "printer.bed_width_mm=1000"])
-    for name in ("range_ruler", "range_ruler_1"):  # one-piece (optional), a section (required)
-        trimesh.creation.box([882, 10, 4]).export(tmp_path / f"{name}.stl")
-    outcome = kit_slicing.slice_kit(
-        big_bed, tmp_path, parts=["range_ruler", "range_ruler_1"], jobs=1
-    )
-    if outcome.skipped:
-        pytest.skip(outcome.skipped)
-    by_part = {
-        f.part: f for f in kit_slicing.slicer_findings(big_bed, outcome) if f.check == "slices"
-    }
-    optional, required = by_part["range_ruler"], by_part["range_ruler_1"]
+    """PrusaSlicer 2.5 aborts on a part over about 700 mm even on a 1000 mm bed (a kit's
+    one-piece ruler in a big tin, 882 mm). That optional part once failed the whole kit
+    with our guess 'does not fit the bed at any turn?'."""
+    bed = ["printer.bed_length_mm=1000", "printer.bed_width_mm=1000"]
+    by_part = sliced_too_long(resolve(overrides=bed, kit=toy_kit.name), tmp_path, 882)
+    optional, required = by_part["tile_plain"], by_part["tile"]
     assert optional.severity == "warning"
     assert "Objects could not fit on the bed (it aborted)" in optional.message
-    assert "print range_ruler_1, range_ruler_2, range_ruler_3 instead" in optional.message
+    assert "print tile instead" in optional.message
     assert "any turn" not in optional.message
     assert required.severity == "error"
     assert required.message == (
-        "PrusaSlicer refused range_ruler_1 (882.0 x 10.0 mm): "
-        "Objects could not fit on the bed (it aborted)"
+        "PrusaSlicer refused tile (882.0 x 10.0 mm): Objects could not fit on the bed (it aborted)"
     )
 
 
@@ -248,16 +239,15 @@ def test_a_part_square_on_the_bed_is_sliced_unturned_and_a_long_one_turned(
     assert 35 < angle < 45  # the bed's diagonal is at 40 deg
 
 
-def test_parts_named_are_sliced_in_the_order_named(
-    params: SquadronLeaderParams, tmp_path: Path
-) -> None:
-    """The build names the biggest first: its slicing is the longest."""
-    for name in ("plane_token", "box", "range_ruler_1"):
+def test_parts_named_are_sliced_in_the_order_named(params: KitParamsBase, tmp_path: Path) -> None:
+    """The build names the biggest first: its slicing is the longest. Unnamed, the parts
+    the kit prints, in its order (not the plain tile nobody prints by default)."""
+    for name in ("tile", "tray", "tile_plain"):
         (tmp_path / f"{name}.stl").write_bytes(b"")
-    chosen = kit_slicing._wanted(params, tmp_path, ["box", "range_ruler_1", "plane_token"])
-    assert [spec.name for spec in chosen] == ["box", "range_ruler_1", "plane_token"]
+    chosen = kit_slicing._wanted(params, tmp_path, ["tray", "tile_plain", "tile"])
+    assert [spec.name for spec in chosen] == ["tray", "tile_plain", "tile"]
     in_kit_order = kit_slicing._wanted(params, tmp_path, None)
-    assert [spec.name for spec in in_kit_order] == ["plane_token", "range_ruler_1", "box"]
+    assert [spec.name for spec in in_kit_order] == ["tile", "tray"]
 
 
 def test_a_cancel_kills_the_slicers_under_way_and_starts_no_other(

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 import typer
+from helpers import cli_process, run_cli
 from typer.testing import CliRunner
 
 from squadron_cad import cli
@@ -21,12 +22,7 @@ from squadron_cad.cli.session import what_an_interrupt_left
 from squadron_cad.errors import InputError
 from squadron_cad.outfolder import Staging, read_ownership
 
-
-def run(args: list[str], capsys) -> tuple[int, str, str]:
-    with pytest.raises(SystemExit) as done:
-        main(args)
-    captured = capsys.readouterr()
-    return int(done.value.code or 0), captured.out, captured.err
+run = run_cli
 
 
 BAD_BUILDS = [
@@ -310,17 +306,6 @@ def test_parameter_options_after_the_command_are_applied(tmp_path: Path, capsys)
     assert "altoids" in stdout
 
 
-def cli_process(
-    args: list[str], cwd: Path, env: dict[str, str] | None = None
-) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "squadron_cad", *args],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        check=False,
-        env=env,
-    )
 
 
 BROKEN_KIT = """

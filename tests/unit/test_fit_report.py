@@ -1,30 +1,23 @@
 """`squadron-cad fit` says the same things for every kit: the tin, the box, the layout,
-the pieces, the spare room in every direction and what limited it (fit.report)."""
+the pieces, the spare room in every direction and what limited it (fit.report).
+Squadron Leader's own arrangement: tests/unit/kits/squadron_leader/test_leader_fit_report.py."""
 
 from __future__ import annotations
 
 import json
 import re
-import sys
-from pathlib import Path
 
 import pytest
-
-from squadron_cad import kit as kit_module
-from squadron_cad.cli import main
-from squadron_cad.kit import register
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from helpers import registered, run_cli
 from toykit import TOY_KIT
 
 KITS = ("squadron-leader", "squadrons", "space-planes")
 
 
 def fit(capsys, *args: str) -> str:
-    with pytest.raises(SystemExit) as done:
-        main(["fit", *args])
-    assert not done.value.code
-    return capsys.readouterr().out
+    code, out, _err = run_cli(["fit", *args], capsys)
+    assert not code
+    return out
 
 
 @pytest.mark.parametrize("kit", KITS)
@@ -56,21 +49,10 @@ def test_every_kit_reports_box_layout_pieces_margins_and_limit(kit: str, capsys)
     assert said in limit
 
 
-def test_squadron_leaders_report_keeps_its_arrangement_and_lid(capsys) -> None:
-    text = fit(capsys)
-    assert "lid included (0.5 mm clearance to the tin)" in text
-    assert "  template: flat on top, under the lid" in text
-    assert "limited by: the box's length" in text
-    assert "3 x ruler section" in text  # the three sections counted together
-
-
 def test_a_lidless_tray_says_so_and_its_depth_needs_no_lid(capsys) -> None:
     """The toy kit's tray (Space Planes' box has the engine's lid now)."""
-    register(TOY_KIT)
-    try:
+    with registered(TOY_KIT):
         text = fit(capsys, "--kit", "toy")
-    finally:
-        kit_module._REGISTERED.pop(TOY_KIT.name, None)  # no toy words for other tests
     assert "an open tray" in text
     assert "no lid" in text
     assert "limited by: the depth (tin depth minus floor)" in text

@@ -10,11 +10,11 @@ import json
 import os
 import signal
 import subprocess
-import sys
 import threading
 from pathlib import Path
 
 import pytest
+from helpers import cli_process
 
 from squadron_cad import outfolder
 from squadron_cad.errors import InputError, ToolError
@@ -35,14 +35,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def cli(*args: str, cwd: Path | None = None, **env: str) -> subprocess.CompletedProcess[str]:
     environment = {**os.environ, "SQUADRON_OPENSCAD": "/nonexistent/openscad", **env}
-    return subprocess.run(
-        [sys.executable, "-m", "squadron_cad", *args],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        env=environment,
-        check=False,
-    )
+    return cli_process(list(args), cwd, environment)
 
 
 def tree(folder: Path) -> dict[str, bytes]:

@@ -320,21 +320,26 @@ def test_a_full_disk_when_a_run_starts_is_one_line_and_leaves_nothing(
 
 def test_paper_and_tolerance_plate_do_not_write_over_a_changed_file(tmp_path: Path) -> None:
     """Every command that replaces an output refuses the same way (build and previews:
-    tests/integration/test_faults.py), before it writes anything."""
+    tests/integration/test_faults.py), before it writes anything: the toy kit's paper
+    edition, the lidded toy kit's tolerance plate (its lid's coupon)."""
+    from helpers import registered
+    from toykit import TOY_KIT
+    from toykit.lidded import TOY_LID_KIT
+
     from squadron_cad import tolerance
-    from squadron_cad.kits.squadron_leader.sheets.registry import write_paper
     from squadron_cad.resolve import resolve
 
     paper, plate = tmp_path / "paper", tmp_path / "plate"
-    staged(paper, {"squadron_leader_paper_a4.pdf": "as written"}, "paper")
+    staged(paper, {"toy_a4.pdf": "as written"}, "paper")
     staged(plate, {"README.md": "as written"}, "tolerance")
-    (paper / "squadron_leader_paper_a4.pdf").write_text("my annotations")
+    (paper / "toy_a4.pdf").write_text("my annotations")
     (plate / "README.md").write_text("my notes")
     before = tree(tmp_path)
-    with pytest.raises(InputError, match=r"squadron_leader_paper_a4\.pdf changed since"):
-        write_paper(resolve(), paper, previews=False)
     ladder = tolerance.Ladder.parse(tolerance.DEFAULT_LADDER)
-    with pytest.raises(InputError, match=r"README\.md changed since squadron-cad wrote it"):
-        tolerance.build_plate(resolve(), plate, ladder, picture=False)
+    with registered(TOY_KIT, TOY_LID_KIT):
+        with pytest.raises(InputError, match=r"toy_a4\.pdf changed since"):
+            TOY_KIT.paper(resolve(kit="toy"), paper, False)
+        with pytest.raises(InputError, match=r"README\.md changed since squadron-cad wrote it"):
+            tolerance.build_plate(resolve(kit="toy-lid"), plate, ladder, picture=False)
     assert tree(tmp_path) == before
     assert hidden(tmp_path) == []

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import drop_at, set_at
 
 from squadron_cad import __version__
 from squadron_cad.checks import kit_slicing, slicer
@@ -29,15 +30,15 @@ from squadron_cad.outputs.models import (
 from squadron_cad.params import KitParamsBase
 from squadron_cad.pipeline.kit_checks import invariant_finding
 from squadron_cad.pipeline.report import BuildReport, PartResult, RenderedBy
-from squadron_cad.resolve import resolve
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMA = ROOT / "docs" / "schema" / SCHEMA_NAME
 
 
 @pytest.fixture(scope="module")
-def params() -> KitParamsBase:
-    return resolve()
+def params(toy_params: KitParamsBase) -> KitParamsBase:
+    """The toy kit's: tile, tray and the tile row printed instead of the tiles."""
+    return toy_params
 
 
 @pytest.fixture(scope="module")
@@ -53,8 +54,8 @@ def sliced_summary(params: KitParamsBase) -> dict[str, Any]:
     )
     for spec in kit_of(params).parts:
         outcome.results[spec.name] = slicer.SliceResult(600.0, 1000.0, 3.0)
-    outcome.errors["box"] = "part box does not fit the bed"
-    outcome.cached.append("plane_token")
+    outcome.errors["tray"] = "part tray does not fit the bed"
+    outcome.cached.append("tile")
     return kit_slicing.slicer_summary(params, outcome)
 
 
@@ -174,7 +175,7 @@ def test_manifest_data_is_the_json_it_always_was(report: BuildReport) -> None:
 
 
 def test_a_written_manifest_reads_back_validated(report: BuildReport, written: dict) -> None:
-    assert set(written["files"]) >= {"stl/plane_token.stl", "scad/box.scad"}
+    assert set(written["files"]) >= {"stl/tile.stl", "scad/tray.scad", "stl/tile_plain.stl"}
     data = manifest.read_kit(report.out_dir, strict=True)
     assert data == written
     model = validate_manifest(data)
@@ -232,23 +233,11 @@ def test_a_manifest_before_kits_were_named_still_reads(written: dict) -> None:
 
 
 def _set(*path: str | int, value: Any) -> Any:
-    def change(data: dict[str, Any]) -> None:
-        *inside, last = path
-        for key in inside:
-            data = data[key]
-        data[last] = value
-
-    return change
+    return lambda data: set_at(data, path, value)
 
 
 def _drop(*path: str | int) -> Any:
-    def change(data: dict[str, Any]) -> None:
-        *inside, last = path
-        for key in inside:
-            data = data[key]
-        del data[last]
-
-    return change
+    return lambda data: drop_at(data, path)
 
 
 @pytest.mark.parametrize(
@@ -264,12 +253,12 @@ def _drop(*path: str | int) -> Any:
         (_drop("openscad"), "openscad: missing"),
         (_set("invariants", 0, "measured", value="86"), "invariants.0.measured: must be a number"),
         (_drop("slicer", "per_player"), "slicer.per_player: missing"),
-        (_set("slicer", "parts", "box", "filament_g", value="a lot"),
-         "slicer.parts.box.filament_g: must be a number"),
+        (_set("slicer", "parts", "tray", "filament_g", value="a lot"),
+         "slicer.parts.tray.filament_g: must be a number"),
         (_set("slicer", value={"skipped": 3}), "slicer.skipped: must be text"),
         (_set("layout", "box_mm", value=[1, 2]), "layout.box_mm: must hold at least 3 items"),
         (_set("stages", "render", value={"wall_s": 1}), "stages.render.cpu_s: missing"),
-        (_set("files", "stl/box.stl", value=7), "files.stl/box.stl: must be text"),
+        (_set("files", "stl/tray.stl", value=7), "files.stl/tray.stl: must be text"),
         (_set("params", "players", value="two"), "params.players: "),
     ],
 )  # fmt: skip

@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 from pydantic import BaseModel
 
-from squadron_cad.kits.squadron_leader.params import SquadronLeaderParams
+from squadron_cad.kit import Kit
 from squadron_cad.outputs import gallery
+from squadron_cad.params import KitParamsBase
 from squadron_cad.resolve import resolve
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
@@ -26,15 +27,13 @@ def leaf_keys(model: type[BaseModel], prefix: str = "") -> list[str]:
     return keys
 
 
-def test_parameter_table_lists_every_field_with_unit_and_range() -> None:
-    text = gallery.parameters_markdown(resolve())
-    for key in leaf_keys(SquadronLeaderParams):
+def test_parameter_table_lists_every_field_with_unit_and_range(toy_kit: Kit, defaults) -> None:
+    text = gallery.parameters_markdown(defaults)
+    for key in leaf_keys(toy_kit.params_model):
         assert f"| `{key}` |" in text, key
-    assert "| `token.width_mm` | 26 | mm | >= 16, <= 120 | Octagon width across the corners" in (
-        text
-    )
-    assert "| `quality` | final |  | draft or final |" in text
-    assert "| `template_length_mm` | 78 | mm |" in text  # derived sizes are shown too
+    assert "| `tile.width_mm` | 20 | mm | >= 5, <= 100 | Side of a square tile |" in text
+    assert "| `quality` | draft |  | draft or final |" in text
+    assert "| `groove_width_mm` | 2 | mm |" in text  # derived sizes are shown too
 
 
 def write_index(folder: Path, sources: dict[str, str], settings: str) -> None:
@@ -45,11 +44,11 @@ def write_index(folder: Path, sources: dict[str, str], settings: str) -> None:
 
 
 @pytest.fixture(scope="module")
-def defaults() -> SquadronLeaderParams:
-    return resolve()
+def defaults(toy_params: KitParamsBase) -> KitParamsBase:
+    return toy_params
 
 
-def test_fresh_gallery_is_not_stale(tmp_path: Path, defaults: SquadronLeaderParams) -> None:
+def test_fresh_gallery_is_not_stale(tmp_path: Path, defaults: KitParamsBase) -> None:
     folder = tmp_path / "gallery"
     write_index(folder, gallery.source_hashes(defaults), gallery.settings_hash(defaults))
     assert gallery.gallery_stale(tmp_path, defaults) == []
@@ -57,11 +56,11 @@ def test_fresh_gallery_is_not_stale(tmp_path: Path, defaults: SquadronLeaderPara
 
 def test_a_changed_part_source_makes_the_gallery_stale(tmp_path: Path, defaults) -> None:
     sources = gallery.source_hashes(defaults)
-    sources["plane_token"] = "0" * 64
+    sources["tile"] = "0" * 64
     write_index(tmp_path / "gallery", sources, gallery.settings_hash(defaults))
     reasons = gallery.gallery_stale(tmp_path, defaults)
     assert len(reasons) == 1
-    assert reasons[0].startswith("plane_token")
+    assert reasons[0].startswith("tile")
 
 
 def test_other_colours_or_missing_pictures_make_it_stale(tmp_path: Path, defaults) -> None:
@@ -76,11 +75,12 @@ def test_no_gallery_says_how_to_make_one(tmp_path: Path, defaults) -> None:
     assert "make docs" in gallery.gallery_stale(tmp_path, defaults)[0]
 
 
-def test_source_hashes_follow_the_parameters(defaults) -> None:
-    wide = resolve(overrides=["plane.groove_width_mm=1.2"])
-    before, after = gallery.source_hashes(defaults), gallery.source_hashes(wide)
-    assert before["plane_token"] == gallery.source_hashes(resolve())["plane_token"]
-    assert before["plane_token"] != after["plane_token"]
+def test_source_hashes_follow_the_parameters(toy_kit: Kit, defaults) -> None:
+    deep = resolve(overrides=["tile.mark_depth_mm=1.2"], kit=toy_kit.name)
+    before, after = gallery.source_hashes(defaults), gallery.source_hashes(deep)
+    assert before == gallery.source_hashes(resolve(kit=toy_kit.name))
+    assert before["tile"] != after["tile"]
+    assert before["tray"] == after["tray"]  # its pockets keep to the tiles' outline
 
 
 def test_committed_docs_match_the_code() -> None:

@@ -1,4 +1,6 @@
-"""Print plates on synthetic parts: the packer never overlaps, plates fit the bed, counts hold."""
+"""Print plates on synthetic parts (the toy kit's, as boxes): the packer never overlaps,
+plates fit the bed, counts hold. Plates with marks of a second colour: Squadron Leader's,
+tests/unit/kits/squadron_leader/test_leader_plates.py."""
 
 from __future__ import annotations
 
@@ -10,69 +12,48 @@ from pathlib import Path
 import numpy as np
 import pytest
 import trimesh
+from helpers import bounds_of, fake_stls, placed
 
 from squadron_cad.errors import InputError
-from squadron_cad.kit import kit_of, variant_name
-from squadron_cad.kits.squadron_leader.parts.registry import PARTS
+from squadron_cad.kit import Kit, kit_of
 from squadron_cad.outputs.plate_colours import (
     accent_material,
-    by_change,
     change_height,
-    one_change_height,
     plate_material,
     split_at,
 )
-from squadron_cad.outputs.plates import Skyline, plate_groups, write_plates
+from squadron_cad.outputs.plates import Skyline, write_plates
 from squadron_cad.outputs.threemf import read_objects, read_strict
+from squadron_cad.params import KitParamsBase
 from squadron_cad.resolve import resolve
 
-# Stand-in footprints (x, y, z) close to the real parts', so packing is realistic.
-SIZES = {
-    "plane_token": (24, 24, 5),
-    "altitude_token": (24, 24, 5.5),
-    "stat_dial_card": (36.6, 32.8, 1.6),
-    "stat_dial_clip": (7.7, 3.4, 5.6),
-    "template_all": (78, 52, 4),
-    "range_ruler_1": (83, 6.5, 4),
-    "range_ruler_2": (83, 6.5, 4),
-    "range_ruler_3": (78, 6.5, 4),
-    "box": (107, 82, 25),
-    "box_lid": (105, 80, 1.6),
-}
+# Stand-in footprints (x, y, z) of the toy kit's parts, so packing is realistic.
+SIZES = {"tile": (20, 20, 3), "tile_plain": (20, 20, 3), "tray": (79, 59, 19.5)}
 
 
-BY_PLAYER = {spec.name for spec in PARTS if spec.player_builder is not None}
+@pytest.fixture(autouse=True, scope="module")
+def _toy(toy_kit: Kit) -> None:
+    """Every plate here holds the toy kit's parts."""
 
 
 def fake_out(folder: Path, sizes: dict[str, tuple[float, float, float]] = SIZES) -> Path:
-    """Box stand-ins for every part, and for each player's own copy (up to 8 players)."""
-    (folder / "stl").mkdir(parents=True, exist_ok=True)
-    for name, size in sizes.items():
-        mesh = trimesh.creation.box(extents=size)
-        mesh.apply_translation([5.0, -3.0, size[2] / 2 + 2.0])  # off-centre and off the bed
-        stems = [name] + ([variant_name(name, i) for i in range(8)] if name in BY_PLAYER else [])
-        for stem in stems:
-            mesh.export(folder / "stl" / f"{stem}.stl")
-    return folder
+    return fake_stls(folder, sizes)
 
 
-def counts_for(players: int) -> dict[str, int]:
-    params = resolve(overrides=[f"players={players}"])
-    return {spec.name: spec.count(params) for spec in PARTS}
+def counts_for(params: KitParamsBase) -> dict[str, int]:
+    return {spec.name: spec.count(params) for spec in kit_of(params).parts}
 
 
-def placed(path: Path) -> dict[str, np.ndarray]:
-    """Each object's vertices, placed on the bed, by its name in a plate's 3MF."""
-    scene = trimesh.load(path)
-    objects = {}
-    for node in scene.graph.nodes_geometry:
-        transform, geometry = scene.graph[node]
-        objects[node] = trimesh.transform_points(scene.geometry[geometry].vertices, transform)
-    return objects
+COLOURS = (
+    "player_colours=["
+    + ", ".join(f"{{name: {name}, colour: {name}}}" for name in ("red", "blue", "green"))
+    + "]"
+)
 
 
-def bounds_of(points: np.ndarray) -> np.ndarray:
-    return np.array([points.min(axis=0), points.max(axis=0)])
+def toy(*overrides: str) -> KitParamsBase:
+    """The toy kit's parameters with three players' colours (its defaults name none)."""
+    return resolve(overrides=[COLOURS, *overrides], kit="toy")
 
 
 def test_skyline_places_without_overlap() -> None:
@@ -93,8 +74,8 @@ def test_skyline_places_without_overlap() -> None:
 
 @pytest.mark.parametrize("players", [1, 2, 5])
 def test_plates_hold_each_players_parts_and_fit_the_bed(tmp_path: Path, players: int) -> None:
-    params = resolve(overrides=[f"players={players}"])
-    counts = counts_for(players)
+    params = resolve(overrides=[f"players={players}"], kit="toy")
+    counts = counts_for(params)
     out = fake_out(tmp_path)
     written = write_plates(out, params, counts)
     three_mfs = [p for p in written if p.suffix == ".3mf"]
@@ -122,123 +103,78 @@ def assert_spaced(objects: dict[str, np.ndarray], spacing: float) -> None:
         assert max(gap_x, gap_y) >= spacing - 1e-6, f"{a} and {b} closer than {spacing} mm"
 
 
-PLAYER1 = ("player1_red", "player1_red_marks_1.2mm", "player1_red_marks_3.8mm",
-           "player1_red_marks_4.2mm")  # clips; card; altitude tokens; plane token  # fmt: skip
-
-
-def player1_labels(folder: Path) -> list[str]:
-    labels = []
-    for name in PLAYER1:
-        labels += trimesh.load(folder / f"{name}.3mf").geometry
-    return sorted(labels)
-
-
 def test_player_plates_are_named_after_the_colours(tmp_path: Path) -> None:
-    params = resolve(overrides=["players=2"])
-    names = {p.name for p in write_plates(fake_out(tmp_path), params, counts_for(2))}
-    assert {"player1_red.3mf", "player2_blue.3mf", "shared.3mf", "shared.stl"} <= names
-    assert {f"{name}.3mf" for name in PLAYER1} <= names
-    labels = player1_labels(tmp_path / "plates")
-    assert labels.count("plane_token") == 1  # one copy: no number
-    assert sum(label.startswith("altitude_token ") for label in labels) == 4
-    assert sum(label.startswith("stat_dial_clip ") for label in labels) == 4
+    params = toy("players=2")
+    names = {p.name for p in write_plates(fake_out(tmp_path), params, counts_for(params))}
+    assert names == {"player1_red.3mf", "player1_red.stl", "player2_blue.3mf",
+                     "player2_blue.stl", "shared.3mf", "shared.stl"}  # fmt: skip
+    labels = sorted(trimesh.load(tmp_path / "plates" / "player1_red.3mf").geometry)
+    assert labels == ["tile 1", "tile 2", "tile 3"]
+    assert list(trimesh.load(tmp_path / "plates" / "shared.3mf").geometry) == ["tray"]  # one copy
+    plain = resolve(overrides=["players=2"], kit="toy")  # no colours named: by number
+    names = {p.name for p in write_plates(fake_out(tmp_path / "plain"), plain, counts_for(plain))}
+    assert {"player1.3mf", "player2.3mf", "shared.3mf"} <= names
 
 
-def test_parts_are_grouped_by_their_filament_change() -> None:
-    """Each player's parts go on plates by the height of their one filament change, so
-    one change (or none) colours every part on a plate right: before, the stat card's
-    1.0 mm change coloured the 4 mm tokens' bodies from there up."""
-    params = resolve()
-    kit = kit_of(params)
-    wanted = plate_groups(params, counts_for(2))["player1_red"]
-    groups = by_change(wanted, params)
-    assert {change: sorted(n for n, _ in parts) for change, parts in groups.items()} == {
-        None: ["stat_dial_clip"],
-        1.2: ["stat_dial_card"],
-        3.8: ["altitude_token"],
-        4.2: ["plane_token"],
+def test_alternatives_are_not_on_any_plate(tmp_path: Path) -> None:
+    params = toy()
+    written = write_plates(fake_out(tmp_path), params, counts_for(params))
+    on_plates = {
+        item.name.rsplit(" ", 1)[0]
+        for path in written
+        if path.suffix == ".3mf"
+        for item in read_objects(str(path))
     }
-    for change, parts in groups.items():
-        for name, _count in parts:
-            assert one_change_height(kit.part(name), params) == change
-
-
-def test_a_plate_with_a_change_tells_prusaslicer_where(tmp_path: Path) -> None:
-    """The change is in the 3MF, as PrusaSlicer's colour changes by height (M600 before
-    the layer ending at print_z), in the marks' colour; a one-colour plate has none."""
-    params = resolve(overrides=["players=2"])
-    write_plates(fake_out(tmp_path), params, counts_for(2))
-    changes = "Metadata/Prusa_Slicer_custom_gcode_per_print_z.xml"
-    with zipfile.ZipFile(tmp_path / "plates" / "player1_red_marks_3.8mm.3mf") as archive:
-        text = archive.read(changes).decode()
-    assert '<code print_z="3.8" type="0" extruder="1" color="#f2f2f2"' in text
-    assert '<mode value="SingleExtruder"/>' in text
-    for plain in ("player1_red.3mf", "shared.3mf"):
-        with zipfile.ZipFile(tmp_path / "plates" / plain) as archive:
-            assert changes not in archive.namelist()
-
-
-def test_alternatives_are_not_on_any_plate() -> None:
-    params = resolve()
-    groups = plate_groups(params, counts_for(2))
-    on_plates = {name for wanted in groups.values() for name, _ in wanted}
-    alternatives = {spec.name for spec in PARTS if spec.alternative_to}
-    assert not on_plates & alternatives
-    assert {name for name, _ in groups["shared"]} == {
-        "template_all",
-        "range_ruler_1",
-        "range_ruler_2",
-        "range_ruler_3",
-        "box",
-        "box_lid",
-    }
+    assert on_plates == {"tile", "tray"}  # not the plain tile, printed instead of a tile
 
 
 def test_a_small_bed_takes_more_plates_and_a_too_small_one_is_refused(tmp_path: Path) -> None:
     out = fake_out(tmp_path)
-    small = resolve(overrides=["printer.bed_length_mm=120", "printer.bed_width_mm=100"])
-    written = write_plates(out, small, counts_for(2))
-    assert any(p.name == "shared_2.3mf" for p in written)
-    tiny = resolve(overrides=["printer.bed_length_mm=90", "printer.bed_width_mm=90"])
+    small = toy("players=1", "tile.per_player=12", "printer.bed_length_mm=90",
+                "printer.bed_width_mm=70")  # fmt: skip
+    written = {p.name for p in write_plates(out, small, counts_for(small))}
+    assert {"player1_red.3mf", "player1_red_2.3mf", "shared.3mf"} <= written
+    tiny = toy("printer.bed_length_mm=70", "printer.bed_width_mm=70")
     with pytest.raises(InputError) as error:
-        write_plates(out, tiny, counts_for(2))
+        write_plates(out, tiny, counts_for(tiny))
     message = str(error.value)
-    for words in ("box", "printer.bed_length_mm", "printer.bed_width_mm", "plates.margin_mm"):
+    for words in ("tray", "printer.bed_length_mm", "printer.bed_width_mm", "plates.margin_mm"):
         assert words in message
-    assert "template_all" not in message  # 78 x 52 fits a 90 x 90 bed
+    assert "tile" not in message  # 20 x 20 fits a 70 x 70 bed
 
 
 def test_plates_of_an_earlier_build_are_removed(tmp_path: Path) -> None:
     out = fake_out(tmp_path)
-    write_plates(out, resolve(overrides=["players=3"]), counts_for(3))
+    three = toy("players=3")
+    write_plates(out, three, counts_for(three))
     assert (out / "plates" / "player3_green.3mf").is_file()
-    write_plates(out, resolve(overrides=["players=2"]), counts_for(2))
+    two = toy("players=2")
+    write_plates(out, two, counts_for(two))
     assert not (out / "plates" / "player3_green.3mf").exists()
 
 
 def test_a_missing_stl_is_named(tmp_path: Path) -> None:
     out = fake_out(tmp_path)
-    (out / "stl" / "box_lid.stl").unlink()
-    with pytest.raises(InputError, match="box_lid"):
-        write_plates(out, resolve(), counts_for(2))
+    (out / "stl" / "tray.stl").unlink()
+    params = toy()
+    with pytest.raises(InputError, match="tray"):
+        write_plates(out, params, counts_for(params))
 
 
 def test_plates_pass_lib3mf_strict_and_are_byte_identical(tmp_path: Path) -> None:
-    params = resolve(overrides=["players=2"])
-    first = write_plates(fake_out(tmp_path / "a"), params, counts_for(2))
-    second = write_plates(fake_out(tmp_path / "b"), params, counts_for(2))
+    params = toy("players=2")
+    first = write_plates(fake_out(tmp_path / "a"), params, counts_for(params))
+    second = write_plates(fake_out(tmp_path / "b"), params, counts_for(params))
     for one, other in zip(first, second, strict=True):
         assert one.read_bytes() == other.read_bytes(), one.name
-    names = []
-    for name in PLAYER1:
-        names += read_strict(str(tmp_path / "a" / "plates" / f"{name}.3mf"))
-    assert "plane_token" in names
-    assert sum(name.startswith("altitude_token ") for name in names) == 4
+    names = read_strict(str(tmp_path / "a" / "plates" / "player1_red.3mf"))
+    assert sorted(names) == ["tile 1", "tile 2", "tile 3"]
+    assert read_strict(str(tmp_path / "a" / "plates" / "shared.3mf")) == ["tray"]
 
 
 def test_each_player_plate_carries_the_players_colour(tmp_path: Path) -> None:
-    params = resolve(overrides=["players=2"])
-    write_plates(fake_out(tmp_path), params, counts_for(2))
+    params = toy("players=2")
+    write_plates(fake_out(tmp_path), params, counts_for(params))
     seen = set()
     for plate in ("player1_red", "player2_blue", "shared"):
         with zipfile.ZipFile(tmp_path / "plates" / f"{plate}.3mf") as archive:
@@ -250,10 +186,9 @@ def test_each_player_plate_carries_the_players_colour(tmp_path: Path) -> None:
 
 
 def test_a_part_longer_than_the_bed_lies_on_the_diagonal_inside_it(tmp_path: Path) -> None:
-    sizes = {**SIZES, "range_ruler_1": (240, 7.5, 4)}  # longer than the 210 mm side
-    out = fake_out(tmp_path, sizes)
-    params = resolve(overrides=["printer.bed_length_mm=220", "printer.bed_width_mm=210"])
-    write_plates(out, params, counts_for(2))
+    out = fake_out(tmp_path, {**SIZES, "tray": (240, 7.5, 4)})  # longer than the 210 mm side
+    params = toy("printer.bed_length_mm=220", "printer.bed_width_mm=210")
+    write_plates(out, params, counts_for(params))
     found = False
     for plate in (out / "plates").glob("shared*.3mf"):
         for label, points in placed(plate).items():
@@ -261,42 +196,42 @@ def test_a_part_longer_than_the_bed_lies_on_the_diagonal_inside_it(tmp_path: Pat
             assert min(low[0], low[1]) >= -1e-6, label
             assert high[0] <= 220 + 1e-6, label
             assert high[1] <= 210 + 1e-6, label
-            found |= label.startswith("range_ruler_1")
+            found |= label.startswith("tray")
     assert found
 
 
 def test_object_uuids_are_unique_and_follow_the_content(tmp_path: Path) -> None:
-    params = resolve(overrides=["players=2"])
-    write_plates(fake_out(tmp_path), params, counts_for(2))
+    params = toy("players=2")
+    write_plates(fake_out(tmp_path), params, counts_for(params))
     uuids = []
-    for name in PLAYER1:
+    for name in ("player1_red", "player2_blue", "shared"):
         with zipfile.ZipFile(tmp_path / "plates" / f"{name}.3mf") as archive:
             model = archive.read("3D/3dmodel.model").decode()
             dates = {info.date_time for info in archive.infolist()}
         uuids += re.findall(r'p:UUID="([0-9a-f-]+)"', model)
-    # each plate's build, and the 10 objects and their items
-    assert len(uuids) == len(set(uuids)) == len(PLAYER1) + 2 * 10
+    # each plate's build, and the 7 objects (3 + 3 tiles, the tray) and their items
+    assert len(uuids) == len(set(uuids)) == 3 + 2 * 7
     assert dates == {(1980, 0, 0, 0, 0, 0)}  # no clock in the archive
 
 
-def one_piece_ruler_counts() -> dict[str, int]:
-    """A kit printing the one-piece ruler instead of its three sections."""
-    sections = {"range_ruler_1": 0, "range_ruler_2": 0, "range_ruler_3": 0}
-    return {**counts_for(2), **sections, "range_ruler": 1}
+def plain_tile_counts(params: KitParamsBase) -> dict[str, int]:
+    """A kit printing one plain tile (an alternative) and no grooved ones."""
+    return {**counts_for(params), "tile": 0, "tile_plain": 1}
 
 
-def test_a_one_piece_ruler_longer_than_the_bed_lies_diagonally_inside_it(tmp_path: Path) -> None:
-    out = fake_out(tmp_path, {**SIZES, "range_ruler": (270, 7.5, 4)})
-    written = write_plates(out, resolve(), one_piece_ruler_counts())  # a 250 x 210 bed, 5 mm margin
-    rulers = [
+def test_an_optional_part_longer_than_the_bed_lies_diagonally_inside_it(tmp_path: Path) -> None:
+    out = fake_out(tmp_path, {**SIZES, "tile_plain": (270, 7.5, 4)})
+    params = toy()  # a 250 x 210 bed, 5 mm margin
+    written = write_plates(out, params, plain_tile_counts(params))
+    plain = [
         item
         for path in written
         if path.suffix == ".3mf"
         for item in read_objects(str(path))
-        if item.name == "range_ruler"
+        if item.name == "tile_plain"
     ]
-    assert len(rulers) == 1
-    points = rulers[0].vertices
+    assert len(plain) == 1
+    points = plain[0].vertices
     assert np.all(points[:, :2] >= 5 - 1e-6), "inside the 5 mm margin"
     assert np.all(points[:, :2] <= np.array([245, 205]) + 1e-6), "inside the 5 mm margin"
     ends = points[:, :2].max(axis=0) - points[:, :2].min(axis=0)
@@ -304,12 +239,13 @@ def test_a_one_piece_ruler_longer_than_the_bed_lies_diagonally_inside_it(tmp_pat
 
 
 def test_an_optional_part_that_fits_no_way_is_left_off_the_plates(tmp_path: Path) -> None:
-    out = fake_out(tmp_path, {**SIZES, "range_ruler": (330, 7.5, 4)})
-    written = write_plates(out, resolve(), one_piece_ruler_counts())  # no exception
+    out = fake_out(tmp_path, {**SIZES, "tile_plain": (330, 7.5, 4)})
+    params = toy()
+    written = write_plates(out, params, plain_tile_counts(params))  # no exception
     three_mfs = [str(path) for path in written if path.suffix == ".3mf"]
     names = {item.name for path in three_mfs for item in read_objects(path)}
-    assert "range_ruler" not in names
-    assert "box" in names
+    assert "tile_plain" not in names
+    assert "tray" in names
 
 
 def test_marks_part_from_the_body_above_their_base_without_a_flat_sheet() -> None:
@@ -347,11 +283,11 @@ def test_the_filament_change_is_the_first_layer_cut_above_the_marks_base() -> No
     """The slicer cuts each layer at its middle: the layer [3.4, 3.6] is cut at 3.5, at the
     recess floor, and prints the body there; the marks' colour starts with [3.6, 3.8]
     (before: 3.6, the layer whose cut holds the body's top)."""
-    params = resolve()  # 0.2 mm layers, 0.2 mm first layer
+    params = resolve(kit="toy")  # 0.2 mm layers, 0.2 mm first layer
     assert change_height(4.0, params) == pytest.approx(4.2)
     assert change_height(3.5, params) == pytest.approx(3.8)
     assert change_height(0.9, params) == pytest.approx(1.2)
-    first = resolve(overrides=["slicer.first_layer_height_mm=0.3"])
+    first = resolve(overrides=["slicer.first_layer_height_mm=0.3"], kit="toy")
     assert change_height(4.0, first) == pytest.approx(4.3)  # [3.9, 4.1] is cut at 4.0
 
 

@@ -1,5 +1,6 @@
 """Preview pictures: scenes, colours and the cache (the painter faked where it is not the
-subject; tests/unit/test_raster.py draws for real)."""
+subject; tests/unit/test_raster.py draws for real), for the toy kit (Squadron Leader's own
+scenes: tests/unit/kits/squadron_leader/test_leader_scenes.py)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import trimesh
 from PIL import Image
 
 from squadron_cad.errors import ToolError
-from squadron_cad.kits.squadron_leader import scenes
+from squadron_cad.kit import Kit
 from squadron_cad.outputs import previews
 from squadron_cad.outputs.previews import PictureSettings, Placed, View
 from squadron_cad.render.cache import RenderCache
@@ -29,22 +30,13 @@ def stl(folder: Path, name: str, size: float = 10.0) -> Path:
     return path
 
 
-def test_stack_sits_in_the_start_notch_with_tokens_stacked(tmp_path: Path) -> None:
-    params = resolve()
-    for name in ("plane_token", "altitude_token", "template_all"):
-        stl(tmp_path, name)
-    view = scenes.stack_view(tmp_path, params)
-    assert view is not None
-    template, *stack = view.items
-    assert template.stl.name == "template_all.stl"
-    heights = [item.transform[2][3] for item in stack]
-    assert heights == [i * params.token.height_mm for i in range(5)]
-    assert all(item.transform[0][3] == pytest.approx(-26 / 6) for item in stack)
-    assert {item.colour for item in stack} == {params.player_colours[0].hex}
+@pytest.fixture(autouse=True, scope="module")
+def _toy(toy_kit: Kit) -> None:
+    """Every test here pictures the toy kit's parts."""
 
 
 def test_player_colours_fall_back_to_a_palette() -> None:
-    params = resolve(overrides=["players=3"])
+    params = resolve(overrides=["players=3"], kit="toy")
     assert [name for name, _ in previews.player_colours(params)] == ["red", "blue", "green"]
     plain = params.model_copy(update={"player_colours": None})
     assert len(previews.player_colours(plain)) == 3
@@ -52,9 +44,9 @@ def test_player_colours_fall_back_to_a_palette() -> None:
 
 def test_packed_box_colours_each_players_pieces(tmp_path: Path) -> None:
     """Pieces as layout.json names them: player<n>_..., die_<colour>_<k>, shared parts."""
-    params = resolve()
+    params = resolve(kit="toy")
     stl_dir = tmp_path / "stl"
-    for name in ("box", "plane_token", "altitude_token", "template_all"):
+    for name in ("tray", "tile", "tile_plain"):
         stl(stl_dir, name)
     (tmp_path / "layout").mkdir()
     stl(tmp_path / "layout", "die")
@@ -64,21 +56,20 @@ def test_packed_box_colours_each_players_pieces(tmp_path: Path) -> None:
         on_top = {"on_top": True} if z else {}
         return {"name": name, "stl": f"{folder}/{part}.stl", "transform": translation(z), **on_top}
 
-    contents = [entry(f"player{n}_plane_token", "plane_token") for n in (2, 1)]
-    contents += [
-        entry(f"player{n}_altitude_token_{k}", "altitude_token") for n in (1, 2) for k in (1, 2)
-    ]
-    contents += [entry("die_green_1", "die"), entry("template_all", "template_all", 20.0)]
-    layout = {"box": {"stl": "stl/box.stl", "transform": np.eye(4).tolist()}, "contents": contents}
+    contents = [entry(f"player{n}_tile_1", "tile") for n in (2, 1)]
+    contents += [entry(f"player{n}_tile_{k}", "tile") for n in (1, 2) for k in (2, 3)]
+    contents += [entry("die_green_1", "die"), entry("tile_plain", "tile_plain", 20.0)]
+    layout = {"box": {"stl": "stl/tray.stl", "transform": np.eye(4).tolist()}, "contents": contents}
     (tmp_path / "layout.json").write_text(json.dumps(layout))
     view = previews.box_view(tmp_path, params)
     assert view is not None
     colours = [item.colour for item in view.items]
-    red, blue = (c.hex for c in params.player_colours[:2])
+    (_, red), (_, blue) = previews.player_colours(params)  # the palette: no player_colours
     green = previews.COLOUR_NAMES["green"]
-    # The template lies on top (layout.json says so): left off so the pockets show.
+    # The plain tile lies on top (layout.json says so): left off so the pockets show.
     assert colours == [previews.NEUTRAL, blue, red, red, red, blue, blue, green]
-    assert [item.accent_from_z_mm for item in view.items[1:3]] == [4.0, 4.0]
+    assert [item.stl.name for item in view.items] == ["tray.stl", *["tile.stl"] * 6, "die.stl"]
+    assert {item.accent_from_z_mm for item in view.items} == {None}  # no raised marks
 
 
 def translation(z: float) -> list[list[float]]:
@@ -86,10 +77,11 @@ def translation(z: float) -> list[list[float]]:
 
 
 def test_no_layout_no_box_view_and_a_bad_one_is_named(tmp_path: Path) -> None:
-    assert previews.box_view(tmp_path, resolve()) is None
-    (tmp_path / "layout.json").write_text('{"box": {"stl": "stl/box.stl", "transform": [1]}}')
+    params = resolve(kit="toy")
+    assert previews.box_view(tmp_path, params) is None
+    (tmp_path / "layout.json").write_text('{"box": {"stl": "stl/tray.stl", "transform": [1]}}')
     with pytest.raises(ToolError, match=r"layout\.json"):
-        previews.box_view(tmp_path, resolve())
+        previews.box_view(tmp_path, params)
 
 
 @pytest.fixture
@@ -130,15 +122,15 @@ def test_pictures_are_redrawn_only_when_their_stls_or_settings_change(
 
 
 def test_pictures_of_removed_parts_are_dropped(tmp_path: Path, fake_camera) -> None:
-    params = resolve()
-    for name in ("plane_token", "altitude_token"):
+    params = resolve(kit="toy")
+    for name in ("tile", "tray"):
         stl(tmp_path / "stl", name)
-    written = previews.write_previews(tmp_path, ["plane_token", "altitude_token"], params, 1)
-    assert {p.name for p in written} == {"plane_token.png", "altitude_token.png"}
-    (tmp_path / "stl" / "altitude_token.stl").unlink()
-    previews.write_previews(tmp_path, ["plane_token"], params, 1)
-    assert not (tmp_path / "previews" / "altitude_token.png").exists()
-    assert fake_camera == ["plane_token", "altitude_token"]
+    written = previews.write_previews(tmp_path, ["tile", "tray"], params, 1)
+    assert {p.name for p in written} == {"tile.png", "tray.png"}
+    (tmp_path / "stl" / "tray.stl").unlink()
+    previews.write_previews(tmp_path, ["tile"], params, 1)
+    assert not (tmp_path / "previews" / "tray.png").exists()
+    assert fake_camera == ["tile", "tray"]
 
 
 def test_a_damaged_kept_picture_is_drawn_again(tmp_path: Path) -> None:

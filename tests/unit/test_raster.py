@@ -8,11 +8,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 import trimesh
-from PIL import Image
+from PIL import Image, ImageColor
 
 from squadron_cad.outputs import previews, raster
 from squadron_cad.outputs.previews import PictureSettings, Placed, View
-from squadron_cad.resolve import resolve
+from squadron_cad.params import KitParamsBase
 
 SIZE = (800, 600)
 GOLD = "#e0a526"
@@ -90,28 +90,31 @@ def test_a_raised_top_is_drawn_darker_above_its_height(tmp_path: Path) -> None:
     faces = colours(draw(tmp_path, view), least_share=0.002)
     assert (225, 166, 38) in faces, "the top around the bar: the part's colour"
     shaded = previews.shade(GOLD, previews.ACCENT_SHADE)
-    bar_top = tuple(int(shaded[i : i + 2], 16) for i in (1, 3, 5))
+    bar_top = ImageColor.getrgb(shaded)
     assert any(np.abs(np.subtract(face, bar_top)).max() <= 2 for face in faces), faces
 
 
-def test_pictures_need_no_display_and_no_openscad(tmp_path: Path, monkeypatch) -> None:
+def test_pictures_need_no_display_and_no_openscad(
+    tmp_path: Path, monkeypatch, toy_params: KitParamsBase
+) -> None:
     """OpenSCAD 2021 under Xvfb drew them before: neither is needed now."""
     monkeypatch.setenv("PATH", str(tmp_path / "nothing-here"))
     monkeypatch.delenv("DISPLAY", raising=False)
-    box_stl(tmp_path / "stl", "box", (20, 20, 4))
-    written = previews.write_previews(tmp_path, ["box"], resolve(), 1)
-    assert [path.name for path in written] == ["box.png"]
+    box_stl(tmp_path / "stl", "tray", (20, 20, 4))
+    written = previews.write_previews(tmp_path, ["tray"], toy_params, 1)
+    assert [path.name for path in written] == ["tray.png"]
 
 
 def test_a_player_part_is_pictured_in_player_one_colour_a_shared_part_in_the_preview_colour(
-    tmp_path: Path,
+    tmp_path: Path, toy_params: KitParamsBase
 ) -> None:
-    params = resolve()
-    for name in ("plane_token", "box"):
+    params = toy_params
+    for name in ("tile", "tray"):
         box_stl(tmp_path, name, (20, 20, 4))
-    token = previews.part_view(tmp_path, "plane_token", params)
-    assert token.items[0].colour == params.player_colours[0].hex
-    shared = previews.part_view(tmp_path, "box", params)
+    tile = previews.part_view(tmp_path, "tile", params)
+    assert tile.items[0].colour == previews.player_colours(params)[0][1]
+    assert tile.items[0].colour != previews.part_colour(params)
+    shared = previews.part_view(tmp_path, "tray", params)
     assert shared.items[0].colour == previews.part_colour(params)
 
 

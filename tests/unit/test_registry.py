@@ -1,54 +1,14 @@
-"""The registry: every part once, with counts that follow the game's components."""
+"""What the engine reads of a kit's registry: deferred functions that import, coupons that
+cannot share a fit name (Squadron Leader's parts and counts: its kit's tests)."""
 
 from __future__ import annotations
 
 import dataclasses
 
 import pytest
+from toykit.lidded import TOY_LID_KIT
 
 from squadron_cad.kit import LazyImport, installed_kits
-from squadron_cad.kits.squadron_leader.parts.registry import PARTS, part
-from squadron_cad.resolve import resolve
-
-INTERFACE_FILES = {
-    "plane_token.stl",
-    "altitude_token.stl",
-    "template_straight.stl",
-    "template_bank.stl",
-    "template_turn.stl",
-    "template_all.stl",
-    "range_ruler.stl",
-    "range_ruler_1.stl",
-    "range_ruler_2.stl",
-    "range_ruler_3.stl",
-    "box.stl",
-    "box_lid.stl",
-}
-
-
-def test_file_names_are_the_interface() -> None:
-    files = {spec.file_name for spec in PARTS}
-    assert files >= INTERFACE_FILES
-    assert all(f.startswith("stat_dial") for f in files - INTERFACE_FILES)
-    assert len(files) == len(PARTS)
-
-
-@pytest.mark.parametrize("players", [1, 2, 3])
-def test_counts_follow_the_players(players: int) -> None:
-    kit = resolve(overrides=[f"players={players}"])
-    assert part("plane_token").count(kit) == players
-    assert part("altitude_token").count(kit) == 4 * players
-    assert part("stat_dial_card").count(kit) == players
-    assert part("stat_dial_clip").count(kit) == 4 * players
-    assert part("template_all").count(kit) == 1
-    assert part("box").count(kit) == 1
-    assert part("template_straight").count(kit) == 0  # optional alternative
-
-
-def test_alternatives_name_a_real_part() -> None:
-    names = {spec.name for spec in PARTS}
-    for spec in PARTS:
-        assert spec.alternative_to in names | {None}
 
 
 @pytest.mark.parametrize("name", ["squadron-leader", "squadrons", "space-planes"])
@@ -62,10 +22,10 @@ def test_every_deferred_function_of_a_kit_imports(name: str) -> None:
 
 
 def test_two_coupons_of_a_kit_cannot_share_a_fit_name() -> None:
-    """Checked where the coupons are first read (they may load late, behind a LazyImport)."""
-    leader = installed_kits()["squadron-leader"]
-    first = leader.coupons[0]
-    doubled = dataclasses.replace(leader.loaded, coupons=(first, first))
-    kit = dataclasses.replace(leader, name="doubled", contents=doubled)
+    """Checked where the coupons are first read (they may load late, behind a LazyImport):
+    the lidded toy kit's one coupon, declared twice."""
+    (first,) = TOY_LID_KIT.coupons
+    doubled = dataclasses.replace(TOY_LID_KIT.loaded, coupons=(first, first))
+    kit = dataclasses.replace(TOY_LID_KIT, name="doubled", contents=doubled)
     with pytest.raises(ValueError, match="share a fit name"):
         _ = kit.coupons

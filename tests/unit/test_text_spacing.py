@@ -1,5 +1,6 @@
 """Engraved text that prints: the land between letters and the island inside a letter,
-measured on the mesh under the top face (checks.text_spacing), built on purpose."""
+measured on the mesh under the top face (checks.text_spacing), built on purpose. (The
+counters of Squadron Leader's stat card: tests/unit/kits/squadron_leader/.)"""
 
 from __future__ import annotations
 
@@ -7,21 +8,20 @@ import manifold3d
 import pytest
 import shapely
 import trimesh
-from shapely.geometry import LineString, Polygon, box
+from shapely.geometry import Polygon, box
 
 from squadron_cad.checks import printability as P
 from squadron_cad.checks.meshgeo import to_trimesh
-from squadron_cad.geometry.glyphs import GLYPHS
-from squadron_cad.kits.squadron_leader.params import SquadronLeaderParams
-from squadron_cad.resolve import resolve
+from squadron_cad.params import KitParamsBase
 
 DEPTH = 0.5  # the engraving, as text.depth_mm
 THICK = 3.0
 
 
 @pytest.fixture(scope="module")
-def params() -> SquadronLeaderParams:
-    return resolve()
+def params(toy_params: KitParamsBase) -> KitParamsBase:
+    """The engine's limits (checks.min_text_gap_mm, min_text_counter_mm): the toy kit's."""
+    return toy_params
 
 
 def engraved(*cuts: shapely.Geometry) -> trimesh.Trimesh:
@@ -70,25 +70,3 @@ def test_a_waived_shortfall_warns_with_the_kits_reason(params) -> None:
     found = findings(mesh, params, waived="being redrawn")["text_gap"]
     assert found.severity == "warning"
     assert "being redrawn" in found.message
-
-
-def glyph_counters(char: str, height: float, stroke: float) -> list[float]:
-    """The widest circle inside each counter of our stroke font's glyph, drawn as text()
-    does (em = height - stroke, strokes `stroke` wide with round ends)."""
-    em = height - stroke
-    lines = [LineString([(x * em, y * em) for x, y in s]) for s in GLYPHS[char].strokes]
-    ink = shapely.union_all([line.buffer(stroke / 2, quad_segs=8) for line in lines])
-    return [
-        2 * shapely.maximum_inscribed_circle(Polygon(ring), 0.001).length
-        for poly in getattr(ink, "geoms", [ink])
-        for ring in poly.interiors
-    ]
-
-
-def test_every_counter_on_the_stat_card_prints(params) -> None:
-    """The card's labels and numerals at its height and stroke: the A's counter was 0.37 mm."""
-    card = params.stat_dial
-    chars = set("".join(card.labels)) | {str(v) for v in range(card.min_value, card.max_value + 1)}
-    for char in sorted(chars):
-        for width in glyph_counters(char, card.numeral_height_mm, params.text.stroke_mm):
-            assert width >= params.checks.min_text_counter_mm, (char, round(width, 3))

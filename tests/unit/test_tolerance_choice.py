@@ -3,20 +3,16 @@ accepted by resolve and sets the chosen values; bad input is one line, exit 2.""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
+from helpers import get_at, registered, run_cli
+from toykit import TOY_KIT
 
-from squadron_cad import kit as kit_module
-from squadron_cad.cli import main
 from squadron_cad.errors import InputError
-from squadron_cad.kit import load_kit, register
+from squadron_cad.kit import load_kit
 from squadron_cad.resolve import resolve
 from squadron_cad.tolerance import DEFAULT_LADDER, Ladder, choice_values, parse_picks, with_value
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from toykit import TOY_KIT
 
 KIT = load_kit("squadron-leader")
 LADDER = Ladder.parse(DEFAULT_LADDER)
@@ -29,17 +25,7 @@ KEYS = {
 }
 
 
-def run(args: list[str], capsys) -> tuple[int, str, str]:
-    with pytest.raises(SystemExit) as done:
-        main(args)
-    captured = capsys.readouterr()
-    return int(done.value.code or 0), captured.out, captured.err
-
-
-def value_at(params, key: str) -> float:
-    for name in key.split("."):
-        params = getattr(params, name)
-    return params
+run = run_cli
 
 
 def test_default_ladder_is_the_seven_steps() -> None:
@@ -59,7 +45,7 @@ def test_the_kit_declares_a_coupon_per_fit() -> None:
     assert fits == dict(zip(["peg", "joint", "clip", "lid"], KEYS, strict=True))
     params = resolve()
     for key in KEYS:  # every coupon sets a real parameter of the kit
-        assert isinstance(value_at(params, key), float)
+        assert isinstance(get_at(params, key), float)
 
 
 def test_with_value_sets_one_key_and_nothing_else() -> None:
@@ -78,7 +64,7 @@ def test_choose_writes_a_file_resolve_accepts(tmp_path: Path, capsys) -> None:
     assert "wrote" in out
     chosen = resolve([target])
     for key, value in KEYS.items():
-        assert value_at(chosen, key) == pytest.approx(value)
+        assert get_at(chosen, key) == pytest.approx(value)
     # 0.15 is under the kit's clip range (0.2): the file widens it, so the kit accepts it
     assert chosen.checks.clip_fit.min_mm == pytest.approx(0.15)
 
@@ -132,12 +118,9 @@ def test_bad_choose_is_one_line_exit_2(tmp_path: Path, capsys, args: list[str], 
 
 def test_a_kit_without_coupons_says_so(tmp_path: Path, capsys) -> None:
     """Every installed kit has coupons now: the toy kit, which declares none, says so."""
-    register(TOY_KIT)
     out = tmp_path / "tolerance"
-    try:
+    with registered(TOY_KIT):
         code, _, err = run(["tolerance", "--kit", "toy", "--out", str(out)], capsys)
-    finally:
-        kit_module._REGISTERED.pop(TOY_KIT.name, None)  # no toy kit in other tests
     assert code == 2
     assert err.strip().splitlines() == [
         "squadron-cad: error: the toy kit declares no fits: it has no tolerance test print"
@@ -160,7 +143,7 @@ def test_every_default_step_is_choosable_and_its_file_resolves(
         args = ["tolerance", "--choose", f"{fit}={value:.2f}", "--out-params", str(target)]
         code, _, err = run(args, capsys)
         assert code == 0, err
-        assert value_at(resolve([target]), key) == pytest.approx(value)
+        assert get_at(resolve([target]), key) == pytest.approx(value)
 
 
 def test_the_loosest_choice_fits_the_box(tmp_path: Path, capsys) -> None:

@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import json
 import math
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from helpers import cli_process
 from lxml import etree
 from pypdf import PdfReader
 
@@ -252,16 +251,6 @@ def test_the_folder_is_owned_and_foreign_folders_are_refused(tmp_path: Path, a4)
         write_paper(resolve(), foreign, previews=False)
 
 
-def run_cli(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "squadron_cad", *args],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        check=False,
-    )
-
-
 BIG_TOKEN = [
     "token.width_mm=80",
     "paper.hex_across_flats_mm=90",
@@ -287,7 +276,7 @@ def test_bad_paper_parameters_are_refused_in_one_line(
     args = ["paper", "--out", str(tmp_path / "out"), "--no-previews"]
     for override in overrides:
         args += ["--set", override]
-    result = run_cli(args, tmp_path)
+    result = cli_process(args, tmp_path)
     assert result.returncode == 2, result.stderr
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1, lines
@@ -307,7 +296,7 @@ def test_the_command_reports_what_it_measured(tmp_path: Path) -> None:
         "--set",
         "paper.mat_rows=3",
     ]
-    result = run_cli(args, tmp_path)
+    result = cli_process(args, tmp_path)
     assert result.returncode == 0, result.stderr
     summary = json.loads(result.stdout.strip().splitlines()[-1])
     assert summary["event"] == "paper"
@@ -318,27 +307,6 @@ def test_the_command_reports_what_it_measured(tmp_path: Path) -> None:
     )
 
 
-@pytest.mark.parametrize("pages", [(2, 2), (7, 2), (3, 17), (12, 24)])
-@pytest.mark.parametrize("size", ["a4", "letter"])
-def test_the_page_map_of_a_big_mat_stays_in_the_footer_clear_of_the_scale_bars(
-    pages: tuple[int, int], size: str
-) -> None:
-    """A mat of 7 page rows (paper.mat_rows=44) ran the map out of the printable area,
-    which the tool reported as a layout bug; 17 page columns drew it over the 1-inch bar."""
-    from squadron_cad.paper.furniture import _bars_x, page_map
-
-    frame = frame_of(resolve(overrides=[f"paper.size={size}"]).paper)
-    rows, columns = pages
-    cells = page_map(frame, (rows, columns, rows, columns))
-    points = [point for cell in cells for ring in cell.rings for point in ring]
-    footer = frame.footer
-    assert len(cells) == rows * columns
-    assert min(x for x, _ in points) > _bars_x(frame)[2]
-    assert max(x for x, _ in points) <= footer.right
-    assert footer.y <= min(y for _, y in points)
-    assert max(y for _, y in points) <= footer.top
-
-
 def test_the_readme_paper_pictures_show_todays_default_edition(a4) -> None:
     """docs/paper is drawn by `make docs` from the default edition; its index holds that
     PDF's sha256, so pages that change (a stat row renamed, a credit line) show here until
@@ -346,7 +314,7 @@ def test_the_readme_paper_pictures_show_todays_default_edition(a4) -> None:
     from squadron_cad.outputs.gallery import paper_pictures_stale
 
     report, _pages = a4
-    docs = Path(__file__).resolve().parents[2] / "docs"
+    docs = Path(__file__).resolve().parents[4] / "docs"
     assert paper_pictures_stale(docs, report.pdf) == []
 
 
@@ -370,31 +338,3 @@ def test_white_grounds_of_join_notes_lie_in_the_strips_the_next_page_covers(a4) 
                 for x0, y0, x1, y1 in boxes
             ), ground.points  # fmt: skip
     assert grounds > 0
-
-
-def test_a_long_credit_line_shrinks_to_the_page_not_past_its_margins() -> None:
-    """Space Planes' credit with the project's licence is 173 mm long at 2.4 mm: with
-    paper.margin_mm=20 the edition stopped with '(a layout bug)'."""
-    from squadron_cad.paper.drawing import Label
-    from squadron_cad.paper.furniture import SMALL_MM, footer
-    from squadron_cad.paper.metrics import text_width_mm
-
-    frame = frame_of(resolve(overrides=["paper.margin_mm=25"]).paper)
-    long_credit = "x" * 400
-    credit = next(
-        i for i in footer(frame, long_credit) if isinstance(i, Label) and i.tag == "credit"
-    )
-    assert text_width_mm(long_credit, credit.size_mm) <= frame.footer.width + 1e-6
-    short = next(i for i in footer(frame, "short") if isinstance(i, Label) and i.tag == "credit")
-    assert short.size_mm == SMALL_MM
-
-
-def test_a_margin_too_wide_for_the_scale_bars_is_refused_in_one_line(tmp_path: Path) -> None:
-    """Space Planes' paper with paper.margin_mm=29 stopped with '(a layout bug)': the
-    bars did not fit the footer."""
-    from squadron_cad.kit import load_kit
-
-    params = resolve(overrides=["paper.margin_mm=29"], kit="space-planes")
-    with pytest.raises(InputError, match=r"narrower than the scale bars every page carries"):
-        load_kit("space-planes").paper(params, tmp_path / "paper", False)
-    assert not (tmp_path / "paper").exists()
