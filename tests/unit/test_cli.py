@@ -306,8 +306,6 @@ def test_parameter_options_after_the_command_are_applied(tmp_path: Path, capsys)
     assert "altoids" in stdout
 
 
-
-
 BROKEN_KIT = """
 from pathlib import Path
 from squadron_cad.kit import Kit
