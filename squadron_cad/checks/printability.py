@@ -5,11 +5,11 @@
 - bridges: horizontal ceilings off the bed; the span is twice the farthest any point of
   the ceiling lies from an edge that has material under it, so a roof held all round
   spans its width and a strip held at both ends spans its length;
-- thin walls: sections at every slab of the mesh, opened by the minimum wall (a wall
-  thinner than that disappears); sharp corners are not walls, so a lost sliver counts
-  only when it is at least one minimum wall long;
-- engraved text: depth, stroke and letter height from the parameters and from the mesh;
-  the land between strokes and letters and the islands inside letters (text_spacing);
+- thin walls: sections at every slab of the mesh, opened by the minimum wall (narrow: a
+  wall thinner than that disappears); sharp corners are not walls, so a lost sliver
+  counts only when it is at least one minimum wall long;
+- engraved text (engraved_text): depth, stroke and letter height from the parameters and
+  from the mesh; the land between strokes and letters and the islands inside letters;
 - orientation: text engraved on the top face, a large flat face on the bed.
 
 Every limit comes from `params.checks` (sources in constants.NORMS).
@@ -18,15 +18,15 @@ Every limit comes from `params.checks` (sources in constants.NORMS).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import networkx as nx
 import numpy as np
 import shapely
 import trimesh
-from shapely.geometry import MultiLineString, MultiPolygon, Polygon
+from shapely.geometry import MultiLineString, Polygon
 
-from squadron_cad.checks import meshgeo, text_spacing
+from squadron_cad.checks import engraved_text, meshgeo, narrow
 from squadron_cad.checks.findings import Finding, Severity, verdict
 from squadron_cad.checks.mesh import bed_contact_area
 from squadron_cad.kit import Part
@@ -35,12 +35,6 @@ from squadron_cad.params import ChecksParams, KitParamsBase
 BED_EPS_MM = 1e-3
 HORIZONTAL_DEG = 89.5  # steeper than this a downward face is a ceiling: the bridge check's
 ANGLE_SLACK_DEG = 0.5  # 45 degree chamfers are modelled at exactly the limit
-WIDTH_GRID_MM = 0.03  # sampling step when measuring a thin region's width
-EROSION_SLACK_MM = 0.02  # a wall of exactly the minimum must survive the opening
-# The opening's polygonal circles leave a film under a micron along straight faces; it joined
-# a divider's two tapered ends into one "wall" 16.6 mm long and 0.02 mm wide (measured on a
-# Manifold box). Grown back by this much, the film is gone; a real thin wall is lost whole.
-FILM_MM = 1e-3
 SIDE_FACE_RATIO = 0.5  # bed contact below this share of the largest flat face: on its side?
 
 
@@ -209,37 +203,12 @@ class ThinSpot:
     cosmetic: bool
 
 
-def thin_spots(section: MultiPolygon, wall: float) -> list[tuple[float, float, Polygon]]:
-    """Regions of a section narrower than `wall`: (width, length, region).
-
-    The widest circle inside a lost region tells a wall (as long as its area over that
-    width) from a sharp corner or a wedge's tip (short); the width reported is that of the
-    rectangle with the region's area and outline, which corners do not inflate.
-    """
-    radius = (wall - EROSION_SLACK_MM) / 2
-    opened = section.buffer(-radius, quad_segs=8).buffer(radius, quad_segs=8)
-    boundary = section.boundary
-    spots = []
-    for lost in meshgeo.polygons(section.difference(opened.buffer(FILM_MM, quad_segs=8))):
-        # Half the outline bounds a region's length: corner slivers are too short to matter.
-        if lost.area < 1e-3 or lost.exterior.length / 2 < wall:
-            continue
-        points = meshgeo.grid_points(lost, WIDTH_GRID_MM)
-        nearby = boundary.intersection(lost.envelope.buffer(wall))  # only walls close by
-        widest = 2 * meshgeo.farthest_distance(points, nearby, WIDTH_GRID_MM / 2)
-        if lost.area / max(widest, 1e-6) < wall:
-            continue  # shorter than it is wide: a corner, not a wall
-        width = min(stroke_width(lost), widest)
-        spots.append((width, lost.area / max(width, 1e-6), lost))
-    return spots
-
-
 def _cosmetic(z: float, top: float, info: PartInfo) -> bool:
     """Beside a mark cut into a face: a thin sliver there is cosmetic, not structural."""
     near_top = info.engraving_depth_mm > 0 and (
-        top - info.engraving_depth_mm - EROSION_SLACK_MM <= z <= top + BED_EPS_MM
+        top - info.engraving_depth_mm - narrow.EROSION_SLACK_MM <= z <= top + BED_EPS_MM
     )
-    near_bed = info.engraved_below_mm > 0 and z <= info.engraved_below_mm + EROSION_SLACK_MM
+    near_bed = info.engraved_below_mm > 0 and z <= info.engraved_below_mm + narrow.EROSION_SLACK_MM
     return near_top or near_bed
 
 
@@ -247,7 +216,7 @@ def find_thin_spots(mesh: trimesh.Trimesh, wall: float, info: PartInfo) -> list[
     top = meshgeo.top_face_z(mesh)
     found = []
     for z in meshgeo.z_levels(mesh):
-        for width, length, region in thin_spots(meshgeo.section(mesh, z), wall):
+        for width, length, region in narrow.thin_spots(meshgeo.section(mesh, z), wall):
             point = region.representative_point()
             found.append(ThinSpot(width, length, z, point.x, point.y, _cosmetic(z, top, info)))
     return sorted(found, key=lambda s: s.width_mm)
@@ -277,161 +246,6 @@ def thin_wall_finding(
 
 
 # ---- engraved text ------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class TextMeasure:
-    glyphs: int
-    depth_mm: float
-    stroke_mm: float
-    height_mm: float
-
-
-def engraved_glyphs(mesh: trimesh.Trimesh, top: float, depth: float) -> list[Polygon]:
-    """Marks cut into the top face that do not reach the part's outline: the letters."""
-    below = meshgeo.section(mesh, max(top - depth - 0.1, float(mesh.bounds[0][2]) + 0.05))
-    at_top = meshgeo.section(mesh, top - 0.05)
-    outline = below.boundary
-    glyphs = []
-    for region in meshgeo.polygons(below.difference(at_top)):
-        if region.area > 1e-3 and region.distance(outline) > 0.05:
-            glyphs.append(region)
-    return glyphs
-
-
-def _floor_depth(mesh: trimesh.Trimesh, glyphs: list[Polygon], top: float) -> float:
-    """Shallowest engraving: top minus the highest floor found inside the letters."""
-    up = (mesh.face_normals[:, 2] > 0.999) & (mesh.triangles_center[:, 2] < top - 0.01)
-    centres = mesh.triangles_center[up]
-    inside = shapely.contains_xy(MultiPolygon(glyphs), centres[:, 0], centres[:, 1])
-    if not inside.any():
-        return 0.0
-    return float(top - centres[inside, 2].max())
-
-
-def stroke_width(glyph: Polygon) -> float:
-    """Width of the rectangle with the glyph's area and outline length: a stroke of width w
-    and length L has A = w L and P = 2 (w + L), so w = (P/2 - sqrt(P^2/4 - 4 A)) / 2."""
-    half = glyph.length / 2
-    return (half - math.sqrt(max(half * half - 4 * glyph.area, 0.0))) / 2
-
-
-Engraved = tuple[float, list[Polygon]]  # the top face's height, the letters cut into it
-
-
-def engraved_top(mesh: trimesh.Trimesh, depth_hint: float) -> Engraved:
-    top = meshgeo.top_face_z(mesh)
-    return top, engraved_glyphs(mesh, top, depth_hint)
-
-
-def measure_text(
-    mesh: trimesh.Trimesh, depth_hint: float, engraved: Engraved | None = None
-) -> TextMeasure | None:
-    top, glyphs = engraved or engraved_top(mesh, depth_hint)
-    if not glyphs:
-        return None
-    strokes = [stroke_width(g) for g in glyphs]
-    heights = [max(g.bounds[2] - g.bounds[0], g.bounds[3] - g.bounds[1]) for g in glyphs]
-    return TextMeasure(
-        len(glyphs), _floor_depth(mesh, glyphs, top), min(strokes), float(np.median(heights))
-    )
-
-
-def text_spacing_findings(
-    part: str,
-    mesh: trimesh.Trimesh,
-    params: KitParamsBase,
-    waived: str = "",
-    engraved: Engraved | None = None,
-) -> list[Finding]:
-    """The land between engraved strokes and letters, and the islands inside letters,
-    measured on the section under the top face against the nozzle-based minimums; a
-    shortfall is an error, or a warning naming `waived` (the kit's reason) when given."""
-    limits = params.checks
-    top, glyphs = engraved or engraved_top(mesh, params.text.depth_mm)
-    material = text_spacing.top_material(mesh, top)
-    thin = thin_spots(material, limits.min_text_gap_mm)
-    gap = text_spacing.letter_gap(glyphs, thin, limits.min_text_gap_mm)
-    counter = text_spacing.narrowest_counter(glyphs, material)
-    findings = [
-        _spacing_finding(part, "text_gap", gap, limits.min_text_gap_mm,
-                         "checks.min_text_gap_mm", "land between engraved strokes or letters"),
-        _spacing_finding(part, "text_counter", counter, limits.min_text_counter_mm,
-                         "checks.min_text_counter_mm", "island inside an engraved letter"),
-    ]  # fmt: skip
-    if not waived:
-        return findings
-    return [
-        replace(f, severity="warning", message=f"{f.message} (a warning for now: {waived})")
-        if f.failed else f
-        for f in findings
-    ]  # fmt: skip
-
-
-def _spacing_finding(
-    part: str,
-    check: str,
-    found: text_spacing.Narrowest | None,
-    minimum: float,
-    key: str,
-    what: str,
-) -> Finding:
-    if found is None:
-        measured = "none" if check == "text_counter" else f"none under {2 * minimum:g} mm"
-        return Finding(part, check, measured, f">= {minimum:g} mm", "ok")
-    finding = _limit_finding(part, check, found.width_mm, minimum, key, what)
-    if finding.failed:
-        message = f"{finding.message} {found.where()}: it will not print, the letters blur"
-        return Finding(part, check, finding.measured, finding.expected, "error", message)
-    return finding
-
-
-def _limit_finding(
-    part: str, check: str, measured: float, minimum: float, key: str, what: str
-) -> Finding:
-    ok = measured >= minimum - 1e-6
-    message = "" if ok else f"{what} {measured:.2f} mm is under {key} ({minimum:g} mm)"
-    return Finding(part, check, round(measured, 3), f">= {minimum:g} mm", verdict(ok), message)
-
-
-def text_parameter_findings(part: str, params: KitParamsBase, info: PartInfo) -> list[Finding]:
-    """The text parameters a part is engraved with, against the limits."""
-    limits = params.checks
-    assert info.text_height_mm is not None
-    return [
-        _limit_finding(part, "text_depth_param", params.text.depth_mm,
-                       limits.min_text_depth_mm, "checks.min_text_depth_mm", "text.depth_mm"),
-        _limit_finding(part, "text_stroke_param", params.text.stroke_mm,
-                       limits.min_text_stroke_mm, "checks.min_text_stroke_mm",
-                       "text.stroke_mm"),
-        _limit_finding(part, "text_height_param", info.text_height_mm,
-                       limits.min_text_height_mm, "checks.min_text_height_mm",
-                       "the letter height"),
-    ]  # fmt: skip
-
-
-def text_mesh_findings(
-    part: str, mesh: trimesh.Trimesh, params: KitParamsBase, engraved: Engraved | None = None
-) -> list[Finding]:
-    """The same limits measured on the engraved letters themselves."""
-    limits = params.checks
-    measured = measure_text(mesh, params.text.depth_mm, engraved)
-    if measured is None:
-        return [
-            Finding(part, "text_on_top", "no engraved letters found on the top face",
-                    "letters engraved on the top face, readable from above", "error",
-                    "no engraved text on the top face: is the part upside down?")
-        ]  # fmt: skip
-    return [
-        Finding(part, "text_on_top", f"{measured.glyphs} letters on the top face",
-                "letters engraved on the top face, readable from above", "ok"),
-        _limit_finding(part, "text_depth", measured.depth_mm, limits.min_text_depth_mm,
-                       "checks.min_text_depth_mm", "engraving depth on the mesh"),
-        _limit_finding(part, "text_stroke", measured.stroke_mm, limits.min_text_stroke_mm,
-                       "checks.min_text_stroke_mm", "narrowest letter stroke on the mesh"),
-        _limit_finding(part, "text_height", measured.height_mm, limits.min_text_height_mm,
-                       "checks.min_text_height_mm", "letter height on the mesh"),
-    ]  # fmt: skip
 
 
 # ---- orientation --------------------------------------------------------------------------
@@ -493,13 +307,15 @@ def printability_findings(
         orientation_finding(part, mesh, info),
     ]
     if info.text_height_mm is not None:
-        findings += text_parameter_findings(part, params, info)
+        findings += engraved_text.text_parameter_findings(part, params, info.text_height_mm)
         face_up = _text_face_up(mesh, info)
-        engraved = engraved_top(face_up, params.text.depth_mm)  # cut once, read by both
-        findings += text_mesh_findings(part, face_up, params, engraved)
+        engraved = engraved_text.engraved_top(
+            face_up, params.text.depth_mm
+        )  # cut once, read by both
+        findings += engraved_text.text_mesh_findings(part, face_up, params, engraved)
         if engraved[1]:  # letters found: measure their spacing
             waived = info.text_spacing_waived
-            findings += text_spacing_findings(part, face_up, params, waived, engraved)
+            findings += engraved_text.text_spacing_findings(part, face_up, params, waived, engraved)
     return findings
 
 

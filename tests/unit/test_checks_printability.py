@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 import trimesh
 
+from squadron_cad.checks import engraved_text, narrow
 from squadron_cad.checks import printability as P
 from squadron_cad.checks.mesh import BedSize, mesh_findings
 from squadron_cad.checks.meshgeo import to_trimesh
@@ -167,7 +168,7 @@ def engraved_plate(stroke: float, depth: float, flipped: bool = False) -> trimes
 
 
 def test_engraved_text_is_measured_on_the_mesh() -> None:
-    measured = P.measure_text(engraved_plate(0.7, 0.6), depth_hint=0.6)
+    measured = engraved_text.measure_text(engraved_plate(0.7, 0.6), depth_hint=0.6)
     assert measured is not None
     assert measured.glyphs == 1
     assert measured.depth_mm == pytest.approx(0.6, abs=1e-3)
@@ -176,13 +177,14 @@ def test_engraved_text_is_measured_on_the_mesh() -> None:
 
 
 def test_too_shallow_and_too_thin_text_fails(params: KitParamsBase) -> None:
-    findings = P.text_mesh_findings("plate", engraved_plate(0.4, 0.3), params)
+    findings = engraved_text.text_mesh_findings("plate", engraved_plate(0.4, 0.3), params)
     failed = {f.check for f in findings if f.failed}
     assert failed == {"text_depth", "text_stroke"}
 
 
 def test_text_underneath_means_upside_down(params: KitParamsBase) -> None:
-    findings = P.text_mesh_findings("plate", engraved_plate(0.7, 0.6, flipped=True), params)
+    flipped = engraved_plate(0.7, 0.6, flipped=True)
+    findings = engraved_text.text_mesh_findings("plate", flipped, params)
     assert by_check(findings, "text_on_top").failed
 
 
@@ -213,7 +215,7 @@ def test_a_cube_recessed_on_every_face_lies_well_on_any_face() -> None:
 def test_stroke_width_of_a_rectangle() -> None:
     from shapely.geometry import box
 
-    assert P.stroke_width(box(0, 0, 0.7, 5)) == pytest.approx(0.7)
+    assert narrow.stroke_width(box(0, 0, 0.7, 5)) == pytest.approx(0.7)
 
 
 def test_a_long_part_fits_the_bed_on_its_diagonal_only_when_it_can() -> None:

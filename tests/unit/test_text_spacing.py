@@ -10,7 +10,8 @@ import shapely
 import trimesh
 from shapely.geometry import Polygon, box
 
-from squadron_cad.checks import printability as P
+from squadron_cad.checks import engraved_text
+from squadron_cad.checks.findings import Finding
 from squadron_cad.checks.meshgeo import to_trimesh
 from squadron_cad.params import KitParamsBase
 
@@ -34,8 +35,8 @@ def engraved(*cuts: shapely.Geometry) -> trimesh.Trimesh:
     return to_trimesh(slab)
 
 
-def findings(mesh: trimesh.Trimesh, params, waived: str = "") -> dict[str, P.Finding]:
-    return {f.check: f for f in P.text_spacing_findings("part", mesh, params, waived)}
+def findings(mesh: trimesh.Trimesh, params, waived: str = "") -> dict[str, Finding]:
+    return {f.check: f for f in engraved_text.text_spacing_findings("part", mesh, params, waived)}
 
 
 @pytest.mark.parametrize(("gap", "fails"), [(0.17, True), (0.3, True), (0.5, False)])

@@ -15,7 +15,7 @@ from shapely.geometry import box
 from shapely.ops import unary_union
 
 from squadron_cad.checks import meshgeo
-from squadron_cad.checks.printability import thin_spots
+from squadron_cad.checks.narrow import thin_spots
 from squadron_cad.geometry.glyphs import layout_text
 from squadron_cad.geometry.marks import mark_shape, player_mark
 from squadron_cad.kits.squadrons.parts import tracker

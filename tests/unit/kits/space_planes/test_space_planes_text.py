@@ -14,7 +14,7 @@ import pytest
 import shapely
 from shapely.geometry import LineString, Polygon, box
 
-from squadron_cad.checks.printability import thin_spots
+from squadron_cad.checks.narrow import thin_spots
 from squadron_cad.emit import emit
 from squadron_cad.geometry.glyphs import DEFAULT_SPACING_EM, layout_text
 from squadron_cad.kit import load_kit
