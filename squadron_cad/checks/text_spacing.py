@@ -42,7 +42,7 @@ ThinSpots = list[tuple[float, float, Polygon]]  # (width, length, region): thin_
 
 def letter_gap(glyphs: list[Polygon], thin: ThinSpots, limit: float) -> Narrowest | None:
     """The narrowest land beside engraved letters: between two of them, or a thin spot of
-    the top's material (`thin`: printability.thin_spots at the limit) touching one (the
+    the top's material (`thin`: narrow.thin_spots at the limit) touching one (the
     strokes of one letter, a letter and the part's edge)."""
     found = _closest_pair(glyphs, limit)
     letters = shapely.union_all(glyphs)
