@@ -191,9 +191,9 @@ def test_one_filament_change_colours_only_the_marks_on_the_kits_plates(
 @pytest.mark.parametrize("name", INSTALLED)
 def test_every_piece_in_the_packed_box_picture_stands_out_from_the_box(name, built_kit) -> None:
     """The packed box as drawn: each piece's colour differs from the box's, in any of its
-    shades (lit walls to shadowed floors), by at least previews.MIN_DELTA_E (CIE76).
+    shades (lit walls to shadowed floors), by at least picture_colours.MIN_DELTA_E (CIE76).
     Before, Squadrons' and Space Planes' pieces were the box's silver."""
-    from squadron_cad.outputs import previews
+    from squadron_cad.outputs import picture_colours, previews
 
     kit: BuildReport = built_kit(name)
     view = previews.box_view(kit.out_dir, kit.params)
@@ -201,4 +201,5 @@ def test_every_piece_in_the_packed_box_picture_stands_out_from_the_box(name, bui
     box, *pieces = view.items
     assert pieces, name
     for item in pieces:
-        assert previews.box_contrast(item.colour, box.colour) >= previews.MIN_DELTA_E, item.stl
+        contrast = picture_colours.box_contrast(item.colour, box.colour)
+        assert contrast >= picture_colours.MIN_DELTA_E, item.stl

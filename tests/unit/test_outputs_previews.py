@@ -15,7 +15,7 @@ from PIL import Image
 
 from squadron_cad.errors import ToolError
 from squadron_cad.kit import Kit
-from squadron_cad.outputs import previews
+from squadron_cad.outputs import picture_colours, previews
 from squadron_cad.outputs.previews import PictureSettings, Placed, View
 from squadron_cad.render.cache import RenderCache
 from squadron_cad.resolve import resolve
@@ -37,9 +37,9 @@ def _toy(toy_kit: Kit) -> None:
 
 def test_player_colours_fall_back_to_a_palette() -> None:
     params = resolve(overrides=["players=3"], kit="toy")
-    assert [name for name, _ in previews.player_colours(params)] == ["red", "blue", "green"]
+    assert [name for name, _ in picture_colours.player_colours(params)] == ["red", "blue", "green"]
     plain = params.model_copy(update={"player_colours": None})
-    assert len(previews.player_colours(plain)) == 3
+    assert len(picture_colours.player_colours(plain)) == 3
 
 
 def test_packed_box_colours_each_players_pieces(tmp_path: Path) -> None:
@@ -64,10 +64,10 @@ def test_packed_box_colours_each_players_pieces(tmp_path: Path) -> None:
     view = previews.box_view(tmp_path, params)
     assert view is not None
     colours = [item.colour for item in view.items]
-    (_, red), (_, blue) = previews.player_colours(params)  # the palette: no player_colours
+    (_, red), (_, blue) = picture_colours.player_colours(params)  # the palette: no player_colours
     green = previews.COLOUR_NAMES["green"]
     # The plain tile lies on top (layout.json says so): left off so the pockets show.
-    assert colours == [previews.NEUTRAL, blue, red, red, red, blue, blue, green]
+    assert colours == [picture_colours.NEUTRAL, blue, red, red, red, blue, blue, green]
     assert [item.stl.name for item in view.items] == ["tray.stl", *["tile.stl"] * 6, "die.stl"]
     assert {item.accent_from_z_mm for item in view.items} == {None}  # no raised marks
 

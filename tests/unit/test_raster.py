@@ -10,7 +10,7 @@ import pytest
 import trimesh
 from PIL import Image, ImageColor
 
-from squadron_cad.outputs import previews, raster
+from squadron_cad.outputs import picture_colours, previews, raster
 from squadron_cad.outputs.previews import PictureSettings, Placed, View
 from squadron_cad.params import KitParamsBase
 
@@ -89,7 +89,7 @@ def test_a_raised_top_is_drawn_darker_above_its_height(tmp_path: Path) -> None:
     view = View("token", (Placed(token, GOLD, None, 4.0),))
     faces = colours(draw(tmp_path, view), least_share=0.002)
     assert (225, 166, 38) in faces, "the top around the bar: the part's colour"
-    shaded = previews.shade(GOLD, previews.ACCENT_SHADE)
+    shaded = picture_colours.shade(GOLD, previews.ACCENT_SHADE)
     bar_top = ImageColor.getrgb(shaded)
     assert any(np.abs(np.subtract(face, bar_top)).max() <= 2 for face in faces), faces
 
@@ -112,10 +112,10 @@ def test_a_player_part_is_pictured_in_player_one_colour_a_shared_part_in_the_pre
     for name in ("tile", "tray"):
         box_stl(tmp_path, name, (20, 20, 4))
     tile = previews.part_view(tmp_path, "tile", params)
-    assert tile.items[0].colour == previews.player_colours(params)[0][1]
-    assert tile.items[0].colour != previews.part_colour(params)
+    assert tile.items[0].colour == picture_colours.player_colours(params)[0][1]
+    assert tile.items[0].colour != picture_colours.part_colour(params)
     shared = previews.part_view(tmp_path, "tray", params)
-    assert shared.items[0].colour == previews.part_colour(params)
+    assert shared.items[0].colour == picture_colours.part_colour(params)
 
 
 def test_a_camera_is_seven_numbers() -> None:

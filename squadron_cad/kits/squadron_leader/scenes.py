@@ -11,14 +11,8 @@ from pathlib import Path
 from squadron_cad.kits.squadron_leader import constants
 from squadron_cad.kits.squadron_leader.geometry import move_paths
 from squadron_cad.kits.squadron_leader.params import SquadronLeaderParams
-from squadron_cad.outputs.previews import (
-    NEUTRAL,
-    Placed,
-    View,
-    accent_height,
-    player_colours,
-    translation,
-)
+from squadron_cad.outputs.picture_colours import NEUTRAL, player_colours
+from squadron_cad.outputs.previews import Placed, View, accent_height, translation
 
 STACK_VIEW = "assembled_stack"
 KIT_VIEW = "kit"
