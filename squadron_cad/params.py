@@ -181,6 +181,11 @@ def colour_hex(key: str, text: str) -> str:
     return known
 
 
+def hex_channels(colour_hex: str) -> tuple[int, int, int]:
+    """#rrggbb's red, green and blue, each 0-255."""
+    return int(colour_hex[1:3], 16), int(colour_hex[3:5], 16), int(colour_hex[5:7], 16)
+
+
 class PlayerColour(Section):
     name: Annotated[
         str, Field(description="Name for the player's plate files (letters, digits, - and _)")

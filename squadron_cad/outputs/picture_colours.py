@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from squadron_cad.kit import Part
-from squadron_cad.params import COLOUR_NAMES, KitParamsBase
+from squadron_cad.params import COLOUR_NAMES, KitParamsBase, hex_channels
 
 NEUTRAL = COLOUR_NAMES["silver"]  # the box and shared parts in scenes, under coloured parts
 FALLBACK_PLAYER_COLOURS = ("red", "blue", "green", "yellow", "black", "white", "orange", "purple")
@@ -80,10 +80,9 @@ def _lab(colour: str) -> tuple[float, float, float]:
 
 def shade(colour: str, factor: float) -> str:
     """#rrggbb scaled towards black."""
-    rgb = [int(colour[i : i + 2], 16) for i in (1, 3, 5)]
-    return "#" + "".join(f"{round(v * factor):02x}" for v in rgb)
+    return "#" + "".join(f"{round(v * factor):02x}" for v in hex_channels(colour))
 
 
 def rgb(colour: str) -> tuple[float, float, float]:
-    red, green, blue = (int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5))
+    red, green, blue = (value / 255 for value in hex_channels(colour))
     return red, green, blue

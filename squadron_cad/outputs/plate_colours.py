@@ -14,7 +14,7 @@ import trimesh
 from squadron_cad.checks import meshgeo
 from squadron_cad.kit import Part, kit_of
 from squadron_cad.outputs.models import PlateColours, PlatePart
-from squadron_cad.params import KitParamsBase
+from squadron_cad.params import KitParamsBase, hex_channels
 
 NEUTRAL = "#9e9e9e"  # shared parts: no player's colour
 PALETTE = ("#c0392b", "#2471a3", "#229954", "#d68910", "#7d3c98", "#17a589")
@@ -38,8 +38,8 @@ SPLIT_ABOVE_MM = 0.001  # marks and body part this far above the marks' base
 def _luminance(colour_hex: str) -> float:
     """WCAG relative luminance of an sRGB colour."""
     linear = []
-    for i in (1, 3, 5):
-        channel = int(colour_hex[i : i + 2], 16) / 255
+    for value in hex_channels(colour_hex):
+        channel = value / 255
         linear.append(channel / 12.92 if channel <= 0.04045 else ((channel + 0.055) / 1.055) ** 2.4)
     return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
 

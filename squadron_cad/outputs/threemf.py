@@ -13,6 +13,8 @@ import lib3mf
 import numpy as np
 import trimesh
 
+from squadron_cad.params import hex_channels
+
 NAMESPACE = uuid.UUID("5b0f3c52-5d3e-4a0e-9a7e-7c0d2d7b4a31")  # squadron_cad's plates
 
 
@@ -25,11 +27,6 @@ class PlateObject:
     accent: trimesh.Trimesh | None = None  # raised marks printed in a second colour
     accent_material: str = ""  # "marks (dark)"
     accent_hex: str = ""
-
-
-def _rgb(colour_hex: str) -> tuple[int, int, int]:
-    red, green, blue = (int(colour_hex[i : i + 2], 16) for i in (1, 3, 5))
-    return red, green, blue
 
 
 PRUSA_CONFIG = "/Metadata/Slic3r_PE_model.config"  # PrusaSlicer's volumes of each object
@@ -67,7 +64,7 @@ def plate_bytes(
         pairs = [(item.material, item.colour_hex), (item.accent_material, item.accent_hex)]
         for material, colour_hex in pairs[: 2 if item.accent is not None else 1]:
             if material not in materials:
-                colour = wrapper.RGBAToColor(*_rgb(colour_hex), 255)
+                colour = wrapper.RGBAToColor(*hex_channels(colour_hex), 255)
                 materials[material] = group.AddMaterial(material, colour)
     volumes: list[tuple[int, str, list[tuple[str, int, int, int]]]] = []
     for index, item in enumerate(objects):

@@ -18,6 +18,8 @@ from shapely import affinity
 from shapely.geometry import LineString, MultiPolygon, Polygon
 from shapely.geometry.base import BaseGeometry
 
+from squadron_cad.params import hex_channels
+
 Point = tuple[float, float]
 Layer = Literal["cut", "engrave", "print"]
 Anchor = Literal["start", "middle", "end"]
@@ -31,8 +33,7 @@ ARC_TOLERANCE_MM = 0.005  # flattened arcs stay this close to the true circle
 def tint(colour_hex: str, strength: float) -> str:
     """The colour mixed with white, `strength` of it: light enough for black ink to read
     on (a player's colour behind a counter's marks, say)."""
-    rgb = [int(colour_hex[i : i + 2], 16) for i in (1, 3, 5)]
-    mixed = [round(255 - (255 - value) * strength) for value in rgb]
+    mixed = [round(255 - (255 - value) * strength) for value in hex_channels(colour_hex)]
     return "#" + "".join(f"{value:02x}" for value in mixed)
 
 
