@@ -11,9 +11,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 import trimesh
-from lxml import etree
 from shapely import affinity
 from shapely.geometry import Polygon
+from svg_layers import layer_rings
 
 from squadron_cad.checks import meshgeo
 from squadron_cad.checks.printability import bridge_finding, overhang_finding
@@ -23,13 +23,11 @@ from squadron_cad.kit import design_of, load_kit
 from squadron_cad.kits.space_planes.parts.cubeship import key_offset
 from squadron_cad.outputs.plates import write_plates
 from squadron_cad.outputs.threemf import read_objects
-from squadron_cad.paper.measure import parse_path_data
 from squadron_cad.pipeline.report import BuildReport
 from squadron_cad.pipeline.verify import check_outputs
 from squadron_cad.resolve import resolve
 from squadron_cad.tolerance import COUPON_FOLDER, DEFAULT_LADDER, Ladder, build_plate
 
-SVG = "{http://www.w3.org/2000/svg}"
 LABEL_TOLERANCE_MM = 0.02
 
 
@@ -200,13 +198,8 @@ def test_each_players_plate_has_their_cubes_marks_as_a_second_volume(kit: BuildR
 
 
 def cut_layer(svg_file: Path) -> Polygon:
-    root = etree.parse(str(svg_file)).getroot()
-    height = float(root.get("viewBox").split()[3])
-    layer = next(g for g in root.iter(f"{SVG}g") if g.get("id") == "cut")
-    rings = [
-        ring for path in layer.iter(f"{SVG}path") for ring in parse_path_data(path.get("d"), height)
-    ]
-    return max((Polygon(ring) for ring in rings), key=lambda shape: shape.area)
+    """The sheet's largest cut: the footprint."""
+    return max((Polygon(ring) for ring in layer_rings(svg_file, "cut")), key=lambda s: s.area)
 
 
 def test_the_footprint_sheet_cuts_what_the_cubes_recess_holds(kit: BuildReport, tmp_path) -> None:

@@ -11,24 +11,19 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
 import pytest
 import trimesh
-from lxml import etree
 from shapely import affinity
-from shapely.geometry import Polygon
-from shapely.geometry.base import BaseGeometry
+from svg_layers import layer, section
 
 from squadron_cad.checks.mesh import load_mesh
 from squadron_cad.kit import design_of
 from squadron_cad.kits.squadron_leader.parts.registry import part
 from squadron_cad.kits.squadron_leader.sheets.registry import write_paper
-from squadron_cad.paper.measure import parse_path_data
 from squadron_cad.pipeline.rendering import emit_sources
 from squadron_cad.render import openscad
 from squadron_cad.resolve import resolve
 
-SVG = "{http://www.w3.org/2000/svg}"
 # part, its laser file, the height of a section through solid material
 PARTS = {
     "template_straight": ("template_straight", 2.0),
@@ -63,36 +58,11 @@ def laser(tmp_path_factory) -> Path:
     return folder / "laser"
 
 
-def section(mesh: trimesh.Trimesh, height: float) -> BaseGeometry:
-    cut = mesh.section(plane_origin=[0, 0, height], plane_normal=[0, 0, 1])
-    planar, to_3d = cut.to_2D(to_2D=np.eye(4))
-    assert np.allclose(to_3d[:2, :2], np.eye(2))
-    return _xor(planar.polygons_closed)
-
-
-def cut_layer(svg_file: Path) -> BaseGeometry:
-    root = etree.parse(str(svg_file)).getroot()
-    height = float(root.get("viewBox").split()[3])
-    layer = next(g for g in root.iter(f"{SVG}g") if g.get("id") == "cut")
-    rings = [
-        ring for path in layer.iter(f"{SVG}path") for ring in parse_path_data(path.get("d"), height)
-    ]
-    return _xor([Polygon(ring) for ring in rings])
-
-
-def _xor(polygons) -> BaseGeometry:
-    region: BaseGeometry = Polygon()
-    for polygon in polygons:
-        if polygon is not None and polygon.area > 0:
-            region = region.symmetric_difference(polygon.buffer(0))
-    return region
-
-
 @pytest.mark.parametrize("name", list(PARTS))
 def test_laser_cut_layer_is_the_3d_part_outline(meshes, laser: Path, name: str) -> None:
     laser_name, height = PARTS[name]
     solid = section(meshes[name], height)
-    paper = cut_layer(laser / f"{laser_name}.svg")
+    paper = layer(laser / f"{laser_name}.svg", "cut")
     # the laser file sits on its own canvas: line the two up by their bounds
     dx, dy = (solid.bounds[0] - paper.bounds[0], solid.bounds[1] - paper.bounds[1])
     paper = affinity.translate(paper, dx, dy)

@@ -13,21 +13,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
 import pytest
 import trimesh
-from lxml import etree
 from shapely import affinity
 from shapely.geometry import Polygon
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import unary_union
+from svg_layers import layer, section
 
 from squadron_cad.checks.mesh import load_mesh
 from squadron_cad.kits.squadrons.sheets.registry import write_paper
-from squadron_cad.paper.measure import parse_path_data
 from squadron_cad.pipeline.report import BuildReport
 
-SVG = "{http://www.w3.org/2000/svg}"
 SLIVER_MM2 = 1e-3
 # part -> (its laser file, its parameter section (thickness_mm: its top face), whether the
 # outlines match too)
@@ -55,31 +52,6 @@ def laser(kit: BuildReport, tmp_path_factory) -> Path:
     folder = tmp_path_factory.mktemp("paper") / "paper"
     write_paper(kit.params, folder, previews=False)
     return folder / "laser"
-
-
-def section(mesh: trimesh.Trimesh, height: float) -> BaseGeometry:
-    cut = mesh.section(plane_origin=[0, 0, height], plane_normal=[0, 0, 1])
-    if cut is None:
-        return Polygon()
-    planar, to_3d = cut.to_2D(to_2D=np.eye(4))
-    assert np.allclose(to_3d[:2, :2], np.eye(2))
-    return _xor(planar.polygons_closed)
-
-
-def layer(svg_file: Path, name: str) -> BaseGeometry:
-    root = etree.parse(str(svg_file)).getroot()
-    height = float(root.get("viewBox").split()[3])
-    group = next(g for g in root.iter(f"{SVG}g") if g.get("id") == name)
-    rings = [r for path in group.iter(f"{SVG}path") for r in parse_path_data(path.get("d"), height)]
-    return _xor([Polygon(ring) for ring in rings])
-
-
-def _xor(polygons) -> BaseGeometry:
-    region: BaseGeometry = Polygon()
-    for polygon in polygons:
-        if polygon is not None and polygon.area > 0:
-            region = region.symmetric_difference(polygon.buffer(0))
-    return region
 
 
 def marks_of(mesh: trimesh.Trimesh, thickness: float) -> tuple[BaseGeometry, BaseGeometry]:
