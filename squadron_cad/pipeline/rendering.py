@@ -199,7 +199,7 @@ class Renderer:
         self, spec: Part, target: Path, record: dict[str, Any], *, cached: bool
     ) -> PartResult:
         return PartResult(
-            spec=spec,
+            name=spec.name,
             count=spec.count(self.params),
             stl=target,
             scad=self.scad_dir / f"{spec.name}.scad",
@@ -210,4 +210,5 @@ class Renderer:
             volume_mm3=float(record["volume_mm3"]),
             findings=[Finding.from_dict(f) for f in record["findings"]],
             backend=str(record.get("backend") or ""),
+            known_spec=spec,
         )
