@@ -12,10 +12,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from squadron_cad.checks.findings import Finding
-from squadron_cad.kit import Kit, Part, kit_of
+from squadron_cad.kit import Kit, Part
 from squadron_cad.params import KitParamsBase
 
 if TYPE_CHECKING:
+    from squadron_cad.pipeline.context import BuildContext
     from squadron_cad.render.backends import Backend
 
 
@@ -111,11 +112,11 @@ class BuildReport:
 
 
 def report_from_manifest(
-    data: dict[str, Any], out: Path, params: KitParamsBase, seconds: float
+    data: dict[str, Any], out: Path, context: BuildContext, seconds: float
 ) -> BuildReport:
     """An unchanged kit's report, read back from its manifest: nothing was rebuilt. Its
     parts are listed by name; each one's `Part` is loaded from the kit only if asked for."""
-    kit = kit_of(params)
+    kit, params = context.kit, context.params
     parts = [
         PartResult(
             name=entry["name"],
