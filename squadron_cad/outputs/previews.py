@@ -35,7 +35,6 @@ from squadron_cad.checks.memo import RecordStore
 from squadron_cad.errors import ToolError
 from squadron_cad.geometry import frames
 from squadron_cad.kit import Part, kit_of
-from squadron_cad.outfolder import PREVIEWS_NAME
 from squadron_cad.outputs import raster
 from squadron_cad.params import COLOUR_NAMES, KitParamsBase
 from squadron_cad.render.atomic import read_json_object, write_bytes, write_json
@@ -55,7 +54,7 @@ NEUTRAL = COLOUR_NAMES["silver"]  # the box and shared parts in scenes, under co
 FALLBACK_PLAYER_COLOURS = ("red", "blue", "green", "yellow", "black", "white", "orange", "purple")
 
 Matrix = tuple[tuple[float, ...], ...]
-FOLDER = PREVIEWS_NAME  # under the kit's folder
+FOLDER = "previews"  # under the kit's folder
 Progress = Callable[[str, str], None]  # (picture name, "cached" | "drawing" | "drawn")
 
 

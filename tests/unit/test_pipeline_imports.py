@@ -8,6 +8,9 @@ from __future__ import annotations
 import subprocess
 import sys
 
+from squadron_cad.outfolder import PREVIEWS_NAME
+from squadron_cad.outputs import previews
+
 HEAVY = ("trimesh", "scipy", "matplotlib", "PIL", "networkx")
 
 UNTIL_THE_RENDERS = """
@@ -42,3 +45,7 @@ def test_the_thread_beside_the_renders_imports_every_stage_after_them() -> None:
     """What the stages after the renders need, and the libraries under them, are loaded by
     the thread the build starts beside its renders."""
     assert _loaded_in_a_fresh_interpreter(BESIDE_THE_RENDERS) == "['matplotlib']"
+
+
+def test_the_transaction_names_the_pictures_folder_as_the_pictures_do() -> None:
+    assert PREVIEWS_NAME == previews.FOLDER
