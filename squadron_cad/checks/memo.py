@@ -12,9 +12,10 @@ import contextlib
 import hashlib
 from collections.abc import Callable, Iterator
 from contextvars import ContextVar
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-import trimesh
+if TYPE_CHECKING:
+    import trimesh
 
 
 class RecordStore(Protocol):

@@ -110,7 +110,8 @@ def build(
     """
     from squadron_cad import uptodate
     from squadron_cad.cli.showing import failed_build_left, show_build
-    from squadron_cad.pipeline.options import BuildOptions, kit_build_key
+    from squadron_cad.pipeline.context import BuildContext
+    from squadron_cad.pipeline.options import BuildOptions
     from squadron_cad.pipeline.report import report_from_manifest
 
     started = time.perf_counter()
@@ -128,20 +129,24 @@ def build(
         backend=backend,
         cache_dir=cache,
     )
+    context = BuildContext.of(resolved, options)  # made once, passed to every stage
     show = {"quiet": quiet, "verbose": verbose, "as_json": as_json}
-    key = kit_build_key(resolved, options) if options.use_cache else None  # build()'s own
+    key = context.build_key if options.use_cache else None  # the build's own
     unchanged = uptodate.up_to_date_manifest(Path(os.path.abspath(out)), key) if key else None
     if unchanged is not None:  # nothing to do, and no need to load the machinery to see it
         remove_stale_staging(Path(os.path.realpath(out)))  # a killed build's, as README says
         seconds = time.perf_counter() - started
-        show_build(report_from_manifest(unchanged, out, resolved, seconds), **show)
+        show_build(report_from_manifest(unchanged, out, context, seconds), **show)
         return
     safe_output_folder(out, "kit")  # a refused folder is said before the meshing stack loads
     if cache is not None:
         shared_cache_folder(cache, Path(out))
     from squadron_cad.pipeline import parts
+    from squadron_cad.render.backends import probe_beside
 
-    total = parts.progress_total(resolved, options)
+    probe_beside(backend)  # OpenSCAD and node answer while the kit's parts load
+
+    total = parts.progress_total(context)
     session = session_of(ctx)
     session.watch(Path(out), "kit")
     with console.build_progress(total, quiet=quiet, as_json=as_json) as progress:
@@ -149,7 +154,7 @@ def build(
         from squadron_cad.pipeline import transaction
 
         interrupts.checkpoint()  # a Ctrl-C the imports swallowed
-        report = transaction.build(resolved, options, progress)
+        report = transaction.build_kit(context, progress)
     show_build(report, **show)
     if report.failures:
         left = failed_build_left(report, Path(out), session)

@@ -20,6 +20,9 @@ RECORD_NAME = ".squadron-cad.json"  # the ownership record: what the tool wrote 
 STAGING_TOKEN = ".squadron-cad-staging"  # inside a staging folder: the process that owns it
 SWAP_JOURNAL = ".squadron-cad-swap.json"  # inside a staging folder: a swap under way
 CACHE_NAME = ".cache"  # render cache: kept across builds, tagged as ours
+# A kit's pictures: outputs.previews.FOLDER, named here too so that a build's transaction
+# reads it without the pictures' libraries (a test holds the two equal).
+PREVIEWS_NAME = "previews"
 CACHE_TAG = "CACHEDIR.TAG"
 CACHE_ENV = "SQUADRON_CACHE"  # a shared render cache for every build (like --cache-dir)
 CACHE_SIGNATURE = "Signature: 8a477f597d28d172789f06886806bc55"  # bford.net cachedir spec

@@ -1,6 +1,7 @@
 """The pipeline: one build context (kit, parameters, design, options) travels from the
 command to the outputs, through these rooms:
 
+- context: the build context (kit, parameters, design, options), made once by the command;
 - options, report: the light model the CLI reads without the meshing libraries (the
   build's options and key; the report a build or an unchanged kit's manifest gives);
 - transaction: `build`, staged and swapped in whole; parts: which parts a build covers;

@@ -21,7 +21,7 @@ from squadron_cad.checks.mark_clearance import mark_clearance_findings
 from squadron_cad.checks.printability import part_printability, printability_inputs
 from squadron_cad.errors import SquadronError
 from squadron_cad.fit.layout import box_layouts
-from squadron_cad.kit import Design, Kit, Part, kit_of
+from squadron_cad.kit import Design, Kit, Part
 from squadron_cad.params import KitParamsBase
 from squadron_cad.pipeline.rendering import CHECKS_VERSION
 from squadron_cad.pipeline.report import BuildReport
@@ -46,6 +46,7 @@ def kit_version(kit: Kit) -> str:
 
 
 def kit_checks(
+    kit: Kit,
     design: Design,
     meshes: dict[str, trimesh.Trimesh],
     shas: dict[str, str],
@@ -57,7 +58,6 @@ def kit_checks(
     is the design the box was built from, when it differs (check with another tin)."""
     store = store or NoStore()
     params = design.params
-    kit = kit_of(params)
     findings: list[Finding] = []
     for spec in kit.parts:
         if spec.name in meshes:
@@ -71,19 +71,21 @@ def kit_checks(
     if cached is not None:
         return findings + [Finding.from_dict(f) for f in cached["findings"]], cached["invariants"]
     with memo.remembering_in(store, checks_version):
-        between = between_parts(design, meshes, built)
+        between = between_parts(kit, design, meshes, built)
         measured = kit.invariants(design, kit_meshes(kit, meshes))
     store.store_record(key, {"findings": [f.as_dict() for f in between], "invariants": measured})
     return findings + between, measured
 
 
 def between_parts(
-    design: Design, meshes: Mapping[str, trimesh.Trimesh], built: Design | None = None
+    kit: Kit,
+    design: Design,
+    meshes: Mapping[str, trimesh.Trimesh],
+    built: Design | None = None,
 ) -> list[Finding]:
     """The checks between parts: the kit's own (clearances, play), the fit proof, the
     players' marks clear of the labels, and the box (as `built`, by default `design`)
     against the design's tin."""
-    kit = kit_of(design.params)
     own = kit_meshes(kit, meshes)
     found = kit.checks(design, own) + fit_proof(design, own)
     found += mark_clearance_findings(design, meshes)  # each player's copy too

@@ -3,18 +3,19 @@
 The picture is drawn from the layout and the tin alone, not from the meshes, so a build
 starts it in a thread before the renders (`early_picture`): matplotlib's import and drawing
 then take the core the renders leave idle (a new tin renders two parts, one of them small).
+The layout's writer (trimesh) is imported where it is first used, beside the renders too.
 """
 
 from __future__ import annotations
 
 import base64
 import contextlib
+import functools
 from collections.abc import Iterator
 from pathlib import Path
 
 from squadron_cad.checks import memo
 from squadron_cad.errors import SquadronError
-from squadron_cad.fit import layout_io
 from squadron_cad.fit.layout import Layout
 from squadron_cad.kit import Design
 from squadron_cad.params import KitParamsBase
@@ -25,9 +26,16 @@ from squadron_cad.versions import code_version
 
 LAYOUT_PNG = "layout.png"
 LAYOUT_ASSEMBLY = "layout_assembly.stl"
-LAYOUT_PICTURE_VERSION = code_version(layout_io)
 
 Picture = BackgroundWork[bytes]
+
+
+@functools.cache
+def layout_picture_version() -> str:
+    """The cached picture follows the drawing code."""
+    from squadron_cad.fit import layout_io  # trimesh: imported where first needed
+
+    return code_version(layout_io)
 
 
 def write_layout_files(
@@ -40,6 +48,8 @@ def write_layout_files(
 ) -> list[Path]:
     """layout.json (with the die's mesh), the packed assembly and the top-down picture
     (`drawing`'s when it was started early)."""
+    from squadron_cad.fit import layout_io
+
     written = [
         layout_io.write_layout(layout, params, out_dir),
         layout_io.write_assembly(layout, params, out_dir, out_dir / LAYOUT_ASSEMBLY),
@@ -92,10 +102,12 @@ def picture_png(layout: Layout, params: KitParamsBase, cache: RenderCache | None
     """The top-down picture's PNG, from the cache when the layout and the tin are unchanged
     (most parameters change neither, and drawing it takes matplotlib a second)."""
 
+    from squadron_cad.fit import layout_io
+
     def draw() -> str:
         return base64.b64encode(layout_io.layout_png(layout, params)).decode()
 
-    keep = memo.remembering_in(cache, LAYOUT_PICTURE_VERSION) if cache is not None else None
+    keep = memo.remembering_in(cache, layout_picture_version()) if cache is not None else None
     with keep or contextlib.nullcontext():
         png = memo.remember("layoutpng", layout_io.layout_digest(layout, params), draw)
     return base64.b64decode(png)

@@ -8,11 +8,11 @@ from collections.abc import Iterable
 from typing import Any
 
 from squadron_cad.errors import InputError
-from squadron_cad.kit import Kit, Part, kit_of
+from squadron_cad.kit import Kit, Part
 from squadron_cad.outfolder import safe_output_folder
 from squadron_cad.outputs import manifest
 from squadron_cad.params import KitParamsBase
-from squadron_cad.pipeline.options import BuildOptions
+from squadron_cad.pipeline.context import BuildContext
 from squadron_cad.pipeline.report import BuildReport
 
 
@@ -40,19 +40,19 @@ def with_player_variants(specs: list[Part], params: KitParamsBase) -> list[Part]
 
 
 def planned_parts(
-    params: KitParamsBase, specs: list[Part], kept: dict[str, dict[str, Any]]
+    context: BuildContext, specs: list[Part], kept: dict[str, dict[str, Any]]
 ) -> list[Part]:
     """Every part a build goes through (each ends as rendered or unchanged): the selected
     ones, or all when --only keeps the rest of a kit, then each player's own copies."""
-    wanted = specs if not kept else list(kit_of(params).parts)
-    return with_player_variants(wanted, params)
+    wanted = specs if not kept else list(context.kit.parts)
+    return with_player_variants(wanted, context.params)
 
 
-def progress_total(params: KitParamsBase, options: BuildOptions) -> int:
+def progress_total(context: BuildContext) -> int:
     """How many parts the progress display counts to (the kit's parts and players' copies)."""
-    specs = select_parts(kit_of(params), options.only)
-    existing = manifest.read_kit(safe_output_folder(options.out_dir, "kit"))
-    return len(planned_parts(params, specs, kept_parts(params, options, existing)))
+    specs = select_parts(context.kit, context.options.only)
+    existing = manifest.read_kit(safe_output_folder(context.options.out_dir, "kit"))
+    return len(planned_parts(context, specs, kept_parts(context, existing)))
 
 
 def split_variants(report: BuildReport) -> None:
@@ -61,13 +61,12 @@ def split_variants(report: BuildReport) -> None:
     report.parts = [r for r in report.parts if r.spec.variant_of is None]
 
 
-def kept_parts(
-    params: KitParamsBase, options: BuildOptions, existing: dict[str, Any] | None
-) -> dict[str, dict[str, Any]]:
+def kept_parts(context: BuildContext, existing: dict[str, Any] | None) -> dict[str, dict[str, Any]]:
     """--only inside a built kit: the manifest entries of the parts not rebuilt."""
+    options = context.options
     if not options.only or existing is None:
         return {}
-    differs = manifest.params_difference(existing, params)
+    differs = manifest.params_difference(existing, context.params)
     if differs:
         raise InputError(
             f"--only: the kit in {options.out_dir} was built with other parameters ({differs}); "
@@ -76,5 +75,5 @@ def kept_parts(
     return {
         entry["name"]: entry
         for entry in existing["parts"]
-        if entry["name"] not in options.only and entry["name"] in kit_of(params).part_names
+        if entry["name"] not in options.only and entry["name"] in context.kit.part_names
     }

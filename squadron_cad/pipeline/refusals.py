@@ -10,8 +10,8 @@ from typing import Any
 
 from squadron_cad.checks.findings import Finding
 from squadron_cad.errors import InputError
-from squadron_cad.outfolder import refused_replacing
-from squadron_cad.outputs import bom, previews
+from squadron_cad.outfolder import PREVIEWS_NAME, refused_replacing
+from squadron_cad.outputs import bom
 from squadron_cad.render.cache import file_sha256
 
 
@@ -57,7 +57,7 @@ def written_anew(rel: str, rebuilt: Sequence[str]) -> bool:
 
 
 def is_picture(rel: str) -> bool:
-    return rel.startswith(f"{previews.FOLDER}/")
+    return rel.startswith(f"{PREVIEWS_NAME}/")
 
 
 def part_of(rel: str) -> str | None:

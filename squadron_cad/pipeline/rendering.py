@@ -1,24 +1,24 @@
 """Emit each part's OpenSCAD, render it (from the cache when its source is unchanged, the
-rest in parallel by the backend) and check its mesh as soon as it lands."""
+rest in parallel by the backend) and check its mesh as soon as it lands.
+
+The mesh checks (trimesh) are imported when the first mesh is read: a build imports them
+in a thread while its parts are emitted and rendered (squadron_cad.pipeline.machinery)."""
 
 from __future__ import annotations
 
 import os
 import time
 from pathlib import Path
-from typing import Any
-
-import trimesh
+from typing import TYPE_CHECKING, Any
 
 import squadron_cad.bed
 import squadron_cad.checks
 from squadron_cad.checks.findings import Finding
-from squadron_cad.checks.mesh import BedSize, load_mesh, mesh_findings
 from squadron_cad.emit import ScadSource, emit
 from squadron_cad.kit import Design, Part, kit_of
 from squadron_cad.params import KitParamsBase
 from squadron_cad.pipeline.clock import Progress, no_progress
-from squadron_cad.pipeline.options import BuildOptions
+from squadron_cad.pipeline.context import BuildContext
 from squadron_cad.pipeline.report import BuildReport, PartResult, rendered_by
 from squadron_cad.render.atomic import write_bytes, write_text
 from squadron_cad.render.backends import Backend, RenderJob
@@ -26,16 +26,27 @@ from squadron_cad.render.cache import RenderCache, file_sha256, source_key
 from squadron_cad.render.openscad import RenderResult
 from squadron_cad.versions import code_version
 
+if TYPE_CHECKING:
+    import trimesh
+
+    from squadron_cad.checks.mesh import BedSize
+
 # Cached check results are keyed by the checks' own source: a changed check recomputes.
 CHECKS_VERSION = code_version(squadron_cad.checks, squadron_cad.bed)
 
 
-def emit_sources(design: Design, specs: list[Part]) -> dict[str, ScadSource]:
-    credit = kit_of(design.params).credit
+def emit_sources(
+    design: Design, specs: list[Part], credit: str | None = None
+) -> dict[str, ScadSource]:
+    """Each part's OpenSCAD; `credit` is the kit's (a build passes its own; a caller
+    without a build context has it looked up)."""
+    credit = kit_of(design.params).credit if credit is None else credit
     return {spec.name: emit(spec, design, credit) for spec in specs}
 
 
 def bed_of(params: KitParamsBase) -> BedSize:
+    from squadron_cad.checks.mesh import BedSize
+
     printer = params.printer
     return BedSize(printer.bed_length_mm, printer.bed_width_mm, printer.bed_height_mm)
 
@@ -50,7 +61,16 @@ def replaced_files(spec: Part) -> str | None:
     return ", ".join(f"{name}.stl" for name in spec.replaces) or None
 
 
+def measure_file(spec: Part, stl: Path, params: KitParamsBase) -> dict[str, Any]:
+    """The part's mesh read from its STL, then measured."""
+    from squadron_cad.checks.mesh import load_mesh
+
+    return measure(spec, load_mesh(stl), params)
+
+
 def measure(spec: Part, mesh: trimesh.Trimesh, params: KitParamsBase) -> dict[str, Any]:
+    from squadron_cad.checks.mesh import mesh_findings
+
     findings = mesh_findings(spec.name, mesh, spec.bodies, bed_of(params), replaced_files(spec))
     return {
         "triangles": len(mesh.faces),
@@ -69,17 +89,17 @@ class Renderer:
 
     def __init__(
         self,
-        design: Design,
-        options: BuildOptions,
+        context: BuildContext,
         progress: Progress | None,
         kit_dir: Path,
         cache_dir: Path,
         backend: Backend,
     ):
-        self.design = design
-        self.params = design.params
-        self.kit = kit_of(design.params)
-        self.options = options
+        self.context = context
+        self.design = context.design
+        self.params = context.params
+        self.kit = context.kit
+        self.options = context.options
         self.progress = progress or no_progress
         self.out_dir = kit_dir
         self.stl_dir = kit_dir / "stl"
@@ -92,7 +112,7 @@ class Renderer:
         started = time.perf_counter()
         fresh = [spec for spec in specs if spec.name not in kept]
         self.progress("scad", "running")
-        sources = emit_sources(self.design, fresh)
+        sources = emit_sources(self.design, fresh, self.kit.credit)
         for folder in (self.stl_dir, self.scad_dir):
             folder.mkdir(parents=True, exist_ok=True)
         for name, source in sources.items():
@@ -112,7 +132,7 @@ class Renderer:
         """A part kept from the kit: its mesh re-measured (cheap), its render time kept."""
         target = self.stl_dir / spec.file_name
         record = {"render_seconds": entry["render_seconds"], "backend": entry.get("backend")}
-        record.update(measure(spec, load_mesh(target), self.params))
+        record.update(measure_file(spec, target, self.params))
         self.progress(spec.name, "cached")
         return self._result(spec, target, record, cached=True)
 
@@ -175,7 +195,7 @@ class Renderer:
                 return None
             write_bytes(target, mesh)
         if record.get("check_context") != context:
-            record = {**record, **measure(spec, load_mesh(target), self.params)}
+            record = {**record, **measure_file(spec, target, self.params)}
             record["check_context"] = context
             self.cache.update_record(key, record)
         self.progress(spec.name, "cached")
@@ -189,7 +209,7 @@ class Renderer:
             "render_seconds": round(rendered.seconds, 3),
             "backend": rendered.backend,
             "check_context": check_context(self.params, spec),
-            **measure(spec, load_mesh(target), self.params),
+            **measure_file(spec, target, self.params),
         }
         self.cache.store(source_key(source.text, self.backend), target, record)
         self.progress(spec.name, "done")
@@ -199,7 +219,7 @@ class Renderer:
         self, spec: Part, target: Path, record: dict[str, Any], *, cached: bool
     ) -> PartResult:
         return PartResult(
-            spec=spec,
+            name=spec.name,
             count=spec.count(self.params),
             stl=target,
             scad=self.scad_dir / f"{spec.name}.scad",
@@ -210,4 +230,5 @@ class Renderer:
             volume_mm3=float(record["volume_mm3"]),
             findings=[Finding.from_dict(f) for f in record["findings"]],
             backend=str(record.get("backend") or ""),
+            known_spec=spec,
         )

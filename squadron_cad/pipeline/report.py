@@ -12,16 +12,21 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from squadron_cad.checks.findings import Finding
-from squadron_cad.kit import Part, kit_of
+from squadron_cad.kit import Kit, Part
 from squadron_cad.params import KitParamsBase
 
 if TYPE_CHECKING:
+    from squadron_cad.pipeline.context import BuildContext
     from squadron_cad.render.backends import Backend
 
 
 @dataclass
 class PartResult:
-    spec: Part
+    """One part of a build. A build has its `Part` at hand (`known_spec`); a report read
+    back from a manifest looks it up in its kit only when asked: loading a kit's parts
+    imports the CAD libraries, which showing an unchanged kit does not need."""
+
+    name: str
     count: int
     stl: Path
     scad: Path
@@ -32,6 +37,16 @@ class PartResult:
     volume_mm3: float
     findings: list[Finding] = field(default_factory=list)
     backend: str = ""  # what really rendered it: "manifold" or "cgal" ("" if not known)
+    known_spec: Part | None = field(default=None, repr=False)
+    kit: Kit | None = field(default=None, repr=False)  # where `spec` is looked up if not known
+
+    @property
+    def spec(self) -> Part:
+        if self.known_spec is None:
+            if self.kit is None:
+                raise ValueError(f"part {self.name}: neither its Part nor its kit is known")
+            self.known_spec = self.kit.part(self.name)
+        return self.known_spec
 
     @property
     def ok(self) -> bool:
@@ -87,7 +102,7 @@ class BuildReport:
 
     @property
     def rendered(self) -> list[str]:
-        return [r.spec.name for r in self.parts if not r.cached]
+        return [r.name for r in self.parts if not r.cached]
 
     @property
     def cosmetic(self) -> list[Finding]:
@@ -97,13 +112,14 @@ class BuildReport:
 
 
 def report_from_manifest(
-    data: dict[str, Any], out: Path, params: KitParamsBase, seconds: float
+    data: dict[str, Any], out: Path, context: BuildContext, seconds: float
 ) -> BuildReport:
-    """An unchanged kit's report, read back from its manifest: nothing was rebuilt."""
-    by_name = {spec.name: spec for spec in kit_of(params).parts}
+    """An unchanged kit's report, read back from its manifest: nothing was rebuilt. Its
+    parts are listed by name; each one's `Part` is loaded from the kit only if asked for."""
+    kit, params = context.kit, context.params
     parts = [
         PartResult(
-            spec=by_name[entry["name"]],
+            name=entry["name"],
             count=entry["count"],
             stl=out / entry["file"],
             scad=out / entry["scad"],
@@ -114,6 +130,7 @@ def report_from_manifest(
             volume_mm3=entry["volume_mm3"],
             findings=[Finding.from_dict(f) for f in entry["checks"]],
             backend=entry.get("backend") or "",
+            kit=kit,
         )
         for entry in data["parts"]
     ]

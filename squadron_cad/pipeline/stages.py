@@ -17,12 +17,10 @@ from squadron_cad.checks import kit_slicing, memo, slicer
 from squadron_cad.checks.findings import Finding
 from squadron_cad.checks.mesh import load_mesh
 from squadron_cad.errors import SquadronError, ToolError
-from squadron_cad.kit import kit_of
 from squadron_cad.outputs import bom, manifest, plate_colours, plates, previews, threemf
 from squadron_cad.pipeline.clock import BackgroundWork, Progress, StageClock
 from squadron_cad.pipeline.kit_checks import attach_findings, kit_checks
 from squadron_cad.pipeline.layout_files import Picture, write_layout_files
-from squadron_cad.pipeline.options import BuildOptions
 from squadron_cad.pipeline.rendering import Renderer
 from squadron_cad.pipeline.report import BuildReport
 from squadron_cad.render.cache import RenderCache, file_sha256
@@ -34,12 +32,12 @@ PLATES_VERSION = code_version(plates, plate_colours, threemf)
 def after_renders(
     report: BuildReport,
     renderer: Renderer,
-    options: BuildOptions,
     tell: Progress,
     layout_picture: Picture | None = None,
 ) -> None:
     """Every stage after the renders, the slicer and the pictures beside the others
     (`layout_picture`: drawing since before the renders, when it was started then)."""
+    options = renderer.options
     jobs = options.jobs or os.cpu_count() or 1
     slots = threading.BoundedSemaphore(jobs)
     whole_kit = len(report.parts) == len(renderer.kit.parts)
@@ -50,16 +48,16 @@ def after_renders(
             tell("slicer", "running")
             slicing.start()
         if whole_kit:
-            _layout_stage(report, renderer, options, tell, layout_picture)
+            _layout_stage(report, renderer, tell, layout_picture)
         if options.previews:  # after the layout: the packed box is drawn from its files
             tell("previews", "running")
             drawing.start()
         _kit_check_stage(report, renderer, tell, whole_kit)
-        _plates_stage(report, options, tell, whole_kit, renderer.cache)
-        _join_slicer(report, slicing, options, tell)
+        _plates_stage(report, renderer, tell, whole_kit)
+        _join_slicer(report, slicing, renderer, tell)
         tell("bom", "running")
         bom.write_bom(report.out_dir, manifest.manifest_data(report))
-        _join_previews(report, drawing, options, tell)
+        _join_previews(report, drawing, renderer, tell)
     except BaseException:
         slicing.cancel()
         drawing.cancel()
@@ -68,11 +66,7 @@ def after_renders(
 
 
 def _layout_stage(
-    report: BuildReport,
-    renderer: Renderer,
-    options: BuildOptions,
-    tell: Progress,
-    picture: Picture | None,
+    report: BuildReport, renderer: Renderer, tell: Progress, picture: Picture | None
 ) -> None:
     layout = renderer.design.layout
     if layout is None:
@@ -83,7 +77,7 @@ def _layout_stage(
         layout,
         report.params,
         kit_dir,
-        picture=options.previews,
+        picture=renderer.options.previews,
         cache=renderer.cache,
         drawing=picture,
     )
@@ -98,27 +92,22 @@ def _kit_check_stage(
     results = [*report.parts, *report.variants]  # each player's copy: their marks' checks
     meshes = {result.spec.name: load_mesh(result.stl) for result in results}
     shas = {result.spec.name: file_sha256(result.stl) for result in results}
-    findings, measured = kit_checks(renderer.design, meshes, shas, renderer.cache)
+    findings, measured = kit_checks(renderer.kit, renderer.design, meshes, shas, renderer.cache)
     if not whole_kit:
-        findings, measured = _partial_kit(report, findings, measured, set(meshes))
+        missing = sorted(set(renderer.kit.part_names) - set(meshes))
+        findings, measured = _partial_kit(report, findings, measured, missing)
     attach_findings(report, findings, measured)
     report.extras["render_seconds"] = round(report.seconds, 3)
 
 
-def _plates_stage(
-    report: BuildReport,
-    options: BuildOptions,
-    tell: Progress,
-    whole_kit: bool,
-    cache: RenderCache,
-) -> None:
-    if not (options.plates and whole_kit):
+def _plates_stage(report: BuildReport, renderer: Renderer, tell: Progress, whole_kit: bool) -> None:
+    if not (renderer.options.plates and whole_kit):
         return
     tell("plates", "running")
     counts = {r.spec.name: r.count for r in report.parts}
     colours: list[dict[str, Any]] = []
     try:
-        with memo.remembering_in(cache, PLATES_VERSION):
+        with memo.remembering_in(renderer.cache, PLATES_VERSION):
             plates.write_plates(report.out_dir, report.params, counts, colours)
         report.extras["plates"] = colours  # the BOM's colour table
     except SquadronError as error:
@@ -129,11 +118,10 @@ def _partial_kit(
     report: BuildReport,
     findings: list[Finding],
     measured: list[dict[str, Any]],
-    present: set[str],
+    missing: list[str],
 ) -> tuple[list[Finding], list[dict[str, Any]]]:
     """--only with no kit yet: the rules' invariants compare parts with each other, so a
-    failing one may only lack a part not built; it is named, not enforced."""
-    missing = sorted(set(kit_of(report.params).part_names) - present)
+    failing one may only lack a part not built (`missing`); it is named, not enforced."""
     unsure = [item for item in measured if not item["ok"]]
     if unsure:
         names = "; ".join(item["name"] for item in unsure)
@@ -165,10 +153,10 @@ def _slicing(
 def _join_slicer(
     report: BuildReport,
     slicing: BackgroundWork[kit_slicing.KitSlice],
-    options: BuildOptions,
+    renderer: Renderer,
     tell: Progress,
 ) -> None:
-    if not options.slice:
+    if not renderer.options.slice:
         report.extras["slicer"] = {"skipped": "built with --no-slice"}
         return
     tell("slicer", "running")  # what is left of it: the wait
@@ -197,10 +185,10 @@ def _drawing(
 def _join_previews(
     report: BuildReport,
     drawing: BackgroundWork[list[Path]],
-    options: BuildOptions,
+    renderer: Renderer,
     tell: Progress,
 ) -> None:
-    if not options.previews:
+    if not renderer.options.previews:
         return
     tell("previews", "running")  # what is left of them: the wait
     try:

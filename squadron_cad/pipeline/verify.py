@@ -15,7 +15,6 @@ import trimesh
 
 from squadron_cad.checks.findings import Finding
 from squadron_cad.checks.mesh import load_mesh, mesh_findings
-from squadron_cad.kit import kit_of
 from squadron_cad.outputs import manifest
 from squadron_cad.params import KitParamsBase
 from squadron_cad.pipeline.kit_checks import invariant_finding, kit_checks
@@ -41,8 +40,8 @@ def check_outputs(out_dir: Path, params: KitParamsBase | None = None) -> CheckRe
     ones ask "would it pass under these"."""
     data = manifest.require_kit(out_dir)
     findings = integrity_findings(out_dir, data)
-    used = params if params is not None else manifest.kit_params(data)
-    kit = kit_of(used)
+    kit = manifest.kit_of_manifest(data)  # the game it was built for (the command says so)
+    used = params if params is not None else kit.params_model.model_validate(data["params"])
     stl_dir = out_dir / "stl"
     present = [spec for spec in kit.parts if (stl_dir / spec.file_name).is_file()]
     meshes: dict[str, trimesh.Trimesh] = {}
@@ -64,7 +63,7 @@ def check_outputs(out_dir: Path, params: KitParamsBase | None = None) -> CheckRe
             if path.is_file():
                 meshes[variant.name], shas[variant.name] = load_mesh(path), file_sha256(path)
     built = None if params is None else kit.design(manifest.kit_params(data))
-    between, measured = kit_checks(kit.design(used), meshes, shas, built=built)
+    between, measured = kit_checks(kit, kit.design(used), meshes, shas, built=built)
     findings += between
     findings += [invariant_finding(item) for item in measured if not item["ok"]]
     source = "the kit's manifest" if params is None else "the parameters given"

@@ -22,6 +22,7 @@ import contextlib
 import dataclasses
 import functools
 import os
+import threading
 from collections.abc import Sequence
 from concurrent.futures import FIRST_EXCEPTION, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
@@ -123,10 +124,34 @@ class Backend:
         return [done[job.part] for job in jobs]
 
 
+_PROBING: list[threading.Thread] = []  # probes started beside a build's imports
+
+
+def probe_beside(choice: str = "auto", openscad_executable: str | None = None) -> None:
+    """Probe in a thread the tools `select_backend` will ask for (OpenSCAD's --version and
+    --help, node): their processes run while the build imports and loads its kit, and the
+    answers are kept (openscad.locate, manifold_batch.locate). Installs nothing; a tool that
+    fails is probed again, and said, by select_backend."""
+    thread = threading.Thread(
+        target=_probe_tools, args=(choice, openscad_executable), name="tool probes", daemon=True
+    )
+    _PROBING.append(thread)
+    thread.start()
+
+
+def _probe_tools(choice: str, openscad_executable: str | None) -> None:
+    with contextlib.suppress(Exception):
+        native = openscad.locate(openscad_executable)
+        if choice != "cgal" and not native.manifold:
+            manifold_batch.locate()
+
+
 def select_backend(
     choice: str = "auto", openscad_executable: str | None = None, node: str | None = None
 ) -> Backend:
     """The backend for --backend `choice`; a ToolError if an asked-for one is missing."""
+    while _PROBING:  # a probe under way: its answer, rather than a second probe
+        _PROBING.pop().join()
     if choice not in BACKEND_CHOICES:
         raise InputError(f"--backend {choice}: choose one of {', '.join(BACKEND_CHOICES)}")
     native = openscad.locate(openscad_executable)  # needed in every case: previews

@@ -10,6 +10,7 @@ import pytest
 
 from squadron_cad.console import FINAL_STATUSES as FINAL
 from squadron_cad.outfolder import CACHE_NAME, remove_owned
+from squadron_cad.pipeline.context import BuildContext
 from squadron_cad.pipeline.options import BuildOptions
 from squadron_cad.pipeline.parts import progress_total
 from squadron_cad.pipeline.transaction import build
@@ -119,7 +120,7 @@ def test_the_progress_counts_to_the_parts_the_build_goes_through(tmp_path: Path)
     (build and progress_total share planned_parts, --only inside a kit too)."""
     options = BuildOptions(out_dir=tmp_path, only=("template_straight", "plane_token"), jobs=2)
     params = resolve()
-    total = progress_total(params, options)
+    total = progress_total(BuildContext.of(params, options))
     ended: list[str] = []
     build(params, options, lambda part, status: ended.append(part) if status in FINAL else None)
     assert len(ended) == total == 2 + params.players  # each player's own plane token

@@ -76,7 +76,7 @@ def fake_report(
         ]
         parts.append(
             PartResult(
-                spec=spec,
+                name=spec.name,
                 count=spec.count(params),
                 stl=stl,
                 scad=scad,
@@ -87,6 +87,7 @@ def fake_report(
                 volume_mm3=1987.753,
                 findings=findings,
                 backend="manifold" if index == 1 else "cgal",  # auto fell back for one part
+                known_spec=spec,
             )
         )
     tool = RenderedBy("2025.01.19 + 2021.01", "manifold + cgal")
