@@ -36,8 +36,8 @@ stl: setup ## Build the whole kit into out/ (STLs, SCAD, manifest, layout, pictu
 test: setup ## Lint and type check, then run every test (unit, real OpenSCAD renders, browser)
 	@$(VENV)/bin/ruff check squadron_cad tests
 	@$(VENV)/bin/mypy
-	@# two workers; an integration file on one worker (tests/conftest.py); one render cache
-	@$(VENV)/bin/pytest -q --numprocesses 2 --dist loadgroup --durations=25
+	@# two workers, a file each (its module fixtures built once), integration files first
+	@$(VENV)/bin/pytest -q --numprocesses 2 --dist loadfile --durations=25
 
 test-fast: setup ## Unit tests only (no OpenSCAD, no browser)
 	@$(VENV)/bin/pytest -q -m "not integration and not web"

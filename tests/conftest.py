@@ -4,9 +4,9 @@ file there needs no marker of its own. And the toy kit (tests/toykit) the engine
 drive the engine with: `toy_kit`, `toy_params` (tests/ is on the path: `import toykit`,
 `import helpers`).
 
-Under `make test` (xdist, `--dist loadgroup`) an integration file's tests run on one
-worker, so that what its module fixtures build is built once, not on both workers; the
-integration files go first and the many short unit tests fill in behind them."""
+Under `make test` (xdist, `--dist loadfile`) a file's tests run on one worker, so that
+what its module fixtures build is built once, not on both workers; the integration files
+go first and the many short unit files fill in behind them."""
 
 from __future__ import annotations
 
@@ -22,31 +22,24 @@ if TYPE_CHECKING:
 
 TESTS = Path(__file__).parent
 FOLDER_MARKERS = {"integration": pytest.mark.integration, "web": pytest.mark.web}
-# Integration files whose tests share nothing costly: spread over both workers.
-SPREAD = {"test_faults.py", "test_examples.py", "test_fuzz_renders.py"}
 
 
-@pytest.hookimpl(tryfirst=True)  # before -m deselects by these markers
+def pytest_itemcollected(item: pytest.Item) -> None:
+    """Markers as each test is collected, before -m deselects by them."""
+    if not item.path.is_relative_to(TESTS):
+        return
+    for folder in item.path.relative_to(TESTS).parts[:-1]:
+        marker = FOLDER_MARKERS.get(folder)
+        if marker is not None:
+            item.add_marker(marker)
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    for item in items:
-        if not item.path.is_relative_to(TESTS):
-            continue
-        for folder in item.path.relative_to(TESTS).parts[:-1]:
-            marker = FOLDER_MARKERS.get(folder)
-            if marker is not None:
-                item.add_marker(marker)
-    _integration_files_whole_and_first(items)
+    items.sort(key=lambda item: not _integration(item))  # the long files first
 
 
-def _integration_files_whole_and_first(items: list[pytest.Item]) -> None:
-    def integration(item: pytest.Item) -> bool:
-        return item.path.is_relative_to(TESTS / "integration")
-
-    for item in items:
-        if integration(item) and item.path.name not in SPREAD:
-            group = item.path.relative_to(TESTS).as_posix()
-            item.add_marker(pytest.mark.xdist_group(group))
-    items.sort(key=lambda item: not integration(item))
+def _integration(item: pytest.Item) -> bool:
+    return item.path.is_relative_to(TESTS / "integration")
 
 
 @pytest.fixture(scope="module")

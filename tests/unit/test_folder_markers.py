@@ -1,6 +1,5 @@
 """tests/conftest.py marks a test by its folders: a new file under tests/integration (or
-tests/integration/web) is left out of `make test-fast` without a marker of its own, and
-its tests form one xdist group (one worker builds what its module fixtures build)."""
+tests/integration/web) is left out of `make test-fast` without a marker of its own."""
 
 from __future__ import annotations
 
@@ -15,8 +14,6 @@ TESTS = Path(__file__).resolve().parents[1]
 MARKED = """\
 def test_it(request) -> None:
     assert [marker.name for marker in request.node.iter_markers()] == {expected}
-    group = request.node.get_closest_marker("xdist_group")
-    assert (group and group.args) == {group}
 """
 
 
@@ -24,15 +21,13 @@ def test_a_test_is_marked_by_its_folder(tmp_path: Path) -> None:
     tests = tmp_path / "tests"
     folders = (
         ("unit", []),
-        ("integration", ["integration", "xdist_group"]),
-        ("integration/web", ["web", "integration", "xdist_group"]),  # the nearest folder first
+        ("integration", ["integration"]),
+        ("integration/web", ["web", "integration"]),  # the nearest folder's marker first
     )
     for folder, expected in folders:
         (tests / folder).mkdir(parents=True)
         name = folder.replace("/", "_")
-        group = None if folder == "unit" else (f"{folder}/test_in_{name}.py",)
-        text = MARKED.format(expected=expected, group=group)
-        (tests / folder / f"test_in_{name}.py").write_text(text)
+        (tests / folder / f"test_in_{name}.py").write_text(MARKED.format(expected=expected))
     shutil.copy(TESTS / "conftest.py", tests / "conftest.py")
     (tmp_path / "pytest.ini").write_text("[pytest]\nmarkers =\n    integration\n    web\n")
     run = subprocess.run(

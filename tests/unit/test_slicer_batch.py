@@ -10,9 +10,9 @@ import pytest
 import trimesh
 
 from squadron_cad.checks import kit_slicing, slicer, slicer_batch
-from squadron_cad.resolve import resolve
+from squadron_cad.params import KitParamsBase
 
-PARTS = ("plane_token", "altitude_token", "stat_dial_clip")  # sizes of our own choosing
+PARTS = ("tile", "tray", "tile_plain")  # the toy kit's, in sizes of our own choosing
 
 
 class CountedRuns(slicer.SlicerRuns):
@@ -53,9 +53,9 @@ def test_parts_are_dealt_heaviest_first_into_the_lightest_batch(tmp_path: Path) 
 
 
 def test_several_parts_take_one_slicer_and_get_the_figures_they_get_alone(
-    installed: str, tmp_path: Path
+    installed: str, toy_params: KitParamsBase, tmp_path: Path
 ) -> None:
-    params = resolve()
+    params = toy_params
     boxes(tmp_path)
     runs = CountedRuns()
     outcome = kit_slicing.slice_kit(params, tmp_path, jobs=1, parts=list(PARTS), runs=runs)
@@ -72,15 +72,15 @@ def test_several_parts_take_one_slicer_and_get_the_figures_they_get_alone(
 
 @pytest.mark.usefixtures("installed")
 def test_a_part_the_slicer_refuses_fails_alone_and_the_others_keep_their_figures(
-    tmp_path: Path,
+    toy_params: KitParamsBase, tmp_path: Path
 ) -> None:
-    params = resolve()
+    params = toy_params
     boxes(tmp_path)
     flat = trimesh.Trimesh(vertices=[[0, 0, 0], [10, 0, 0], [0, 10, 0]], faces=[[0, 1, 2]])
-    flat.export(tmp_path / "altitude_token.stl")  # one triangle: the slicer loads nothing
+    flat.export(tmp_path / "tray.stl")  # one triangle: the slicer loads nothing
     runs = CountedRuns()
     outcome = kit_slicing.slice_kit(params, tmp_path, jobs=1, parts=list(PARTS), runs=runs)
-    assert sorted(outcome.results) == ["plane_token", "stat_dial_clip"]
-    assert list(outcome.errors) == ["altitude_token"]
-    assert "altitude_token" in outcome.errors["altitude_token"]
+    assert sorted(outcome.results) == ["tile", "tile_plain"]
+    assert list(outcome.errors) == ["tray"]
+    assert "tray" in outcome.errors["tray"]
     assert len(runs.started) == 1 + len(PARTS), "the batch, then each part alone"
