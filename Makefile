@@ -37,7 +37,7 @@ test: setup ## Lint and type check, then run every test (unit, real OpenSCAD ren
 	@$(VENV)/bin/ruff check squadron_cad tests
 	@$(VENV)/bin/mypy
 	@# two workers, a file each (its module fixtures built once), integration files first
-	@$(VENV)/bin/pytest -q --numprocesses 2 --dist loadfile --durations=25
+	@$(VENV)/bin/pytest -q --numprocesses 2 --dist loadfile --no-loadscope-reorder --durations=25
 
 test-fast: setup ## Unit tests only (no OpenSCAD, no browser)
 	@$(VENV)/bin/pytest -q -m "not integration and not web"

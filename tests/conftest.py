@@ -4,9 +4,10 @@ file there needs no marker of its own. And the toy kit (tests/toykit) the engine
 drive the engine with: `toy_kit`, `toy_params` (tests/ is on the path: `import toykit`,
 `import helpers`).
 
-Under `make test` (xdist, `--dist loadfile`) a file's tests run on one worker, so that
-what its module fixtures build is built once, not on both workers; the integration files
-go first and the many short unit files fill in behind them."""
+Under `make test` (xdist, `--dist loadfile --no-loadscope-reorder`) a file's tests run on
+one worker, so that what its module fixtures build is built once, not on both workers;
+the integration files go first (xdist would otherwise order files by their number of
+tests) and the many short unit files fill in behind them."""
 
 from __future__ import annotations
 

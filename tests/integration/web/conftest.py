@@ -15,12 +15,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from page_steps import KIT
 
 from squadron_cad.pipeline.report import BuildReport
 from squadron_cad.web.browser import Server, launch, start_server, stop_server, watched_page
-
-KIT = "squadron-leader"
-DRAFT = f"?kit={KIT}&quality=draft"  # the session's draft kit: its parameters
 
 
 @pytest.fixture(scope="module")

@@ -1,0 +1,99 @@
+"""The customizer's fit, driven in Debian's chromium against a real `squadron-cad serve`:
+the layout, a refusal beside its field, the address, a phone's width (nothing built)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from page_steps import KIT, edit, fitted, open_page
+
+from squadron_cad.kit import load_kit
+from squadron_cad.resolve import resolve
+
+ALTOIDS = f"?kit={KIT}&tin=altoids"
+
+
+def test_the_altoids_tin_shows_its_layout(page, server) -> None:
+    open_page(page, server, "?kit=squadron-leader")
+    before = page.evaluate("document.body.dataset.fitSeq")
+    page.select_option("#tin", "altoids")
+    fitted(page, before)
+    params = resolve(tin="altoids", kit="squadron-leader")
+    layout = load_kit("squadron-leader").design(params).layout
+    drawn = page.locator("#layout svg polygon.piece")
+    # every piece of the library's own layout is drawn, each named on hover
+    assert drawn.count() == sum(1 for q in layout.placements if not q.on_top)
+    titles = drawn.locator("title").all_text_contents()
+    assert {t.split(" (")[0] for t in titles} == {
+        q.name.replace("_", " ") for q in layout.placements if not q.on_top
+    }
+    assert "altoids" in page.text_content("#fit-text")
+    assert f"length +{layout.margins['x']:.1f} mm" in page.text_content("#layout svg")
+    assert "tin=altoids" in page.url
+    assert page.is_enabled("#build")
+
+
+def cli_refusal(server, query_params: str, tmp_path: Path, kit: str, tin: str) -> str:
+    """The CLI's one line for the page's own params.yaml (downloaded as a maker would)."""
+    import urllib.request
+
+    with urllib.request.urlopen(f"{server.url}params.yaml?{query_params}") as answer:
+        (tmp_path / "params.yaml").write_bytes(answer.read())
+    done = subprocess.run(
+        [sys.executable, "-m", "squadron_cad", "fit", "--kit", kit, "--tin", tin,
+         "--params", "params.yaml"],
+        cwd=tmp_path, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert done.returncode == 2, done.stderr
+    return done.stderr.strip().removeprefix("squadron-cad: error: ")
+
+
+def test_a_tin_too_small_is_refused_beside_its_field_then_fixed(page, server, tmp_path) -> None:
+    open_page(page, server, ALTOIDS)
+    edit(page, "tin.inner_width_mm", "10")  # how fast: bench/web_bench.py
+    error = page.locator("#e-tin\\.inner_width_mm")
+    assert error.is_visible()
+    said = error.text_content()
+    assert said == cli_refusal(
+        server, "kit=squadron-leader&tin=altoids&tin.inner_width_mm=10", tmp_path,
+        "squadron-leader", "altoids",
+    )  # fmt: skip
+    assert "tin.inner_width_mm" in said
+    assert "at least 20" in said
+    assert page.is_disabled("#build")
+    # too small for the pieces, though a valid size: the fit's refusal, with its figures
+    edit(page, "tin.inner_width_mm", "40")
+    assert "more width" in error.text_content()
+    assert page.is_disabled("#build")
+    edit(page, "tin.inner_width_mm", "56")
+    assert error.is_hidden()
+    assert page.is_enabled("#build")
+
+
+def test_the_address_restores_the_kit_the_tin_and_every_changed_value(page, server) -> None:
+    open_page(page, server, "?kit=squadrons&tin=custom&players=1&base.size_mm=42")
+    assert page.input_value("#kit") == "squadrons"
+    assert page.input_value("#tin") == "custom"
+    assert page.input_value('[name="players"]') == "1"
+    assert page.input_value('[name="base.size_mm"]') == "42"
+    assert "tin.inner_length_mm" not in page.url  # only what the maker changed
+    edit(page, "tin.inner_depth_mm", "31")
+    page.reload()
+    page.wait_for_selector("body[data-ready='1']", timeout=20_000)
+    assert page.input_value('[name="tin.inner_depth_mm"]') == "31"
+    assert "31 mm inside" in page.text_content("#fit-text")
+
+
+def test_a_phone_width_shows_the_layout_and_the_form(browser, server) -> None:
+    from squadron_cad.web.browser import watched_page
+
+    phone, seen = watched_page(browser, 390, 844)
+    open_page(phone, server, "?kit=space-planes")
+    width = phone.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, f"the page is {width} px wide at 390: it scrolls sideways"
+    assert phone.locator("#layout svg").bounding_box()["width"] > 300
+    assert phone.is_visible("#build")
+    phone.context.close()
+    assert not seen.errors
