@@ -8,6 +8,7 @@ dice that fit, and the smallest kind of piece whose absence lets the rest fit.
 from __future__ import annotations
 
 import math
+import threading
 from collections.abc import Callable, Sequence
 
 from squadron_cad.errors import InputError
@@ -152,14 +153,16 @@ def _contents(p: SquadronLeaderParams) -> solver.Contents:
     """The pieces to stow, shared by the tins a refusal tries (the pieces do not change
     with the tin), with the blocks each strategy made of them."""
     pieces = p.model_dump_json(exclude={"tin"})
-    if pieces not in _CONTENTS:
-        if len(_CONTENTS) >= 4:  # a server refuses tin after tin: keep the latest few
-            del _CONTENTS[next(iter(_CONTENTS))]
-        _CONTENTS[pieces] = solver.contents_of(p)
-    return _CONTENTS[pieces]
+    with _CONTENTS_LOCK:  # the customizer's server fits in several threads
+        if pieces not in _CONTENTS:
+            if len(_CONTENTS) >= 4:  # a server refuses tin after tin: keep the latest few
+                del _CONTENTS[next(iter(_CONTENTS))]
+            _CONTENTS[pieces] = solver.contents_of(p)
+        return _CONTENTS[pieces]
 
 
 _CONTENTS: dict[str, solver.Contents] = {}
+_CONTENTS_LOCK = threading.Lock()
 
 
 def _any_fit(
