@@ -1,8 +1,9 @@
 """One build's context: the kit, its parameters, their design and the build's options.
 
-The command makes it once and passes it along the pipeline to the outputs, so no stage
-looks the kit up again from the parameters. Light (no meshing library): the design is
-derived on first use, and a kit found up to date never derives it.
+The command makes it once and passes it along the pipeline, so no stage of the pipeline
+looks the kit up again from the parameters (the outputs' writers still do: kit_of).
+Light (no meshing library): the design is derived on first use, and a kit found up to
+date never derives it.
 """
 
 from __future__ import annotations

@@ -118,11 +118,11 @@ def _once_per_run(
 
 
 def _build(
-    name: str, own: Path, shared_cache: Path, overrides: list[str], **options: Any
+    name: str, own: Path, shared_cache: Path, params: KitParamsBase, **options: Any
 ) -> BuildReport:
     def make(folder: Path) -> BuildReport:
         settings = BuildOptions(out_dir=folder, jobs=2, cache_dir=shared_cache, **options)
-        return build(resolve(overrides=overrides), settings)
+        return build(params, settings)
 
     return _once_per_run(name, own, shared_cache, make)
 
@@ -131,14 +131,14 @@ def _build(
 def default_kit(tmp_path_factory, shared_cache: Path) -> BuildReport:
     """The whole default kit at final quality, as `make stl` builds it."""
     own = tmp_path_factory.mktemp("default") / "out"
-    return _build("default", own, shared_cache, [], previews=False)
+    return _build("default", own, shared_cache, resolve(), previews=False)
 
 
 @pytest.fixture(scope="session")
 def wide_kit(tmp_path_factory, shared_cache: Path) -> BuildReport:
     """Width 30 at draft quality: every size must scale with the token."""
     own = tmp_path_factory.mktemp("wide") / "out"
-    return _build("wide", own, shared_cache, list(WIDE_DRAFT), previews=False)
+    return _build("wide", own, shared_cache, resolve(overrides=WIDE_DRAFT), previews=False)
 
 
 @pytest.fixture(scope="session")
@@ -153,7 +153,7 @@ def draft_kit(tmp_path_factory, shared_cache: Path) -> BuildReport:
     BOM, pictures), built once for the session: copy it before changing anything in it
     (rebuilds of a copy find its parts in the session's cache: SQUADRON_CACHE)."""
     own = tmp_path_factory.mktemp("draft") / "out"
-    return _build("draft", own, shared_cache, ["quality=draft"])
+    return _build("draft", own, shared_cache, resolve(overrides=["quality=draft"]))
 
 
 @pytest.fixture(scope="session")
@@ -171,14 +171,8 @@ def built_kit(
             return request.getfixturevalue("default_kit")
         if name not in built:
             own = tmp_path_factory.mktemp(name.replace("-", "_")) / "kit"
-
-            def make(folder: Path) -> BuildReport:
-                options = BuildOptions(
-                    out_dir=folder, jobs=2, previews=False, slice=False, cache_dir=shared_cache
-                )
-                return build(resolve(kit=name), options)
-
-            built[name] = _once_per_run(name, own, shared_cache, make)
+            params = resolve(kit=name)
+            built[name] = _build(name, own, shared_cache, params, previews=False, slice=False)
         return built[name]
 
     return kit
