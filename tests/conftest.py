@@ -6,8 +6,9 @@ drive the engine with: `toy_kit`, `toy_params` (tests/ is on the path: `import t
 
 Under `make test` (xdist, `--dist loadfile --no-loadscope-reorder`) a file's tests run on
 one worker, so that what its module fixtures build is built once, not on both workers;
-the integration files go first (xdist would otherwise order files by their number of
-tests) and the many short unit files fill in behind them."""
+the integration files go first, the longest of them ahead (xdist would otherwise order
+files by their number of tests, and a long file started last keeps one worker busy
+alone at the end), and the many short unit files fill in behind them."""
 
 from __future__ import annotations
 
@@ -23,6 +24,15 @@ if TYPE_CHECKING:
 
 TESTS = Path(__file__).parent
 FOLDER_MARKERS = {"integration": pytest.mark.integration, "web": pytest.mark.web}
+# The longest files (30-60 s of one worker each, measured 2026-11-27), first: only an order.
+LONGEST_FIRST = (
+    "integration/faults/test_interrupts.py",
+    "integration/kits/squadron_leader/test_fuzz_renders.py",
+    "integration/faults/test_kit_whole.py",
+    "integration/kits/squadron_leader/test_fuzz_kept_draws.py",
+    "integration/test_examples.py",
+    "integration/faults/test_rebuilds.py",
+)
 
 
 def pytest_itemcollected(item: pytest.Item) -> None:
@@ -36,11 +46,16 @@ def pytest_itemcollected(item: pytest.Item) -> None:
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    items.sort(key=lambda item: not _integration(item))  # the long files first
+    items.sort(key=_order)  # stable: a file's tests stay in their order
 
 
-def _integration(item: pytest.Item) -> bool:
-    return item.path.is_relative_to(TESTS / "integration")
+def _order(item: pytest.Item) -> tuple[int, int]:
+    if not item.path.is_relative_to(TESTS):
+        return (2, 0)
+    name = item.path.relative_to(TESTS).as_posix()
+    if name in LONGEST_FIRST:
+        return (0, LONGEST_FIRST.index(name))
+    return (0 if name.startswith("integration/") else 1, len(LONGEST_FIRST))
 
 
 @pytest.fixture(scope="module")

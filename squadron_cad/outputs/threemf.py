@@ -209,9 +209,16 @@ def _volumes(
     faces = np.array([list(t.Indices) for t in mesh.GetTriangleIndices()], dtype=int)
     body = _colour(model, mesh)
     colours = [body] * len(faces)
-    if mesh.GetAllTriangleProperties():
-        colours = [_material_colour(model, p.ResourceID, p.PropertyIDs[0])
-                   for p in mesh.GetAllTriangleProperties()]  # fmt: skip
+    properties = mesh.GetAllTriangleProperties()
+    if properties:
+        # Each lookup is two calls through lib3mf's wrapper: a plate's triangles name few.
+        named: dict[tuple[int, int], str] = {}
+        colours = []
+        for item in properties:
+            key = (item.ResourceID, item.PropertyIDs[0])
+            if key not in named:
+                named[key] = _material_colour(model, *key)
+            colours.append(named[key])
     found = []
     for colour in dict.fromkeys(colours):
         mine = faces[[c == colour for c in colours]]

@@ -2,8 +2,10 @@
 the same parts: for every part at token widths 26 and 30, volume to 0.5 %, bounds to
 0.05 mm, the same bodies, every mesh check and every invariant of the rules.
 
-Each part's source is rendered once per backend for the whole run: the CGAL renders come
-from the session's `cgal_renders`, which the Customizer tests read too."""
+Each part's source is rendered once per backend for the whole run: the Manifold meshes are
+the session's kits (`default_kit`, `wide_kit`: built with `--backend auto`, which rendered
+every part with Manifold), the CGAL renders come from the session's `cgal_renders`, which
+the Customizer tests read too."""
 
 from __future__ import annotations
 
@@ -16,11 +18,9 @@ import pytest
 import trimesh
 
 from squadron_cad.checks.mesh import BedSize, judge_solid, load_mesh, mesh_findings
-from squadron_cad.kit import design_of
 from squadron_cad.kits.squadron_leader.checks.kit import rule_invariants as invariants
 from squadron_cad.kits.squadron_leader.params import SquadronLeaderParams
 from squadron_cad.kits.squadron_leader.parts.registry import PARTS
-from squadron_cad.pipeline.rendering import emit_sources
 from squadron_cad.render import manifold_batch
 from squadron_cad.render.backends import Backend, RenderJob, select_backend
 from squadron_cad.resolve import resolve
@@ -37,7 +37,6 @@ AGREEING = [
     else pytest.param(spec.name, marks=pytest.mark.skip(reason="manifold_agrees=False"))
     for spec in PARTS
 ]
-WORKERS = 2
 
 
 @dataclass(frozen=True)
@@ -55,35 +54,18 @@ def _manifold_backend() -> Backend:
     return backend
 
 
-def _render(backend: Backend, overrides: list[str], folder: Path) -> Rendered:
-    params = resolve(overrides=overrides)
-    jobs = [
-        RenderJob(spec.name, emit_sources(design_of(params), [spec])[spec.name].text,
-                  folder / f"{spec.name}.stl")
-        for spec in PARTS
-    ]  # fmt: skip
-    results = backend.render(jobs, timeout_s=600, workers=WORKERS)
-    assert [r.backend for r in results] == [backend.name] * len(jobs)
-    meshes = {job.part: load_mesh(job.target) for job in jobs}
-    return Rendered(params, meshes)
-
-
-@pytest.fixture(scope="module")
-def manifold_backend() -> Backend:
-    return _manifold_backend()
-
-
 @pytest.fixture(scope="module", params=WIDTHS, ids=lambda w: f"width{w}")
-def both(
-    request, manifold_backend, tmp_path_factory, cgal_renders, wide_draft_overrides
-) -> tuple[Rendered, Rendered]:
+def both(request, cgal_renders, wide_draft_overrides) -> tuple[Rendered, Rendered]:
+    _manifold_backend()  # skips where node cannot run the Manifold backend
     overrides = ["token.width_mm=26"] if request.param == 26 else wide_draft_overrides
     made = cgal_renders(overrides)
     assert set(made.backends.values()) == {"cgal"}
     params = resolve(overrides=overrides)
     cgal = Rendered(params, {name: load_mesh(made.stl(name)) for name in PART_NAMES})
-    folder = tmp_path_factory.mktemp(f"backends{request.param}")
-    return cgal, _render(manifold_backend, overrides, folder / "manifold")
+    kit = request.getfixturevalue("default_kit" if request.param == 26 else "wide_kit")
+    assert kit.params == params
+    assert {r.spec.name: r.backend for r in kit.parts} == dict.fromkeys(PART_NAMES, "manifold")
+    return cgal, Rendered(params, {r.spec.name: load_mesh(r.stl) for r in kit.parts})
 
 
 def _bed(params: SquadronLeaderParams) -> BedSize:

@@ -69,7 +69,7 @@ def test_a_corrupted_cache_entry_is_detected_and_rebuilt(built: Path) -> None:
 
 
 def test_a_deleted_output_file_is_restored_from_the_cache(built: Path) -> None:
-    """(A changed one is the maker's: refused, tests/integration/test_faults.py.)"""
+    """(A changed one is the maker's: refused, tests/integration/faults/.)"""
     target = built / "stl" / "range_ruler_1.stl"
     good = target.read_bytes()
     target.unlink()

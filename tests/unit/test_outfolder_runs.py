@@ -320,7 +320,7 @@ def test_a_full_disk_when_a_run_starts_is_one_line_and_leaves_nothing(
 
 def test_paper_and_tolerance_plate_do_not_write_over_a_changed_file(tmp_path: Path) -> None:
     """Every command that replaces an output refuses the same way (build and previews:
-    tests/integration/test_faults.py), before it writes anything: the toy kit's paper
+    tests/integration/faults/), before it writes anything: the toy kit's paper
     edition, the lidded toy kit's tolerance plate (its lid's coupon)."""
     from helpers import registered
     from toykit import TOY_KIT

@@ -1,0 +1,67 @@
+"""What the fault tests read and run: a kit's files hashed, a build started as a maker
+starts it (`python -m squadron_cad build`, OpenSCAD replaced by a fake that misbehaves on
+demand), and the checks that a kit is the previous one, or the new one whole."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+FAKE = Path(__file__).resolve().parents[2] / "fakes" / "fake_openscad.py"
+PARTS = ["plane_token", "range_ruler_1"]
+
+
+def copy_of(kit: Path, tmp_path: Path) -> Path:
+    copy = tmp_path / "out"
+    shutil.copytree(kit, copy)
+    return copy
+
+
+def hashes(out: Path) -> dict[str, str]:
+    """Every file of the kit (the render cache aside, which is not the kit)."""
+    return {
+        p.relative_to(out).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(out.rglob("*"))
+        if p.is_file() and not p.relative_to(out).as_posix().startswith(".cache/")
+    }
+
+
+def assert_kit_unchanged(out: Path, before: dict[str, str]) -> None:
+    assert hashes(out) == before, "the previous kit changed"
+    assert_nothing_beside(out)
+
+
+def assert_nothing_beside(out: Path) -> None:
+    beside = sorted(p.name for p in out.parent.iterdir() if p.name != out.name)
+    assert beside == [], f"debris beside the kit: {beside}"
+    assert not list(out.rglob(".tmp-*")), "a temporary file was left behind"
+
+
+def cli(out: Path, *args: str, mode: str | None = None, **env: str) -> subprocess.Popen[str]:
+    environment = {**os.environ, **env}
+    if mode is not None:
+        environment.update(SQUADRON_OPENSCAD=str(FAKE), FAKE_OPENSCAD_MODE=mode)
+    command = [sys.executable, "-m", "squadron_cad", "build", "--out", str(out), *args]
+    return subprocess.Popen(
+        command, env=environment, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+
+
+def only_parts() -> list[str]:
+    return [a for part in PARTS for a in ("--only", part)]
+
+
+def assert_new_kit_whole(out: Path, height_mm: float) -> None:
+    """Every file the new kit's record lists, as written; nothing else; nothing beside."""
+    record = json.loads((out / ".squadron-cad.json").read_text())
+    found = hashes(out)
+    found.pop(".squadron-cad.json")
+    assert found == record["files"]
+    params = json.loads((out / "manifest.json").read_text())["params"]
+    assert params["token"]["height_mm"] == height_mm
+    assert_nothing_beside(out)
