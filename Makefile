@@ -7,7 +7,7 @@ OUT    ?= out
 ARGS   ?=
 
 .DEFAULT_GOAL := help
-.PHONY: help setup system stl test test-fast lint bench bench-web serve previews docs clean
+.PHONY: help setup system stl test test-fast test-web lint bench bench-web serve previews docs clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -41,6 +41,9 @@ test: setup ## Lint and type check, then run every test (unit, real OpenSCAD ren
 
 test-fast: setup ## Unit tests only (no OpenSCAD, no browser)
 	@$(VENV)/bin/pytest -q -m "not integration and not web"
+
+test-web: setup ## The customizer's tests alone: a real server, Debian's chromium, two workers
+	@$(VENV)/bin/pytest -q -m web --numprocesses 2 --dist loadfile --no-loadscope-reorder
 
 lint: setup ## ruff check over the package and the tests; mypy over the package
 	@$(VENV)/bin/ruff check squadron_cad tests
