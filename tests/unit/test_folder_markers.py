@@ -3,6 +3,7 @@ tests/integration/web) is left out of `make test-fast` without a marker of its o
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import shutil
 import subprocess
@@ -39,3 +40,16 @@ def test_a_test_is_marked_by_its_folder(tmp_path: Path) -> None:
         check=False,
     )
     assert "2 passed, 1 deselected" in run.stdout, run.stdout + run.stderr
+
+
+def test_the_files_put_first_are_files_of_the_suite() -> None:
+    """A renamed or removed file would silently leave the order (conftest's LONGEST_FIRST)."""
+    spec = importlib.util.spec_from_file_location("suite_conftest", TESTS / "conftest.py")
+    assert spec is not None
+    assert spec.loader is not None
+    suite = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(suite)
+    first = suite.LONGEST_FIRST
+    missing = [name for name in first if not (TESTS / name).is_file()]
+    assert not missing, f"LONGEST_FIRST names files that are not there: {missing}"
+    assert all(name.startswith("integration/") for name in first)
