@@ -30,45 +30,18 @@ from shapely.geometry import LineString, MultiPolygon, Point, Polygon, box
 from squadron_cad.checks import meshgeo
 from squadron_cad.checks.findings import Finding, verdict
 from squadron_cad.checks.fits import OVERLAP_EPS_MM3, fit_finding, overlap_finding, signed_gap
+from squadron_cad.checks.travel import DIRECTIONS, TOUCH_MM, Body, Travel
 from squadron_cad.params import ChecksParams, TinParams, TrayParams
 
 if TYPE_CHECKING:  # a layout is read, never made, here
     from squadron_cad.fit.layout import Layout, Placement
 
-DIRECTIONS = {"+x": (1.0, 0.0), "-x": (-1.0, 0.0), "+y": (0.0, 1.0), "-y": (0.0, -1.0)}
-TOUCH_MM = 1e-4  # closer than this, two faces touch
 COARSE_MM = 0.25  # sweep step before bisecting to the collision
 FINE_MM = 0.005
 REACH_MM = 30.0  # travel beyond this is reported as this
 EDGE_MM = 0.05  # sections are taken this far inside a piece's heights (not on a face)
 SHARES = (0.0, 0.25, 0.5, 0.75, 1.0)  # heights across a piece a slide is tried at
 PROBE_MM = 0.1  # the tongue's top is found this far inside its outer face
-
-
-@dataclass(frozen=True)
-class Body:
-    """One piece in the closed box: what it covers seen from above, and its heights."""
-
-    name: str
-    unit: str
-    footprint: Polygon
-    z_low: float
-    z_high: float
-
-
-@dataclass(frozen=True)
-class Travel:
-    name: str
-    up: float
-    sideways: dict[str, float]
-
-    @property
-    def worst(self) -> float:
-        return max(self.up, *self.sideways.values())
-
-    def describe(self) -> str:
-        ways = ", ".join(f"{way} {value:.2f}" for way, value in self.sideways.items())
-        return f"up {self.up:.2f}, {ways} mm"
 
 
 @dataclass(eq=False)

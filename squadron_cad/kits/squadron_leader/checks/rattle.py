@@ -20,7 +20,7 @@ def findings(p: SquadronLeaderParams, layout: Layout) -> list[Finding]:
         ok = travel.worst <= limit + FINE_MM
         found.append(
             Finding(
-                travel.unit,
+                travel.name,
                 "rattle",
                 travel.describe(),
                 f"at most {limit:g} mm each way, lid closed (box.max_rattle_mm)",

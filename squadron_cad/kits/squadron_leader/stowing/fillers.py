@@ -224,8 +224,8 @@ def _stops(p: SquadronLeaderParams, layout: Layout) -> list[Filler]:
     keep = p.box.pocket_clearance_mm
     stops = []
     for moves in travel.measure(p, layout, everything):
-        members = [b for b in bodies if b.unit == moves.unit]
-        others = [b for b in bodies if b.unit != moves.unit]
+        members = [b for b in bodies if b.unit == moves.name]
+        others = [b for b in bodies if b.unit != moves.name]
         for way, free in moves.sideways.items():
             if free <= p.box.max_rattle_mm:
                 continue

@@ -13,37 +13,19 @@ check (checks.rattle) refuses a unit that can move more than `box.max_rattle_mm`
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
 
 import numpy as np
 import shapely
 from shapely.geometry import Polygon, box
 
+from squadron_cad.checks.travel import DIRECTIONS, TOUCH_MM, Body, Travel
 from squadron_cad.fit.layout import Layout, Placement, Pocket
 from squadron_cad.fit.units import octagon_points
 from squadron_cad.kits.squadron_leader.params import SquadronLeaderParams
 from squadron_cad.kits.squadron_leader.stowing import items
 from squadron_cad.kits.squadron_leader.stowing.sliding import Mover, slide
 
-DIRECTIONS = {"+x": (1.0, 0.0), "-x": (-1.0, 0.0), "+y": (0.0, 1.0), "-y": (0.0, -1.0)}
-TOUCH_MM = 1e-4  # closer than this, two faces touch
 TOKENS = ("plane_token", "altitude_token")
-
-
-@dataclass(frozen=True)
-class Body:
-    """One piece as the check sees it: its footprint and heights in the box frame."""
-
-    name: str
-    unit: str
-    footprint: Polygon
-    z_low: float
-    z_high: float
-
-    @cached_property
-    def inside(self) -> Polygon:
-        """The footprint shrunk by the touch tolerance: what may not overlap anything."""
-        return self.footprint.buffer(-TOUCH_MM)
 
 
 @dataclass(frozen=True)
@@ -64,21 +46,6 @@ class Room:
 
 def rooms(layout: Layout) -> list[Room]:
     return [Room.of(q) for q in layout.pockets]
-
-
-@dataclass(frozen=True)
-class Travel:
-    unit: str
-    up: float
-    sideways: dict[str, float]
-
-    @property
-    def worst(self) -> float:
-        return max(self.up, *self.sideways.values())
-
-    def describe(self) -> str:
-        ways = ", ".join(f"{way} {value:.2f}" for way, value in self.sideways.items())
-        return f"up {self.up:.2f}, {ways} mm"
 
 
 def footprint(p: SquadronLeaderParams, placed: Placement) -> Polygon:

@@ -36,8 +36,8 @@ def test_no_stowed_piece_moves_more_than_the_rattle_limit(kit: str) -> None:
     tin, overrides = KITS[kit]
     p = resolve(tin=tin, overrides=overrides)
     travels = travel.measure(p, solve(p))
-    assert any(t.unit.startswith("player1_stack") for t in travels)
-    loose = {t.unit: t.describe() for t in travels if t.worst > p.box.max_rattle_mm + 0.01}
+    assert any(t.name.startswith("player1_stack") for t in travels)
+    loose = {t.name: t.describe() for t in travels if t.worst > p.box.max_rattle_mm + 0.01}
     assert not loose, loose
 
 

@@ -53,11 +53,11 @@ def test_the_vectorised_sweep_finds_what_the_plain_sweep_finds(tin: str | None) 
     travels = travel.measure(p, layout)
     assert travels
     for moves in travels:
-        members = [b for b in everything if b.unit == moves.unit]
-        others = [b for b in everything if b.unit != moves.unit]
+        members = [b for b in everything if b.unit == moves.name]
+        others = [b for b in everything if b.unit != moves.name]
         movers = []
         for body in members:
             mover = travel._mover(body, walls.around(body), others)
             movers.append((mover.room, mover.footprint, mover.inside, list(mover.obstacles)))
         for way, d in travel.DIRECTIONS.items():
-            assert moves.sideways[way] == plain_slide(movers, d), (moves.unit, way)
+            assert moves.sideways[way] == plain_slide(movers, d), (moves.name, way)
