@@ -23,6 +23,9 @@ if TYPE_CHECKING:
     from squadron_cad.params import KitParamsBase
 
 TESTS = Path(__file__).parent
+# The tests' helper modules (beside the files that import them): their asserts show the
+# values compared on failure, as a test file's own do.
+pytest.register_assert_rewrite("helpers", "kit_files", "fuzz_draws", "plate_layers", "page_steps")
 FOLDER_MARKERS = {"integration": pytest.mark.integration, "web": pytest.mark.web}
 # The longest files (30-60 s of one worker each, measured 2026-11-27), first: only an order.
 LONGEST_FIRST = (
