@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 import subprocess
 import sys
@@ -100,6 +101,16 @@ def sliced(data: dict[str, Any]) -> dict[str, Any]:
         for part in data["parts"]
     }
     return {"slicer": "PrusaSlicer-2.5.0", "parts": figures}
+
+
+def kit_file_hashes(out: Path) -> dict[str, str]:
+    """Every file of a kit folder with its SHA-256, hidden ones too (the render cache aside,
+    which is not the kit): measured here, not by the tool's own record."""
+    return {
+        p.relative_to(out).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(out.rglob("*"))
+        if p.is_file() and not p.relative_to(out).as_posix().startswith(".cache/")
+    }
 
 
 def csv_rows(text: str) -> list[dict[str, str]]:

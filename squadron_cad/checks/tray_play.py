@@ -153,7 +153,7 @@ def slide(slices: list[_Slice], way: tuple[float, float]) -> float:
 
 def rise(closed: ClosedBox, body: Body, others: list[Body]) -> float:
     """Up to the lowest face over the piece: the lid's underside, the box, another piece."""
-    area = body.footprint.buffer(-TOUCH_MM)
+    area = body.inside
     ceiling = math.inf
     for mesh in closed.meshes():
         down = mesh.face_normals[:, 2] < -0.5

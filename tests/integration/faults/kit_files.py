@@ -4,13 +4,14 @@ demand), and the checks that a kit is the previous one, or the new one whole."""
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
+
+from helpers import kit_file_hashes as hashes
 
 FAKE = Path(__file__).resolve().parents[2] / "fakes" / "fake_openscad.py"
 PARTS = ["plane_token", "range_ruler_1"]
@@ -20,15 +21,6 @@ def copy_of(kit: Path, tmp_path: Path) -> Path:
     copy = tmp_path / "out"
     shutil.copytree(kit, copy)
     return copy
-
-
-def hashes(out: Path) -> dict[str, str]:
-    """Every file of the kit (the render cache aside, which is not the kit)."""
-    return {
-        p.relative_to(out).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
-        for p in sorted(out.rglob("*"))
-        if p.is_file() and not p.relative_to(out).as_posix().startswith(".cache/")
-    }
 
 
 def assert_kit_unchanged(out: Path, before: dict[str, str]) -> None:

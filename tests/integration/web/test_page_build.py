@@ -10,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import psutil
+from helpers import kit_file_hashes
 from page_steps import DRAFT, KIT, edit, open_page, sha256, wait_build
 from PIL import Image
 from test_safety import only_idle_runners
@@ -63,15 +64,6 @@ def test_a_build_streams_progress_and_every_download_is_the_built_file(
     assert meshes == {k: session[k] for k in meshes}
 
 
-def files_and_hashes(folder: Path) -> dict[str, str]:
-    """Every file under the folder (hidden ones too) with its SHA-256."""
-    return {
-        path.relative_to(folder).as_posix(): sha256(path.read_bytes())
-        for path in sorted(folder.rglob("*"))
-        if path.is_file() and ".cache" not in path.parts
-    }
-
-
 def build_processes(folder: Path) -> list[psutil.Process]:
     """Every process working for a build of that folder: the CLI (its --out), its renders
     (paths in its staging folder beside it)."""
@@ -87,7 +79,7 @@ def build_processes(folder: Path) -> list[psutil.Process]:
 def test_cancel_leaves_the_previous_kit_and_no_process(page, server, built) -> None:
     folder = built()
     open_page(page, server, DRAFT)
-    before = files_and_hashes(folder)
+    before = kit_file_hashes(folder)
     edit(page, "token.width_mm", "27")  # every part anew: a build long enough to cancel
     page.click("#build")
     page.wait_for_selector("#steps li[data-status=rendering]", timeout=60_000)
@@ -101,7 +93,7 @@ def test_cancel_leaves_the_previous_kit_and_no_process(page, server, built) -> N
     page.click("#cancel")
     assert wait_build(page, 60) == "cancelled"
     assert "still holds the previous kit, untouched" in page.text_content("#verdict")
-    assert files_and_hashes(folder) == before
+    assert kit_file_hashes(folder) == before
     assert build_processes(folder) == []
     assert only_idle_runners(server)
 
