@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -37,9 +36,10 @@ from squadron_cad.outfolder import (
 from squadron_cad.outputs.previews import PictureSettings, Placed, View, snapshot
 from squadron_cad.outputs.threemf import PlateObject, plate_bytes
 from squadron_cad.params import COLOUR_NAMES, KitParamsBase
-from squadron_cad.render import openscad
 from squadron_cad.render.atomic import write_bytes, write_json, write_text
+from squadron_cad.render.backends import RenderJob, select_backend
 from squadron_cad.render.cache import RenderCache, source_key
+from squadron_cad.render.openscad import RenderResult
 from squadron_cad.resolve import resolve
 from squadron_cad.tolerance_choice import (
     CHOICE_HEADER,
@@ -177,27 +177,33 @@ def render_pieces(
     jobs: int,
     progress: Progress,
 ) -> dict[str, Path]:
-    """Each piece's STL in folder (cached by its source), by name."""
-    tool = openscad.locate()
+    """Each piece's STL in folder (cached by its source), by name, rendered by the backend
+    that renders the kit's parts (auto: Manifold in a batch process or two, CGAL for a
+    piece it gets wrong), so that a coupon is the mesh its part is printed from."""
+    backend = select_backend()
     folder.mkdir(parents=True, exist_ok=True)
-
-    def one(piece: CouponPiece) -> tuple[str, Path]:
+    targets = {piece.name: folder / f"{piece.name}.stl" for piece in pieces}
+    keys: dict[str, str] = {}
+    todo: list[RenderJob] = []
+    for piece in pieces:
         source = emit(piece.part(), piece.design, credit)
-        target = folder / f"{piece.name}.stl"
-        key = source_key(source.text, tool)
+        key = source_key(source.text, backend)
         entry = cache.lookup(key)
         if entry is not None:
-            write_bytes(target, entry.stl.read_bytes())
+            write_bytes(targets[piece.name], entry.stl.read_bytes())
             progress(piece.name, "cached")
-            return piece.name, target
-        progress(piece.name, "rendering")
-        openscad.render(tool, piece.name, source.text, target, RENDER_TIMEOUT_S)
-        cache.store(key, target, {"part": piece.name})
-        progress(piece.name, "done")
-        return piece.name, target
+            continue
+        keys[piece.name] = key
+        todo.append(RenderJob(piece.name, source.text, targets[piece.name]))
+    for job in todo:
+        progress(job.part, "rendering")
 
-    with ThreadPoolExecutor(max(1, jobs)) as pool:
-        return dict(pool.map(one, pieces))
+    def landed(result: RenderResult) -> None:
+        cache.store(keys[result.part], targets[result.part], {"part": result.part})
+        progress(result.part, "done")
+
+    backend.render(todo, RENDER_TIMEOUT_S, max(1, jobs), landed)
+    return targets
 
 
 def measure_steps(pieces: list[CouponPiece], stls: dict[str, Path]) -> list[dict[str, Any]]:

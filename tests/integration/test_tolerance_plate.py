@@ -5,6 +5,7 @@ plate in under 15 minutes and 5 g at 0.2 mm."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 import trimesh
@@ -29,6 +30,7 @@ from squadron_cad.tolerance import (
 )
 
 LADDER = Ladder.parse(DEFAULT_LADDER)
+FAKE_OPENSCAD = Path(__file__).resolve().parent.parent / "fakes" / "fake_openscad.py"
 LABEL_TOLERANCE_MM = 0.02
 
 
@@ -136,13 +138,10 @@ def test_coupons_follow_the_parts_sizes(tmp_path_factory) -> None:
 def test_a_failed_first_plate_leaves_no_trace(tmp_path, monkeypatch) -> None:
     """A plate that fails (or is interrupted) in a folder it made leaves nothing, not even
     the render cache it put there: the CLI then says `nothing written`, truthfully."""
-    from squadron_cad import tolerance
     from squadron_cad.errors import ToolError
 
-    def crashed(*_args, **_kwargs):
-        raise ToolError("coupon: OpenSCAD failed (killed by SIGSEGV)")
-
-    monkeypatch.setattr(tolerance.openscad, "render", crashed)
+    monkeypatch.setenv("SQUADRON_OPENSCAD", str(FAKE_OPENSCAD))  # the OpenSCAD auto renders with
+    monkeypatch.setenv("FAKE_OPENSCAD_MODE", "crash")  # dies by SIGSEGV mid-file
     out = tmp_path / "tolerance"
     with pytest.raises(ToolError, match="SIGSEGV"):
         build_plate(resolve(), out, LADDER, jobs=2, picture=False)
