@@ -43,7 +43,7 @@ test-fast: setup ## Unit tests only (no OpenSCAD, no browser)
 	@$(VENV)/bin/pytest -q -m "not integration and not web"
 
 test-web: setup ## The customizer's tests alone: a real server, Debian's chromium, two workers
-	@$(VENV)/bin/pytest -q -m web --numprocesses 2 --dist loadfile --no-loadscope-reorder
+	@$(VENV)/bin/pytest -q tests/integration/web --numprocesses 2 --dist loadfile --no-loadscope-reorder
 
 lint: setup ## ruff check over the package and the tests; mypy over the package
 	@$(VENV)/bin/ruff check squadron_cad tests

@@ -2,9 +2,9 @@
 
 Every page fails its test on a request that leaves 127.0.0.1 and on any console error.
 One server per module. Its builds use the session's render cache (shared_cache), and the
-page's kit is the session's draft kit (draft_kit: the same parameters), so a build from
-the page finds every part, slicer figure and picture in the cache; a test that needs a
-built kit and finds none gets a copy of the session's, in the folder the server owns.
+kit the page builds is the session's Space Planes kit (built_kit: the same parameters), so
+a build from the page finds every part in the cache; a test that needs a built kit and
+finds none gets a copy of the session's, in the folder the server owns.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from page_steps import KIT
+from page_steps import BUILT_KIT
 
 from squadron_cad.pipeline.report import BuildReport
 from squadron_cad.web.browser import Server, launch, start_server, stop_server, watched_page
@@ -29,18 +29,25 @@ def server(tmp_path_factory: pytest.TempPathFactory, shared_cache: Path) -> Iter
 
 
 @pytest.fixture(scope="module")
-def built(server: Server, draft_kit: BuildReport) -> Callable[[], Path]:
-    """The server's draft kit folder, holding a kit: the session's draft kit copied in
-    when no test of the module has built one from the page yet."""
+def built(server: Server, page_kit: BuildReport) -> Callable[[], Path]:
+    """The server's folder for the page's kit, holding a kit: the session's copied in when
+    no test of the module has built one from the page yet."""
 
     def folder() -> Path:
-        target = server.kit_folder(KIT)
+        target = server.kit_folder(BUILT_KIT)
         if not (target / "manifest.json").is_file():
             shutil.rmtree(target, ignore_errors=True)
-            shutil.copytree(draft_kit.out_dir, target, ignore=shutil.ignore_patterns(".cache"))
+            shutil.copytree(page_kit.out_dir, target, ignore=shutil.ignore_patterns(".cache"))
         return target
 
     return folder
+
+
+@pytest.fixture(scope="module")
+def page_kit(built_kit: Callable[[str], BuildReport]) -> BuildReport:
+    """The session's build of the kit the page builds (its defaults; no pictures or slicer,
+    which the page's build adds)."""
+    return built_kit(BUILT_KIT)
 
 
 @pytest.fixture(scope="session")

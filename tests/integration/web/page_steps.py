@@ -6,7 +6,11 @@ from __future__ import annotations
 import hashlib
 
 KIT = "squadron-leader"
-DRAFT = f"?kit={KIT}&quality=draft"  # the session's draft kit (conftest's `built`)
+DRAFT = f"?kit={KIT}&quality=draft"
+# The kit the page builds: the session's Space Planes kit (conftest's `built`), the three
+# kits' quickest to build (2.1 s cold, against 7.6 s for Squadron Leader's draft kit).
+BUILT_KIT = "space-planes"
+BUILT = f"?kit={BUILT_KIT}"
 
 
 def open_page(page, server, query: str) -> None:

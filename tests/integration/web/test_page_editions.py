@@ -7,7 +7,7 @@ from __future__ import annotations
 import shutil
 
 import pytest
-from page_steps import KIT, open_page, sha256, wait_build
+from page_steps import BUILT_KIT, open_page, sha256, wait_build
 
 from squadron_cad.outfolder import read_ownership
 
@@ -16,8 +16,8 @@ from squadron_cad.outfolder import read_ownership
     ("what", "kit", "must_hold"),
     [
         ("paper", "space-planes", ".pdf"),  # one page: 2 s, where squadron-leader's 16 take 4
-        # the kit's defaults: the coupons test_tolerance_plate renders (the session's cache)
-        ("tolerance", KIT, ".3mf"),
+        # 3.3 s, where squadron-leader's 64 coupons take 4.8 s
+        ("tolerance", BUILT_KIT, ".3mf"),
     ],
 )
 def test_an_edition_built_from_the_page(page, server, what, kit, must_hold) -> None:
