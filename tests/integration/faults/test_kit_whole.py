@@ -1,6 +1,7 @@
 """A kit stays whole and honest: `--only` inside a kit keeps the manifest and BOM whole, a
-custom kit checks clean against its own parameters, the same parameters give the same
-bytes, and every output is readable and its JSON is JSON."""
+custom kit (width 30, three players, a big tin) builds and checks clean against its own
+parameters, the same parameters give the same bytes, and every output is readable and its
+JSON is JSON."""
 
 from __future__ import annotations
 
@@ -65,25 +66,26 @@ def test_only_with_no_kit_builds_those_parts_and_says_what_it_skipped(tmp_path: 
     assert [p["name"] for p in manifest["parts"]] == ["plane_token"]
 
 
-def test_a_custom_kit_checks_clean_against_its_own_parameters(
+def test_a_custom_kit_builds_and_checks_clean_against_its_own_parameters(
     tmp_path: Path, shared_cache: Path
 ) -> None:
+    """Width 30, three players, a big tin. Its one-piece ruler (270 mm) is longer than the
+    bed (250 x 210) but fits turned, and is sliced turned."""
     out = tmp_path / "custom"
-    custom = [
-        "token.width_mm=26",
-        "players=3",
-        "quality=draft",
-        "tin.inner_length_mm=150",
-        "tin.inner_width_mm=110",
-        "tin.inner_depth_mm=35",
-    ]
+    custom = ["token.width_mm=30", "players=3", "quality=draft", "tin.inner_length_mm=170"]
+    custom += ["tin.inner_width_mm=130", "tin.inner_depth_mm=45"]
     args = [a for item in custom for a in ("--set", item)]
-    run = cli(
-        out, *args, "--no-previews", "--no-slice", "--quiet", SQUADRON_CACHE=str(shared_cache)
-    )
-    _, stderr = run.communicate(timeout=400)
+    run = cli(out, *args, "--no-previews", "--json", SQUADRON_CACHE=str(shared_cache))
+    stdout, stderr = run.communicate(timeout=400)
     assert run.returncode == 0, stderr
-    # Naming the kit's own game keeps its parameters (with the default tin this custom kit
+    assert json.loads(stdout.splitlines()[-1])["failures"] == 0
+    manifest = json.loads((out / "manifest.json").read_text())
+    ruler = next(p for p in manifest["parts"] if p["name"] == "range_ruler")
+    fits = next(c for c in ruler["checks"] if c["check"] == "fits_bed")
+    assert fits["severity"] == "ok"
+    assert "turned" in fits["measured"]
+    assert "range_ruler" in manifest["slicer"]["parts"]  # sliced, turned as it lies
+    # Naming the kit's own game keeps its parameters (with the default tin a custom kit
     # failed 10 checks).
     checked = subprocess.run(
         [sys.executable, "-m", "squadron_cad", "check", "--out", str(out), "--json",
@@ -93,9 +95,10 @@ def test_a_custom_kit_checks_clean_against_its_own_parameters(
         check=False,
     )  # fmt: skip
     assert checked.returncode == 0, checked.stdout
-    # check runs every check between parts the build ran, the fit proof (pocket_gap) too
+    # check runs every check between parts the build ran, the fit proof (pocket_gap) too;
+    # not the filament budget, which is PrusaSlicer's figure (check does not slice)
     ran = {json.loads(line).get("check") for line in checked.stdout.splitlines()}
-    built = {f["check"] for f in json.loads((out / "manifest.json").read_text())["kit_checks"]}
+    built = {f["check"] for f in manifest["kit_checks"]} - {"filament_budget"}
     assert "pocket_gap" in built
     assert built <= ran, built - ran
     # Another game's is refused (it passed a Squadron Leader kit as 1 Space Planes part).
