@@ -13,8 +13,11 @@ from functools import cached_property
 
 from shapely.geometry import Polygon
 
+from squadron_cad.checks.findings import Finding, verdict
+
 DIRECTIONS = {"+x": (1.0, 0.0), "-x": (-1.0, 0.0), "+y": (0.0, 1.0), "-y": (0.0, -1.0)}
 TOUCH_MM = 1e-4  # closer than this, two faces touch
+FINE_MM = 0.005  # the measures' last step: a travel this close over the limit is at it
 
 
 @dataclass(frozen=True)
@@ -48,3 +51,16 @@ class Travel:
     def describe(self) -> str:
         ways = ", ".join(f"{way} {value:.2f}" for way, value in self.sideways.items())
         return f"up {self.up:.2f}, {ways} mm"
+
+
+def rattle_finding(travel: Travel, limit: float, key: str) -> Finding:
+    """A unit's travel against the rattle limit (`key` names the parameter)."""
+    ok = travel.worst <= limit + FINE_MM
+    return Finding(
+        travel.name,
+        "rattle",
+        travel.describe(),
+        f"at most {limit:g} mm each way, lid closed ({key})",
+        verdict(ok),
+        "" if ok else f"moves {travel.worst:.2f} mm in the closed box: it rattles",
+    )

@@ -30,14 +30,13 @@ from shapely.geometry import LineString, MultiPolygon, Point, Polygon, box
 from squadron_cad.checks import meshgeo
 from squadron_cad.checks.findings import Finding, verdict
 from squadron_cad.checks.fits import OVERLAP_EPS_MM3, fit_finding, overlap_finding, signed_gap
-from squadron_cad.checks.travel import DIRECTIONS, TOUCH_MM, Body, Travel
+from squadron_cad.checks.travel import DIRECTIONS, FINE_MM, TOUCH_MM, Body, Travel, rattle_finding
 from squadron_cad.params import ChecksParams, TinParams, TrayParams
 
 if TYPE_CHECKING:  # a layout is read, never made, here
     from squadron_cad.fit.layout import Layout, Placement
 
 COARSE_MM = 0.25  # sweep step before bisecting to the collision
-FINE_MM = 0.005
 REACH_MM = 30.0  # travel beyond this is reported as this
 EDGE_MM = 0.05  # sections are taken this far inside a piece's heights (not on a face)
 SHARES = (0.0, 0.25, 0.5, 0.75, 1.0)  # heights across a piece a slide is tried at
@@ -302,15 +301,3 @@ def stays_on_finding(name: str, lid: LidMeasure, lip: float, tol: float, key: st
     message = "" if ok else f"the lid laps the box only {lid.lap_mm:.2f} mm: it can come off"
     expected = f"laps at least {lip - tol:g} mm ({key}), more than it can rise"
     return Finding(name, "lid_stays_on", measured, expected, verdict(ok), message)
-
-
-def rattle_finding(travel: Travel, limit: float, key: str) -> Finding:
-    ok = travel.worst <= limit + FINE_MM
-    return Finding(
-        travel.name,
-        "rattle",
-        travel.describe(),
-        f"at most {limit:g} mm each way, lid closed ({key})",
-        verdict(ok),
-        "" if ok else f"moves {travel.worst:.2f} mm in the closed box: it rattles",
-    )

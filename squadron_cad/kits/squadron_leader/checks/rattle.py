@@ -5,27 +5,14 @@ it on the layout's exact geometry, no rendering); a unit that can move more than
 
 from __future__ import annotations
 
-from squadron_cad.checks.findings import Finding, verdict
+from squadron_cad.checks.findings import Finding
+from squadron_cad.checks.travel import rattle_finding
 from squadron_cad.fit.layout import Layout
 from squadron_cad.kits.squadron_leader.params import SquadronLeaderParams
-from squadron_cad.kits.squadron_leader.stowing.sliding import FINE_MM
 from squadron_cad.kits.squadron_leader.stowing.travel import measure
 
 
 def findings(p: SquadronLeaderParams, layout: Layout) -> list[Finding]:
     """One finding per stowed unit: its travel up and each way sideways."""
     limit = p.box.max_rattle_mm
-    found = []
-    for travel in measure(p, layout):
-        ok = travel.worst <= limit + FINE_MM
-        found.append(
-            Finding(
-                travel.name,
-                "rattle",
-                travel.describe(),
-                f"at most {limit:g} mm each way, lid closed (box.max_rattle_mm)",
-                verdict(ok),
-                "" if ok else f"moves {travel.worst:.2f} mm in the closed box: it rattles",
-            )
-        )
-    return found
+    return [rattle_finding(travel, limit, "box.max_rattle_mm") for travel in measure(p, layout)]
