@@ -24,7 +24,7 @@ $(VENV)/.installed: pyproject.toml
 	@touch $@
 
 node_modules/.package-lock.json: package-lock.json | $(VENV)/.installed
-	@$(PY) -m squadron_cad.render.manifold_batch install
+	@$(PY) -m squadron_cad.render.manifold_probe install
 
 setup: system $(VENV)/.installed node_modules/.package-lock.json ## Set everything up: system tools, the project's .venv, OpenSCAD's Manifold build (npm)
 	@# bytecode now: where PYTHONDONTWRITEBYTECODE is set, every run would compile it again

@@ -29,11 +29,11 @@ def setup(_ctx: typer.Context, quiet: QuietOpt = False, _debug: DebugOpt = False
     this checkout, or for your user when squadron-cad is installed as a tool, and say which
     tools a build will use. Builds do this by themselves the first time; run it to do it now
     or to see why a build renders with the slower CGAL."""
-    from squadron_cad.render import manifold_batch, openscad
+    from squadron_cad.render import manifold_probe, node_tools, openscad
 
     opts = Given(quiet=quiet)
-    opts.show(manifold_batch.install(), markup=False)
-    reason = manifold_batch.unavailable_reason()
+    opts.show(node_tools.install(), markup=False)
+    reason = manifold_probe.unavailable_reason()
     try:
         native = openscad.locate()
         opts.show(f"OpenSCAD {native.version}: {native.executable}", markup=False)
@@ -42,7 +42,7 @@ def setup(_ctx: typer.Context, quiet: QuietOpt = False, _debug: DebugOpt = False
     if reason:
         opts.show(f"Manifold backend unavailable: {reason}", markup=False)
         raise typer.Exit(1)
-    opts.show(f"Manifold backend: {manifold_batch.locate().identity}", markup=False)
+    opts.show(f"Manifold backend: {manifold_probe.locate().identity}", markup=False)
 
 
 @command()

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from squadron_cad.errors import InputError, ToolError
-from squadron_cad.render import manifold_batch, openscad
+from squadron_cad.render import manifold_batch, manifold_probe, openscad
 from squadron_cad.render.manifold_batch import BatchJob, OnDone, WasmOpenScad
 from squadron_cad.render.openscad import OpenScad, RenderResult
 
@@ -130,7 +130,7 @@ _PROBING: list[threading.Thread] = []  # probes started beside a build's imports
 def probe_beside(choice: str = "auto", openscad_executable: str | None = None) -> None:
     """Probe in a thread the tools `select_backend` will ask for (OpenSCAD's --version and
     --help, node): their processes run while the build imports and loads its kit, and the
-    answers are kept (openscad.locate, manifold_batch.locate). Installs nothing; a tool that
+    answers are kept (openscad.locate, manifold_probe.locate). Installs nothing; a tool that
     fails is probed again, and said, by select_backend."""
     thread = threading.Thread(
         target=_probe_tools, args=(choice, openscad_executable), name="tool probes", daemon=True
@@ -143,7 +143,7 @@ def _probe_tools(choice: str, openscad_executable: str | None) -> None:
     with contextlib.suppress(Exception):
         native = openscad.locate(openscad_executable)
         if choice != "cgal" and not native.manifold:
-            manifold_batch.locate()
+            manifold_probe.locate()
 
 
 def select_backend(
@@ -165,9 +165,9 @@ def select_backend(
     if choice == "auto" and named:
         note = f"CGAL: the OpenSCAD named ({named}) has no Manifold backend"
         return Backend("cgal", cgal, note=note)
-    installed = manifold_batch.install_on_first_use()
+    installed = manifold_probe.install_on_first_use()
     try:
-        wasm = manifold_batch.locate(node)
+        wasm = manifold_probe.locate(node)
     except ToolError as error:
         if choice == "manifold":
             raise ToolError(

@@ -21,7 +21,7 @@ from squadron_cad.checks.mesh import BedSize, judge_solid, load_mesh, mesh_findi
 from squadron_cad.kits.squadron_leader.checks.kit import rule_invariants as invariants
 from squadron_cad.kits.squadron_leader.params import SquadronLeaderParams
 from squadron_cad.kits.squadron_leader.parts.registry import PARTS
-from squadron_cad.render import manifold_batch
+from squadron_cad.render import node_tools
 from squadron_cad.render.backends import Backend, RenderJob, select_backend
 from squadron_cad.resolve import resolve
 
@@ -48,7 +48,7 @@ class Rendered:
 def _manifold_backend() -> Backend:
     if shutil.which("node") is None or shutil.which("npm") is None:
         pytest.skip("node or npm is not installed: the Manifold backend cannot run here")
-    manifold_batch.install()  # `npm ci` unless it is there, as make setup does
+    node_tools.install()  # `npm ci` unless it is there, as make setup does
     backend = select_backend("manifold")
     assert backend.wasm is not None or backend.native is not None
     return backend

@@ -16,7 +16,7 @@ from solid2.core.scad_render import scad_render
 from squadron_cad.checks.mesh import judge_solid, load_mesh
 from squadron_cad.errors import ToolError
 from squadron_cad.geometry.shapes import v_prism
-from squadron_cad.render import manifold_batch, node_tools, openscad
+from squadron_cad.render import manifold_batch, manifold_probe, node_tools, openscad
 from squadron_cad.render.atomic import TEMP_PREFIX
 from squadron_cad.render.backends import RenderJob, select_backend
 from squadron_cad.render.manifold_batch import BatchJob, WasmOpenScad
@@ -30,8 +30,8 @@ SPIN = "function spin(n) = n <= 0 ? 0 : spin(n - 1);\necho(spin(1e9));\ncube(1);
 def tool() -> WasmOpenScad:
     if shutil.which("node") is None or shutil.which("npm") is None:
         pytest.skip("node or npm is not installed: the Manifold backend cannot run here")
-    manifold_batch.install()
-    return manifold_batch.locate()
+    node_tools.install()
+    return manifold_probe.locate()
 
 
 def children_running_the_batch() -> list[int]:
@@ -187,19 +187,19 @@ def _project_copy(folder: Path) -> Path:
 
 
 def _probe_fresh(tool: WasmOpenScad, root: Path) -> WasmOpenScad:
-    manifold_batch._probe.cache_clear()
+    manifold_probe._probe.cache_clear()
     try:
         script = root / node_tools.BATCH_SCRIPT.name
-        return manifold_batch._probe(tool.node, str(root), str(script))
+        return manifold_probe._probe(tool.node, str(root), str(script))
     finally:
-        manifold_batch._probe.cache_clear()
+        manifold_probe._probe.cache_clear()
 
 
 def test_the_probe_verdict_is_kept_until_the_batch_script_changes(
     tool: WasmOpenScad, tmp_path: Path
 ) -> None:
     root = _project_copy(tmp_path)
-    kept = root / manifold_batch.PROBE_CACHE
+    kept = root / manifold_probe.PROBE_CACHE
     assert _probe_fresh(tool, root).openscad_version == tool.openscad_version
     verdicts = json.loads(kept.read_text())
     assert list(verdicts.values()) == [tool.openscad_version]
@@ -219,7 +219,7 @@ def test_a_build_that_falls_back_to_cgal_says_why(tmp_path: Path, monkeypatch) -
     from squadron_cad.pipeline.transaction import build
     from squadron_cad.resolve import resolve
 
-    monkeypatch.setenv(manifold_batch.NODE_ENV, "no-such-node-here")
+    monkeypatch.setenv(manifold_probe.NODE_ENV, "no-such-node-here")
     options = BuildOptions(
         out_dir=tmp_path / "out", only=("template_straight",), slice=False, previews=False
     )

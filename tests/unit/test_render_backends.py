@@ -16,7 +16,7 @@ import pytest
 import trimesh
 
 from squadron_cad.errors import InputError, ToolError
-from squadron_cad.render import manifold_batch, node_tools, openscad
+from squadron_cad.render import manifold_probe, node_tools, openscad
 from squadron_cad.render.backends import select_backend
 from squadron_cad.render.manifold_batch import BatchJob, share_out
 from squadron_cad.render.openscad import backend_of_log, top_level_kind
@@ -117,7 +117,7 @@ def test_install_does_nothing_when_the_pinned_version_is_there(tmp_path: Path) -
     package = tmp_path / "node_modules" / node_tools.PACKAGE
     package.mkdir(parents=True)
     (package / "package.json").write_text(json.dumps({"version": node_tools.pin().version}))
-    said = manifold_batch.install(tmp_path)
+    said = node_tools.install(tmp_path)
     assert said.startswith(f"{node_tools.PACKAGE} {node_tools.pin().version} is installed in ")
     # A per-user folder gets a lock of the pin alone, so npm ci there checks the tarball.
     lock = json.loads((tmp_path / "package-lock.json").read_text())
@@ -127,7 +127,7 @@ def test_install_does_nothing_when_the_pinned_version_is_there(tmp_path: Path) -
 
 def test_a_missing_package_is_named_by_the_probe(tmp_path: Path) -> None:
     node_tools.write_npm_project(tmp_path)
-    reason = manifold_batch.unavailable_reason(root=tmp_path)
+    reason = manifold_probe.unavailable_reason(root=tmp_path)
     if reason is not None and reason.startswith("node not found"):
         pytest.skip("node is not installed")
     assert reason is not None

@@ -130,7 +130,9 @@ def test_a_build_past_its_time_limit_is_stopped(tmp_path: Path) -> None:
     assert events[-1]["event"] == "ended"
     assert "stopped after 0.5 s" in events[-1]["stopped"]
     assert not group_alive(running.process.pid)
-    assert not (tmp_path / "out" / "manifest.json").exists()
+    # seen once (old code, the suite's load): the kit was there after the stop; what the
+    # build said and how it ended, should it happen again
+    assert not (tmp_path / "out" / "manifest.json").exists(), events[-3:]
 
 
 def test_serve_refuses_an_unknown_kit_before_listening() -> None:
