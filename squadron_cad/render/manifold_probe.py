@@ -15,7 +15,6 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
 from collections.abc import Sequence
@@ -24,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from squadron_cad.errors import ToolError
-from squadron_cad.render import manifold_batch
+from squadron_cad.render import manifold_batch, openscad
 from squadron_cad.render.atomic import read_json_object, write_bytes
 from squadron_cad.render.manifold_batch import BatchJob, WasmOpenScad, run_batch
 from squadron_cad.render.node_tools import (
@@ -136,21 +135,13 @@ def _remember_probe(root: Path, key: str, openscad_version: str) -> None:
 
 
 def _node_version(node: str) -> str:
-    text = _run_quick([node, "--version"])
+    text = openscad.run_quick([node, "--version"], timeout_s=120.0)
     match = re.fullmatch(r"v(\d+)\.(\d+)\.(\d+)", text.strip())
     if match is None:
         raise ToolError(f"{node} does not answer like node: {text[:100]!r}")
     if int(match.group(1)) < MIN_NODE_MAJOR:
         raise ToolError(f"node {text.strip()} is too old: {PACKAGE} needs node {MIN_NODE_MAJOR}+")
     return text.strip()
-
-
-def _run_quick(command: list[str]) -> str:
-    try:
-        done = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
-    except (OSError, subprocess.TimeoutExpired) as error:
-        raise ToolError(f"cannot run {command[0]}: {error}") from error
-    return done.stdout + done.stderr
 
 
 def probe_source() -> str:

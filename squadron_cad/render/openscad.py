@@ -84,11 +84,11 @@ def locate(executable: str | None = None) -> OpenScad:
 
 @lru_cache(maxsize=8)
 def _probe(executable: str) -> OpenScad:
-    version_text = _run_quick([executable, "--version"])
+    version_text = run_quick([executable, "--version"])
     match = re.search(r"OpenSCAD version (\S+)", version_text)
     if match is None:
         raise ToolError(f"{executable} does not answer like OpenSCAD: {version_text[:200]!r}")
-    help_text = _run_quick([executable, "--help"])
+    help_text = run_quick([executable, "--help"])
     offered = "--backend" in help_text and "manifold" in help_text.lower()
     manifold = offered and _manifold_runs(executable)
     return OpenScad(executable=executable, version=match.group(1), manifold=manifold)
@@ -132,9 +132,12 @@ def backend_of_log(part: str, log: str, manifold_asked: bool) -> str:
     )
 
 
-def _run_quick(command: list[str]) -> str:
+def run_quick(command: list[str], timeout_s: float = 60.0) -> str:
+    """A tool's quick answer (--version, --help): its output, or a ToolError in one line."""
     try:
-        done = subprocess.run(command, capture_output=True, text=True, timeout=60, check=False)
+        done = subprocess.run(
+            command, capture_output=True, text=True, timeout=timeout_s, check=False
+        )
     except (OSError, subprocess.TimeoutExpired) as error:
         raise ToolError(f"cannot run {command[0]}: {error}") from error
     return done.stdout + done.stderr
