@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 import pytest
 import trimesh
+from helpers import TEST_JOBS
 
 from squadron_cad.checks.mesh import load_mesh
 from squadron_cad.kit import Part, design_of, kit_of
@@ -58,7 +59,7 @@ def render_parts(shared_cache: Path) -> Callable[[KitParamsBase, Iterable[str], 
         options = BuildOptions(
             out_dir=folder,
             only=tuple(names),
-            jobs=2,
+            jobs=TEST_JOBS,
             previews=False,
             slice=False,
             plates=False,
@@ -121,7 +122,7 @@ def _build(
     name: str, own: Path, shared_cache: Path, params: KitParamsBase, **options: Any
 ) -> BuildReport:
     def make(folder: Path) -> BuildReport:
-        settings = BuildOptions(out_dir=folder, jobs=2, cache_dir=shared_cache, **options)
+        settings = BuildOptions(out_dir=folder, jobs=TEST_JOBS, cache_dir=shared_cache, **options)
         return build(params, settings)
 
     return _once_per_run(name, own, shared_cache, make)

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from helpers import TEST_JOBS
 from PIL import Image
 
 from squadron_cad.kits.squadron_leader import scenes
@@ -27,7 +28,7 @@ def kit(tmp_path_factory, shared_cache: Path) -> BuildReport:
     sizes = ["previews.width_px=800", "previews.height_px=600"]
     params = resolve(overrides=["quality=draft", *sizes])
     out = tmp_path_factory.mktemp("previews")
-    options = BuildOptions(out_dir=out, jobs=2, slice=False, cache_dir=shared_cache)
+    options = BuildOptions(out_dir=out, jobs=TEST_JOBS, slice=False, cache_dir=shared_cache)
     report = build(params, options)  # the pictures, not the slicer's figures
     write_layout(report.out_dir)
     return report
@@ -134,7 +135,9 @@ def test_a_kit_built_elsewhere_with_the_same_cache_takes_its_pictures_from_it(
         return snapshot(view, *args)
 
     monkeypatch.setattr(previews, "snapshot", drawing)
-    options = BuildOptions(out_dir=tmp_path / "again", jobs=2, slice=False, cache_dir=shared_cache)
+    options = BuildOptions(
+        out_dir=tmp_path / "again", jobs=TEST_JOBS, slice=False, cache_dir=shared_cache
+    )
     again = build(kit.params, options)
     assert not [notice for notice in again.notices if "previews" in notice], again.notices
     unchanged = [name for name, other_mesh in redrawn.items() if not other_mesh]

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 import trimesh
+from helpers import TEST_JOBS
 
 from squadron_cad.checks.mesh import load_mesh
 from squadron_cad.checks.printability import bridge_finding, overhang_finding
@@ -39,7 +40,7 @@ def plate(tmp_path_factory, shared_cache) -> PlateReport:
     """The default kit's plate; its coupons in the session's cache (the customizer's
     test builds the same plate from the page)."""
     out = tmp_path_factory.mktemp("tol") / "tolerance"
-    return build_plate(resolve(), out, LADDER, jobs=2, cache_dir=shared_cache)
+    return build_plate(resolve(), out, LADDER, jobs=TEST_JOBS, cache_dir=shared_cache)
 
 
 def test_the_folder_holds_the_plate_picture_and_steps(plate: PlateReport) -> None:

@@ -16,7 +16,7 @@ import lib3mf
 import numpy as np
 import pytest
 import trimesh
-from helpers import registered
+from helpers import TEST_JOBS, registered
 from PIL import Image
 from toykit import TOY_KIT
 
@@ -35,7 +35,7 @@ def toy_build(tmp_path_factory: pytest.TempPathFactory) -> Iterator[BuildReport]
     registered lent its words, tray and tile, to test_engine_boundary's engine check)."""
     with registered(TOY_KIT):
         out = tmp_path_factory.mktemp("toy") / "kit"
-        yield build(resolve(kit="toy"), BuildOptions(out_dir=out, jobs=2))
+        yield build(resolve(kit="toy"), BuildOptions(out_dir=out, jobs=TEST_JOBS))
 
 
 def test_the_toy_kit_builds_whole_and_passes(toy_build: BuildReport) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from helpers import TEST_JOBS
 from kit_files import PARTS, copy_of
 
 from squadron_cad.pipeline.options import BuildOptions
@@ -17,7 +18,7 @@ from squadron_cad.resolve import resolve
 def good_outputs(tmp_path_factory) -> Path:
     """A kit of two parts (quick to render, enough to hurt)."""
     out = tmp_path_factory.mktemp("good") / "out"
-    build(resolve(), BuildOptions(out_dir=out, only=tuple(PARTS), jobs=2))
+    build(resolve(), BuildOptions(out_dir=out, only=tuple(PARTS), jobs=TEST_JOBS))
     return out
 
 

@@ -154,6 +154,8 @@ def test_outputs_are_readable_by_others_and_json_is_json_lines(
 
 def test_the_same_parameters_give_byte_identical_files(whole_kit: Path, tmp_path: Path) -> None:
     again = tmp_path / "again"
+    # two render batches, where the session's kit was built with one (TEST_JOBS): the
+    # files do not depend on how the renders were shared out
     build(
         resolve(overrides=["quality=draft"]), BuildOptions(out_dir=again, jobs=2, use_cache=False)
     )

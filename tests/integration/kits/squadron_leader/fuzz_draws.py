@@ -7,6 +7,8 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
+from helpers import TEST_JOBS
+
 from squadron_cad.errors import InputError
 from squadron_cad.kits.squadron_leader.params import SquadronLeaderParams
 from squadron_cad.kits.squadron_leader.parts.registry import PARTS
@@ -36,7 +38,7 @@ def renders_clean(params: SquadronLeaderParams, sets: list[str], cache: Path) ->
     with tempfile.TemporaryDirectory(prefix="squadron-fuzz-") as work:
         options = BuildOptions(
             out_dir=Path(work),
-            jobs=2,
+            jobs=TEST_JOBS,
             slice=False,
             plates=False,
             previews=False,

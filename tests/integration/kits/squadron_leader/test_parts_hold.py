@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 import trimesh
+from helpers import TEST_JOBS
 
 from squadron_cad.checks.mesh import load_mesh
 from squadron_cad.components.ruler_joint import measure as joint
@@ -40,7 +41,7 @@ def kit(request, tmp_path_factory, shared_cache: Path) -> Kit:
     options = BuildOptions(
         out_dir=tmp_path_factory.mktemp(f"parts{request.param}"),
         only=PARTS,
-        jobs=2,
+        jobs=TEST_JOBS,
         slice=False,
         plates=False,
         previews=False,

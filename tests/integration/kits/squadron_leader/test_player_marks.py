@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 import trimesh
+from helpers import TEST_JOBS
 from shapely.geometry import MultiPolygon, Polygon
 
 from squadron_cad.checks import meshgeo
@@ -35,7 +36,7 @@ def kit(tmp_path_factory, shared_cache: Path) -> BuildReport:
     options = BuildOptions(
         out_dir=tmp_path_factory.mktemp("marks"),
         only=MARKED,
-        jobs=2,
+        jobs=TEST_JOBS,
         slice=False,
         plates=False,
         previews=False,

@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 
 import pytest
+from helpers import TEST_JOBS
 
 from squadron_cad.checks.mesh import load_mesh
 from squadron_cad.kits.squadron_leader.sections import TokenParams
@@ -42,7 +43,7 @@ def built(request, tmp_path_factory, shared_cache):
     params = resolve(overrides=[f"token.width_mm={width:g}", "quality=draft", *tin])
     options = BuildOptions(
         out_dir=tmp_path_factory.mktemp(f"width{width:g}"),
-        jobs=2,
+        jobs=TEST_JOBS,
         previews=False,
         slice=False,
         plates=False,

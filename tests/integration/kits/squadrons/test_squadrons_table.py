@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 import trimesh
+from helpers import TEST_JOBS
 from shapely.geometry import box
 from shapely.ops import unary_union
 
@@ -203,7 +204,7 @@ def coupons(tmp_path_factory, shared_cache):
     ladder = Ladder.parse("0.15:0.25:0.05")
     out = tmp_path_factory.mktemp("sq_tol") / "tolerance"
     params = resolve(kit="squadrons")
-    return build_plate(params, out, ladder, jobs=2, picture=False, cache_dir=shared_cache)
+    return build_plate(params, out, ladder, jobs=TEST_JOBS, picture=False, cache_dir=shared_cache)
 
 
 def test_the_kits_fits_print_as_coupons_that_measure_their_labels(coupons) -> None:
