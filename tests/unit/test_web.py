@@ -154,3 +154,45 @@ def test_a_page_gone_mid_answer_prints_no_traceback(
     finally:
         server.close()
     assert ("Traceback" in capsys.readouterr().err) == shown
+
+
+# A runner whose imports swallow a stop, as a library catching every exception does: the
+# stop lands (SIGINT to itself) inside "load", which carries on; then its build arrives.
+SWALLOWING_RUNNER = """
+import os, signal, sys
+from squadron_cad.cli import prestarted
+
+def load():
+    try:
+        os.kill(os.getpid(), signal.SIGINT)
+    except BaseException:
+        pass  # swallowed, as trimesh's optional imports do
+
+prestarted.load = load
+try:
+    prestarted.main()
+except KeyboardInterrupt:
+    sys.exit(130)
+"""
+
+
+def test_a_stop_swallowed_while_the_runner_imports_still_stops_the_build(
+    tmp_path: Path,
+) -> None:
+    """The page's time limit at 0.5 s once found the kit written: its SIGINT had landed in
+    the runner's imports and was lost, and the build ran to its end."""
+    import subprocess
+    import sys
+
+    out = tmp_path / "out"
+    job = json.dumps(["build", "--out", str(out), "--only", "plane_token", "--no-slice"])
+    done = subprocess.run(
+        [sys.executable, "-c", SWALLOWING_RUNNER],
+        input=job + "\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 130, done.stderr
+    assert not out.exists()
