@@ -17,7 +17,9 @@ from squadron_cad.checks.findings import Finding, verdict
 
 DIRECTIONS = {"+x": (1.0, 0.0), "-x": (-1.0, 0.0), "+y": (0.0, 1.0), "-y": (0.0, -1.0)}
 TOUCH_MM = 1e-4  # closer than this, two faces touch
-FINE_MM = 0.005  # the measures' last step: a travel this close over the limit is at it
+COARSE_MM = 0.25  # the sweep's step before it bisects to the collision
+FINE_MM = 0.005  # the sweep's last step: a travel this close over the limit is at it
+REACH_MM = 30.0  # travel beyond this is reported as this
 
 
 @dataclass(frozen=True)

@@ -30,14 +30,21 @@ from shapely.geometry import LineString, MultiPolygon, Point, Polygon, box
 from squadron_cad.checks import meshgeo
 from squadron_cad.checks.findings import Finding, verdict
 from squadron_cad.checks.fits import OVERLAP_EPS_MM3, fit_finding, overlap_finding, signed_gap
-from squadron_cad.checks.travel import DIRECTIONS, FINE_MM, TOUCH_MM, Body, Travel, rattle_finding
+from squadron_cad.checks.travel import (
+    COARSE_MM,
+    DIRECTIONS,
+    FINE_MM,
+    REACH_MM,
+    TOUCH_MM,
+    Body,
+    Travel,
+    rattle_finding,
+)
 from squadron_cad.params import ChecksParams, TinParams, TrayParams
 
 if TYPE_CHECKING:  # a layout is read, never made, here
     from squadron_cad.fit.layout import Layout, Placement
 
-COARSE_MM = 0.25  # sweep step before bisecting to the collision
-REACH_MM = 30.0  # travel beyond this is reported as this
 EDGE_MM = 0.05  # sections are taken this far inside a piece's heights (not on a face)
 SHARES = (0.0, 0.25, 0.5, 0.75, 1.0)  # heights across a piece a slide is tried at
 PROBE_MM = 0.1  # the tongue's top is found this far inside its outer face

@@ -14,9 +14,7 @@ import numpy as np
 import shapely
 from shapely.geometry import Polygon
 
-COARSE_MM = 0.25  # sweep step before bisecting to the collision
-FINE_MM = 0.005
-REACH_MM = 30.0  # travel beyond this is reported as this
+from squadron_cad.checks.travel import COARSE_MM, FINE_MM, REACH_MM
 
 
 @dataclass(frozen=True)

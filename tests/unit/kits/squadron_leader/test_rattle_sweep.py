@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 import shapely
 
+from squadron_cad.checks.travel import COARSE_MM, FINE_MM, REACH_MM
 from squadron_cad.kits.squadron_leader.stowing import travel
-from squadron_cad.kits.squadron_leader.stowing.sliding import COARSE_MM, FINE_MM, REACH_MM
 from squadron_cad.kits.squadron_leader.stowing.tin_fit import solve
 from squadron_cad.resolve import resolve
 
