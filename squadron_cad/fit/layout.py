@@ -160,6 +160,32 @@ def score(margins: dict[str, float]) -> float:
     return min(margins["x"], margins["y"], margins["z"], 2 * margins["corner"])
 
 
+def held_by(layout: Layout, pocket: Pocket) -> list[Placement]:
+    """The pieces in a pocket: those of the unit it is named for, else those whose unit's
+    centre lies inside it (a kit's pocket may hold several units: each player's dial)."""
+    named = [q for q in layout.placements if q.unit == pocket.name]
+    if named or pocket.on_top:
+        return named
+    units = {pocket.name for pocket in layout.pockets}
+    return [
+        q
+        for q in layout.placements
+        if not q.on_top and q.unit not in units and _inside(pocket.points, q.unit_bounds)
+    ]
+
+
+def _inside(outline: np.ndarray, bounds: Bounds) -> bool:
+    """Whether the centre of `bounds` lies inside the closed outline (even-odd rule)."""
+    (x0, y0, _), (x1, y1, _) = bounds
+    x, y = (x0 + x1) / 2, (y0 + y1) / 2
+    xs, ys = outline[:, 0], outline[:, 1]
+    xn, yn = np.roll(xs, -1), np.roll(ys, -1)
+    crosses = (ys > y) != (yn > y)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        at = xs + (y - ys) * (xn - xs) / (yn - ys)
+    return bool(np.count_nonzero(crosses & (x < at)) % 2)
+
+
 def pocket_label(name: str, names: list[str]) -> str:
     """'cards_1' reads 'cards' when it is the only pocket of its kind."""
     stem, _, number = name.rpartition("_")

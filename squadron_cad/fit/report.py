@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from squadron_cad.fit.layout import BoxShape, Layout, Placement, pocket_label
+from squadron_cad.fit.layout import BoxShape, Layout, Placement, held_by, pocket_label
 from squadron_cad.kit import Part, kit_of
 
 _NUMBERED = re.compile(r"^(.*\D) \d+$")  # "ship base 7" is one of the kit's ship bases
@@ -59,7 +59,7 @@ def pocket_lines(layout: Layout, parts: Iterable[Part]) -> list[str]:
     names = [pocket.name for pocket in layout.pockets]
     lines = []
     for pocket in layout.pockets:
-        held = [placed for placed in layout.placements if placed.unit == pocket.name]
+        held = held_by(layout, pocket)
         width, length = pocket.size
         depth = pocket.z_top - pocket.z_bottom
         lines.append(

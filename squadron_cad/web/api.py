@@ -169,6 +169,16 @@ def _as_text(item: Field, value: Any) -> str:
     return str(value)
 
 
+def first_kit(named: str | None) -> str | None:
+    """The kit the page opens on: serve's --kit, else the default kit (as `build`'s)."""
+    if named:
+        return named
+    try:
+        return default_kit().name
+    except InputError:  # no default installed: the page takes the first listed
+        return None
+
+
 def kits_list() -> list[dict[str, Any]]:
     return [
         {"name": k.name, "title": k.title, "notes": k.notes, "credit": k.credit}

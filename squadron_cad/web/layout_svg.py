@@ -11,8 +11,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from html import escape
+from itertools import combinations, pairwise
 
-from squadron_cad.fit.layout import Layout, Placement, Pocket, pocket_label
+from squadron_cad.fit.layout import Layout, Placement, Pocket, held_by, pocket_label
 from squadron_cad.fit.units import octagon_points
 from squadron_cad.geometry.outlines import rounded_rect_points
 from squadron_cad.kit import Kit
@@ -28,6 +29,10 @@ TIN, BOX, POCKET, PIECE, BOUGHT, ON_TOP, LIMIT = (
     "#d62828",
 )
 AXIS_WORDS = {"x": "length", "y": "width", "z": "depth", "corner": "corner"}
+CHAR_EM = 0.6  # a sans-serif letter's width, in letter sizes (bold, generous)
+SMALLEST = 0.6  # a name smaller than this share of the drawing's letters is a number instead
+LINE = 1.3  # a line of text's height, in letter sizes
+NUMBERED = 'fill="#102040"'  # the style of a numbered pocket's line below the box
 
 
 def _path(points: Iterable[Sequence[float]]) -> str:
@@ -78,9 +83,11 @@ def layout_svg(layout: Layout, params: KitParamsBase, kit: Kit) -> str:
     length = tin.inner_length_mm if tin else box.length
     width = tin.inner_width_mm if tin else box.width
     size = max(2.4, min(length, width) / 28)  # letters in mm, readable at any tin size
+    pockets, below = _pockets(layout, kit, size)
     pad = size * 5
     left, top = -length / 2 - pad, -width / 2 - pad
-    view = f"{left:.2f} {top:.2f} {length + 2 * pad:.2f} {width + 2 * pad + size * 2:.2f}"
+    tall = width + 2 * pad + size * (2 + LINE * max(len(below) - 1, 0))
+    view = f"{left:.2f} {top:.2f} {length + 2 * pad:.2f} {tall:.2f}"
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{view}" class="layout" '
         f'role="img" font-family="sans-serif">',
@@ -106,26 +113,33 @@ def layout_svg(layout: Layout, params: KitParamsBase, kit: Kit) -> str:
             "box (inside)",
         )
     )
-    parts += _pockets(layout, kit, size)
+    parts += pockets
+    for line, (words, extra) in enumerate(below):  # under the spare room's line
+        y = -box.width / 2 - size * (4.4 + LINE * line)
+        parts.append(_text(0, y, words, size * _fits(words, length + pad, size), extra))
     parts += _notches(layout, size)
     parts += _margins(layout, size)
     parts.append("</svg>")
     return "\n".join(parts)
 
 
-def _pockets(layout: Layout, kit: Kit, size: float) -> list[str]:
+def _fits(words: str, room_mm: float, size: float) -> float:
+    """The share of the full letter size at which `words` fit across `room_mm`."""
+    return min(1.0, room_mm / max(len(words) * size * CHAR_EM, 1e-6))
+
+
+def _pockets(layout: Layout, kit: Kit, size: float) -> tuple[list[str], list[tuple[str, str]]]:
+    """The pockets, their pieces and labels, and the lines written below the box: what lies
+    on top under the lid, and what a pocket too small for its label holds (its number)."""
     bought = {q.part for q in layout.placements if q.part not in kit.part_names}
     pockets = {pocket.name: pocket for pocket in layout.pockets}
-    held: dict[str, list[Placement]] = {}
-    for placed in layout.placements:
-        held.setdefault(placed.unit, []).append(placed)
     names = [pocket.name for pocket in layout.pockets]
-    drawn, labels = [], []
+    drawn: list[str] = []
+    labels: list[str] = []
+    below: list[tuple[str, str]] = []
     for pocket in layout.pockets:
-        inside = [
-            q for q in layout.placements if q.unit == pocket.name or (pocket.on_top and q.on_top)
-        ]
-        what = contents_line(kit, inside)
+        on_top = [q for q in layout.placements if q.on_top] if pocket.on_top else []
+        what = contents_line(kit, on_top or held_by(layout, pocket))
         if pocket.on_top:
             style = f'fill="none" stroke="{ON_TOP}" stroke-width="0.45" stroke-dasharray="1.6 0.8"'
             drawn.append(_polygon(pocket.points, style, f"on top, under the lid: {what}"))
@@ -133,19 +147,16 @@ def _pockets(layout: Layout, kit: Kit, size: float) -> list[str]:
         drawn.append(
             _polygon(pocket.points, f'fill="{POCKET}" stroke="{BOX}" stroke-width="0.3"', what)
         )
-        x0, y0, x1, y1 = pocket.bounds_2d
-        fits = min(1.0, (x1 - x0) / max(len(what), 1) / (size * 0.5))
-        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-        labels.append(
-            _text(
-                cx,
-                cy + size * 0.6,
-                pocket_label(pocket.name, names),
-                size,
-                'font-weight="bold" fill="#102040"',
-            )
-        )
-        labels.append(_text(cx, cy - size * 0.6, what, size * max(fits, 0.55), 'fill="#102040"'))
+        name = pocket_label(pocket.name, names)
+        shown = _label(pocket, name, what, size)
+        if shown is None:  # a number inside, its words below the box
+            number = str(len([b for b in below if b[1] == NUMBERED]) + 1)
+            x0, y0, x1, y1 = pocket.bounds_2d
+            small = min(size, (y1 - y0) * 0.8, (x1 - x0) / (len(number) * CHAR_EM))
+            bold = 'font-weight="bold" fill="#102040"'
+            shown = [_text((x0 + x1) / 2, (y0 + y1) / 2, number, small, bold)]
+            below.append((f"{number}: {name}, {what}", NUMBERED))
+        labels += shown
     for placed in layout.placements:
         if placed.on_top:
             continue
@@ -155,9 +166,50 @@ def _pockets(layout: Layout, kit: Kit, size: float) -> list[str]:
     on_top = [q for q in layout.placements if q.on_top]
     if on_top:  # below the drawing: over the pockets it would hide their labels
         words = f"dashed: on top, under the lid: {contents_line(kit, on_top)}"
-        bottom = -layout.box.width / 2 - size * 4.4
-        labels.append(_text(0, bottom, words, size, f'fill="{ON_TOP}" font-style="italic"'))
-    return drawn + labels
+        below.insert(0, (words, f'fill="{ON_TOP}" font-style="italic"'))
+    return drawn + labels, below
+
+
+def _label(pocket: Pocket, name: str, what: str, size: float) -> list[str] | None:
+    """The pocket's name over what it holds (over up to three lines), each as large as fits
+    across the pocket; the name alone where what it holds does not fit; None when not even
+    the name does."""
+    x0, y0, x1, y1 = pocket.bounds_2d
+    room, high = (x1 - x0) - size * 0.4, (y1 - y0) - size * 0.4  # clear of the edges
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    name_size = size * _fits(name, room, size)
+    if name_size < size * SMALLEST or high < name_size * LINE:
+        return None
+    # a halo of the pocket's colour keeps the words legible over the pieces' outlines
+    halo = f'fill="#102040" stroke="{POCKET}" stroke-width="{size * 0.25:.2f}" paint-order="stroke"'
+    heading = f'font-weight="bold" {halo}'
+    lines, what_size = _wrapped(what, room, high / LINE - name_size, size)
+    if not lines:
+        return [_text(cx, cy, name, name_size, heading)]
+    top = cy + (name_size + what_size * len(lines)) * LINE / 2  # the block, centred
+    shown = [_text(cx, top - name_size * LINE / 2, name, name_size, heading)]
+    for row, line in enumerate(lines):
+        y = top - name_size * LINE - what_size * LINE * (row + 0.5)
+        shown.append(_text(cx, y, line, what_size, halo))
+    return shown
+
+
+def _wrapped(what: str, room: float, high: float, size: float) -> tuple[list[str], float]:
+    """What a pocket holds, broken after its commas into the fewest lines (up to three) at
+    the largest letters that fit `room` across and `high` (in letters) down: ([], 0) when
+    none is at least SMALLEST of the drawing's letters."""
+    items = what.split(", ")
+    best: tuple[list[str], float] = ([], 0.0)
+    for count in range(1, min(3, len(items)) + 1):
+        for cuts in combinations(range(1, len(items)), count - 1):
+            edges = [0, *cuts, len(items)]
+            ends = pairwise(edges)
+            lines = [", ".join(items[a:b]) + ("," * (b < len(items))) for a, b in ends]
+            letters = size * min(_fits(line, room, size) for line in lines)
+            letters = min(letters, high / count)
+            if letters >= size * SMALLEST and letters > best[1] * 1.05:
+                best = (lines, letters)
+    return best
 
 
 def _notches(layout: Layout, size: float) -> list[str]:

@@ -248,7 +248,7 @@ class Handler(BaseHTTPRequestHandler):
         from squadron_cad.web import api
 
         if path == "/api/kits":
-            self._json({"kits": api.kits_list(), "first": self.server.first_kit})
+            self._json({"kits": api.kits_list(), "first": api.first_kit(self.server.first_kit)})
         elif path == "/api/form":
             self._json(api.form(query.get("kit") or self.server.first_kit))
         elif path == "/api/built":

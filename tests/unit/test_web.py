@@ -5,15 +5,17 @@ from __future__ import annotations
 import hashlib
 import json
 from pathlib import Path
+from xml.etree import ElementTree
 
 import pytest
 
 from squadron_cad.errors import InputError
+from squadron_cad.fit.layout import held_by, pocket_label
 from squadron_cad.kit import installed_kits, load_kit
 from squadron_cad.resolve import resolve
 from squadron_cad.web import api, downloads, vendor
 from squadron_cad.web.form import form_fields
-from squadron_cad.web.layout_svg import layout_svg
+from squadron_cad.web.layout_svg import CHAR_EM, contents_line, layout_svg
 
 KITS = sorted(installed_kits())
 ROOT = Path(__file__).resolve().parents[2]
@@ -120,6 +122,47 @@ def test_the_drawing_labels_every_pocket_and_names_every_piece(kit: str) -> None
             assert f"<title>{placed.name.replace('_', ' ')} (" in svg
     assert svg.count('class="piece"') == sum(1 for q in layout.placements if not q.on_top)
     assert "(limits)" in svg
+
+
+LABELLED = [(kit, None) for kit in KITS] + [("squadron-leader", "altoids")]
+
+
+@pytest.mark.parametrize(("kit", "tin"), LABELLED)
+def test_each_pockets_label_lies_inside_it_or_is_a_number_told_below(
+    kit: str, tin: str | None
+) -> None:
+    """Squadrons' 'mission clip' label ran over its 9 x 4 mm pocket and the one beside it;
+    Squadron Leader's dice, ruler and dials pockets said nothing of what they hold."""
+    params = resolve(kit=kit, tin=tin)
+    game = load_kit(kit)
+    layout = game.design(params).layout
+    root = ElementTree.fromstring(layout_svg(layout, params, game))
+    texts = [
+        (t.text or "", float(t.get("x", 0)), -float(t.get("y", 0)), float(t.get("font-size", 0)))
+        for t in root.iter("{http://www.w3.org/2000/svg}text")
+        if t.get("x") is not None
+    ]
+    names = [pocket.name for pocket in layout.pockets]
+    for pocket in layout.pockets:
+        if pocket.on_top:
+            continue
+        x0, y0, x1, y1 = pocket.bounds_2d
+        inside = [t for t in texts if x0 < t[1] < x1 and y0 < t[2] < y1]
+        for words, x, y, size in inside:  # within the pocket, across and up
+            half = len(words) * CHAR_EM * size / 2
+            assert x0 <= x - half, (pocket.name, words)
+            assert x + half <= x1, (pocket.name, words)
+            assert y0 <= y - size / 2, (pocket.name, words)
+            assert y + size / 2 <= y1, (pocket.name, words)
+        label = pocket_label(pocket.name, names)
+        held = contents_line(game, held_by(layout, pocket))
+        assert held, pocket.name
+        shown = [t[0] for t in inside]
+        if label in shown:
+            continue
+        assert len(shown) == 1, (pocket.name, shown)
+        assert shown[0].isdigit(), (pocket.name, shown)
+        assert f"{shown[0]}: {label}, {held}" in [t[0] for t in texts], pocket.name
 
 
 def test_only_listed_files_are_served(tmp_path: Path) -> None:

@@ -41,6 +41,13 @@ def test_it_listens_on_loopback_only(server) -> None:
     assert listening == [("127.0.0.1", port)]
 
 
+def test_with_no_kit_named_the_page_opens_on_the_default_kit(server) -> None:
+    """serve without --kit: the page opened on the first kit listed (Space Planes)."""
+    status, body = ask(server, "GET", "/api/kits")
+    assert status == 200
+    assert json.loads(body)["first"] == "squadron-leader"
+
+
 def test_a_host_that_is_not_loopback_is_refused(server) -> None:
     assert ask(server, "GET", "/api/kits", Host="evil.example:80")[0] == 421
     assert ask(server, "POST", "/api/fit", FIT, Host="attacker.test")[0] == 421
