@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +26,7 @@ from squadron_cad.checks.meshgeo import top_face_z
 from squadron_cad.checks.slicer import SlicerError, SliceResult, SliceSettings, slice_part
 from squadron_cad.emit import emit
 from squadron_cad.errors import InputError, ToolError
-from squadron_cad.kit import Coupon, Kit, Part, kit_of
+from squadron_cad.kit import Coupon, Part, kit_of
 from squadron_cad.outfolder import (
     no_trace_if_unfinished,
     prepare_cache,
@@ -54,12 +54,21 @@ from squadron_cad.tolerance_choice import (
     with_value,
     write_choice,
 )
+from squadron_cad.tolerance_report import (
+    PICTURE,
+    PLATE,
+    README,
+    PlateReport,
+    readme,
+    report_lines,
+)
 
-__all__ = [  # the choosing half lives in tolerance_choice; the CLI and tests read it here
+__all__ = [  # the choosing half lives in tolerance_choice, the words in tolerance_report
     "CHOICE_HEADER",
     "DEFAULT_LADDER",
     "NO_LAYERS",
     "Ladder",
+    "PlateReport",
     "build_plate",
     "choice_values",
     "left_off",
@@ -68,14 +77,9 @@ __all__ = [  # the choosing half lives in tolerance_choice; the CLI and tests re
     "write_choice",
 ]
 KIND = "tolerance"  # the output folder's kind (squadron_cad.outfolder)
-PLATE = "tolerance_plate"
 COUPON_FOLDER = "coupons"
-PICTURE = "tolerance_plate.png"
 REPORT = "tolerance.json"
-README = "README.md"
 MATE = "mate"
-LIMIT_MINUTES = 15.0  # the plate must stay a quick print (issue #18)
-LIMIT_GRAMS = 5.0
 MATE_COLOUR = COLOUR_NAMES["silver"]
 STEP_COLOUR = COLOUR_NAMES["orange"]
 CAMERA = "0,0,0,25,0,0,0"  # from the front and above, numerals upright
@@ -121,34 +125,6 @@ class CouponPiece:
         return Part(
             name=self.name, title=f"{coupon.title}: {self.label}", builder=builder, group="shared"
         )
-
-
-@dataclass
-class PlateReport:
-    out: Path
-    measures: list[dict[str, Any]]
-    slice: SliceResult | None
-    slice_note: str
-    files: list[str]
-    picture: bool = True
-    left_off: dict[str, dict[float, str]] = field(default_factory=dict)  # fit -> mm -> why
-
-    @property
-    def minutes(self) -> float | None:
-        return None if self.slice is None else self.slice.print_seconds / 60
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "coupons": self.measures,
-            "slicer": None if self.slice is None else self.slice.as_dict(),
-            "slicer_note": self.slice_note,
-            "limits": {"minutes": LIMIT_MINUTES, "grams": LIMIT_GRAMS},
-            "left_off": [
-                {"fit": fit, "label_mm": value, "refused": why}
-                for fit, steps in self.left_off.items()
-                for value, why in steps.items()
-            ],
-        }
 
 
 def pieces_of(
@@ -335,57 +311,6 @@ def slice_plate(stl: Path, params: KitParamsBase) -> tuple[SliceResult | None, s
     )
 
 
-def readme(kit: Kit, ladder: Ladder, report: PlateReport) -> str:
-    coupons = coupons_of(kit)
-    lines = [
-        f"# {kit.title}: tolerance test print",
-        "",
-        f"One plate, `{PLATE}.3mf` (or `.stl`), with one row per fit: the mate (grey in the",
-        "picture) and one coupon per clearance, labelled in mm in raised numerals.",
-        "",
-    ]
-    if report.picture:
-        lines += [f"![the plate]({PICTURE})", ""]
-    if report.slice is not None:
-        lines += [
-            f"Print time {report.slice.print_seconds / 60:.1f} min, filament "
-            f"{report.slice.filament_g:.2f} g ({report.slice_note}).",
-            "",
-        ]
-    else:
-        lines += [f"Print time and filament: {report.slice_note}.", ""]
-    lines += ["## Steps", "", "1. Print the plate in the filament and on the printer you will use."]
-    steps = ", ".join(f"{value:.2f}" for value in ladder.values)
-    lines += [f"2. The clearances, in mm: {steps}. For each fit:", ""]
-    for coupon in coupons:
-        lines.append(f"   - **{coupon.fit}**, {coupon.title} (`{coupon.key}`): {coupon.how}.")
-    for fit, refused in report.left_off.items():
-        values = ", ".join(f"{value:.2f}" for value in refused)
-        lines.append(f"   - not printed for **{fit}**: {values} (the kit refuses them with your")
-        lines.append(f"     parameters: {next(iter(refused.values()))})")
-    printed = {
-        c.fit: [v for v in ladder.values if v not in report.left_off.get(c.fit, {})]
-        for c in coupons
-    }
-    example = " ".join(
-        f"{fit}={values[len(values) // 2]:.2f}" for fit, values in printed.items() if values
-    )
-    lines += [
-        "",
-        f"3. Write your choice: `squadron-cad tolerance --choose {example} --out-params fits.yaml`",
-        "4. Build with it: `squadron-cad build --params fits.yaml`",
-        "",
-        "## Measured on the meshes",
-        "",
-        "| fit | label (mm) | measured (mm) |",
-        "|---|---|---|",
-    ]
-    lines += [
-        f"| {m['fit']} | {m['label_mm']:.2f} | {m['measured_mm']:.3f} |" for m in report.measures
-    ]
-    return "\n".join(lines) + "\n"
-
-
 def build_plate(
     params: KitParamsBase,
     out: Path,
@@ -451,33 +376,7 @@ def build_lines(
         params, out, ladder, jobs=jobs, picture=picture, layers=layers, progress=progress,
         started=started, cache_dir=cache_dir,
     )  # fmt: skip
-    lines = [_left_off_line(fit, steps) for fit, steps in report.left_off.items()]
-    for fit in dict.fromkeys(m["fit"] for m in report.measures):
-        rows = [m for m in report.measures if m["fit"] == fit]
-        worst = max(abs(m["measured_mm"] - m["label_mm"]) for m in rows)
-        lines.append(
-            f"{fit}: {len(rows)} coupons {rows[0]['label_mm']:.2f}-{rows[-1]['label_mm']:.2f} mm, "
-            f"measured within {worst:.3f} mm of their labels ({rows[0]['key']})"
-        )
-    minutes = report.minutes
-    if report.slice is None or minutes is None:  # minutes: known when it was sliced
-        lines.append(f"plate: {report.slice_note}")
-    else:
-        over = minutes > LIMIT_MINUTES or report.slice.filament_g > LIMIT_GRAMS
-        lines.append(
-            f"plate: {minutes:.1f} min and {report.slice.filament_g:.2f} g "
-            f"({report.slice_note}){'; over the 15 min / 5 g aim' if over else ''}"
-        )
-    drawn = f"{PICTURE}, " if picture else ""
-    lines.append(f"wrote {out}: {PLATE}.3mf (and .stl), {drawn}{README}; read the README")
-    return lines
-
-
-def _left_off_line(fit: str, steps: dict[float, str]) -> str:
-    values = ", ".join(f"{value:.2f}" for value in steps)
-    return (
-        f"{fit}: {values} mm left off the plate: the kit refuses them: {next(iter(steps.values()))}"
-    )
+    return report_lines(report, out, picture)
 
 
 def _first(refused: dict[str, dict[float, str]]) -> str:
