@@ -11,6 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from helpers import kit_file_hashes as hashes
 
 FAKE = Path(__file__).resolve().parents[2] / "fakes" / "fake_openscad.py"
@@ -42,6 +43,12 @@ def cli(out: Path, *args: str, mode: str | None = None, **env: str) -> subproces
     return subprocess.Popen(
         command, env=environment, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
     )
+
+
+def fake_openscad(monkeypatch: pytest.MonkeyPatch, mode: str, **env: str) -> None:
+    """The fake OpenSCAD for builds this process runs (`run_cli`), misbehaving as `mode`."""
+    for name, value in {"SQUADRON_OPENSCAD": str(FAKE), "FAKE_OPENSCAD_MODE": mode, **env}.items():
+        monkeypatch.setenv(name, value)
 
 
 def only_parts() -> list[str]:

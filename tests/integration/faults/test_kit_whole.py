@@ -7,14 +7,12 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from helpers import run_cli
 from kit_files import (
     assert_kit_unchanged,
-    cli,
     copy_of,
     hashes,
 )
@@ -24,50 +22,61 @@ from squadron_cad.pipeline.transaction import build
 from squadron_cad.resolve import resolve
 
 # ---- a kit stays whole and honest -----------------------------------------------------------
+# The builds and checks run through the command's entry point in this worker (`run_cli`):
+# the same parsing and output without an interpreter start each (1.5 CPU-s for a build's
+# imports); the interrupt tests run real processes.
+
+
+def build_args(out: Path, *args: str) -> list[str]:
+    return ["build", "--out", str(out), "--quiet", *args]
+
+
+def with_env(monkeypatch: pytest.MonkeyPatch, env: dict[str, str]) -> None:
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
 
 
 def test_only_inside_a_kit_keeps_manifest_and_bom_whole(
-    whole_kit: Path, its_cache: dict[str, str], tmp_path: Path
+    whole_kit: Path, its_cache: dict[str, str], tmp_path: Path, monkeypatch, capsys
 ) -> None:
     out = copy_of(whole_kit, tmp_path)
     manifest_before = json.loads((out / "manifest.json").read_text())
-    run = cli(out, "--only", "plane_token", "--set", "quality=draft", "--quiet", **its_cache)
-    _, stderr = run.communicate(timeout=300)
-    assert run.returncode == 0, stderr
+    with_env(monkeypatch, its_cache)
+    code, _, stderr = run_cli(
+        build_args(out, "--only", "plane_token", "--set", "quality=draft"), capsys
+    )
+    assert code == 0, stderr
     manifest = json.loads((out / "manifest.json").read_text())
     assert [p["name"] for p in manifest["parts"]] == [p["name"] for p in manifest_before["parts"]]
     assert "range_ruler_3" in (out / "bom.md").read_text()
-    checked = subprocess.run(
-        [sys.executable, "-m", "squadron_cad", "check", "--out", str(out)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert checked.returncode == 0, checked.stdout + checked.stderr
-    assert "the kit's manifest" in checked.stdout
+    code, stdout, stderr = run_cli(["check", "--out", str(out)], capsys)
+    assert code == 0, stdout + stderr
+    assert "the kit's manifest" in stdout
 
 
-def test_only_with_other_parameters_is_refused(whole_kit: Path, tmp_path: Path) -> None:
+def test_only_with_other_parameters_is_refused(whole_kit: Path, tmp_path: Path, capsys) -> None:
     out = copy_of(whole_kit, tmp_path)
     before = hashes(out)
-    run = cli(out, "--only", "box", "--set", "quality=draft", "--set", "token.width_mm=27")
-    _, stderr = run.communicate(timeout=60)
-    assert run.returncode == 2
+    args = build_args(out, "--only", "box", "--set", "quality=draft", "--set", "token.width_mm=27")
+    code, _, stderr = run_cli(args, capsys)
+    assert code == 2
     assert "token.width_mm" in stderr
     assert_kit_unchanged(out, before)
 
 
-def test_only_with_no_kit_builds_those_parts_and_says_what_it_skipped(tmp_path: Path) -> None:
-    run = cli(tmp_path / "out", "--only", "plane_token", "--no-previews")
-    _, stderr = run.communicate(timeout=300)
-    assert run.returncode == 0, stderr
+def test_only_with_no_kit_builds_those_parts_and_says_what_it_skipped(
+    tmp_path: Path, capsys
+) -> None:
+    args = ["build", "--out", str(tmp_path / "out"), "--only", "plane_token", "--no-previews"]
+    code, _, stderr = run_cli(args, capsys)
+    assert code == 0, stderr
     assert "kit checks skipped" in stderr
     manifest = json.loads((tmp_path / "out" / "manifest.json").read_text())
     assert [p["name"] for p in manifest["parts"]] == ["plane_token"]
 
 
 def test_a_custom_kit_builds_and_checks_clean_against_its_own_parameters(
-    tmp_path: Path, shared_cache: Path
+    tmp_path: Path, shared_cache: Path, monkeypatch, capsys
 ) -> None:
     """Width 30, three players, a big tin. Its one-piece ruler (270 mm) is longer than the
     bed (250 x 210) but fits turned, and is sliced turned."""
@@ -75,9 +84,10 @@ def test_a_custom_kit_builds_and_checks_clean_against_its_own_parameters(
     custom = ["token.width_mm=30", "players=3", "quality=draft", "tin.inner_length_mm=170"]
     custom += ["tin.inner_width_mm=130", "tin.inner_depth_mm=45"]
     args = [a for item in custom for a in ("--set", item)]
-    run = cli(out, *args, "--no-previews", "--json", SQUADRON_CACHE=str(shared_cache))
-    stdout, stderr = run.communicate(timeout=400)
-    assert run.returncode == 0, stderr
+    with_env(monkeypatch, {"SQUADRON_CACHE": str(shared_cache)})
+    command = ["build", "--out", str(out), *args, "--no-previews", "--json"]
+    code, stdout, stderr = run_cli(command, capsys)
+    assert code == 0, stderr
     assert json.loads(stdout.splitlines()[-1])["failures"] == 0
     manifest = json.loads((out / "manifest.json").read_text())
     ruler = next(p for p in manifest["parts"] if p["name"] == "range_ruler")
@@ -87,62 +97,48 @@ def test_a_custom_kit_builds_and_checks_clean_against_its_own_parameters(
     assert "range_ruler" in manifest["slicer"]["parts"]  # sliced, turned as it lies
     # Naming the kit's own game keeps its parameters (with the default tin a custom kit
     # failed 10 checks).
-    checked = subprocess.run(
-        [sys.executable, "-m", "squadron_cad", "check", "--out", str(out), "--json",
-         "--kit", "squadron-leader"],
-        capture_output=True,
-        text=True,
-        check=False,
-    )  # fmt: skip
-    assert checked.returncode == 0, checked.stdout
+    check = ["check", "--out", str(out)]
+    code, stdout, _ = run_cli([*check, "--json", "--kit", "squadron-leader"], capsys)
+    assert code == 0, stdout
     # check runs every check between parts the build ran, the fit proof (pocket_gap) too;
     # not the filament budget, which is PrusaSlicer's figure (check does not slice)
-    ran = {json.loads(line).get("check") for line in checked.stdout.splitlines()}
+    ran = {json.loads(line).get("check") for line in stdout.splitlines()}
     built = {f["check"] for f in manifest["kit_checks"]} - {"filament_budget"}
     assert "pocket_gap" in built
     assert built <= ran, built - ran
     # Another game's is refused (it passed a Squadron Leader kit as 1 Space Planes part).
-    named = subprocess.run(
-        [sys.executable, "-m", "squadron_cad", "check", "--out", str(out), "--kit", "space-planes"],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert named.returncode == 2, named.stdout + named.stderr
-    assert named.stderr.count("\n") == 1
-    assert "holds a squadron-leader kit" in named.stderr
+    code, stdout, stderr = run_cli([*check, "--kit", "space-planes"], capsys)
+    assert code == 2, stdout + stderr
+    assert stderr.count("\n") == 1
+    assert "holds a squadron-leader kit" in stderr
     tampered = out / "stl" / "box_lid.stl"
     os.chmod(tampered, 0o644)
     tampered.write_bytes(tampered.read_bytes()[:-50] + b"\0" * 50)
-    checked = subprocess.run(
-        [sys.executable, "-m", "squadron_cad", "check", "--out", str(out)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert checked.returncode == 1
-    assert "stl/box_lid.stl is changed since the build" in checked.stdout
+    code, stdout, _ = run_cli(check, capsys)
+    assert code == 1
+    assert "stl/box_lid.stl is changed since the build" in stdout
 
 
 def test_no_previews_leaves_no_stale_pictures(
-    whole_kit: Path, its_cache: dict[str, str], tmp_path: Path
+    whole_kit: Path, its_cache: dict[str, str], tmp_path: Path, monkeypatch, capsys
 ) -> None:
     out = copy_of(whole_kit, tmp_path)
     assert (out / "previews").is_dir()
-    run = cli(out, "--set", "quality=draft", "--no-previews", "--quiet", **its_cache)
-    _, stderr = run.communicate(timeout=300)
-    assert run.returncode == 0, stderr
+    with_env(monkeypatch, its_cache)
+    code, _, stderr = run_cli(build_args(out, "--set", "quality=draft", "--no-previews"), capsys)
+    assert code == 0, stderr
     assert not (out / "previews").exists()
     assert not (out / "layout.png").exists()
 
 
 def test_outputs_are_readable_by_others_and_json_is_json_lines(
-    whole_kit: Path, its_cache: dict[str, str], tmp_path: Path
+    whole_kit: Path, its_cache: dict[str, str], tmp_path: Path, monkeypatch, capsys
 ) -> None:
     out = copy_of(whole_kit, tmp_path)
-    run = cli(out, "--set", "quality=draft", "--json", "--no-previews", **its_cache)
-    stdout, stderr = run.communicate(timeout=300)
-    assert run.returncode == 0, stderr
+    with_env(monkeypatch, its_cache)
+    args = ["build", "--out", str(out), "--set", "quality=draft", "--json", "--no-previews"]
+    code, stdout, stderr = run_cli(args, capsys)
+    assert code == 0, stderr
     events = [json.loads(line) for line in stdout.splitlines()]
     assert events[-1]["event"] == "built"
     assert events[-1]["committed"] is True

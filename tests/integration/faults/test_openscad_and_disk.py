@@ -14,10 +14,11 @@ import time
 from pathlib import Path
 
 import pytest
+from helpers import run_cli
 from kit_files import (
     PARTS,
     assert_kit_unchanged,
-    cli,
+    fake_openscad,
     hashes,
     only_parts,
 )
@@ -42,24 +43,29 @@ from squadron_cad.resolve import resolve
         ("nan", ["non-finite"]),
     ],
 )
-def test_a_failing_openscad_keeps_the_previous_kit(out: Path, mode: str, words: list[str]) -> None:
+def test_a_failing_openscad_keeps_the_previous_kit(
+    out: Path, mode: str, words: list[str], monkeypatch, capsys
+) -> None:
+    """Run through the command's entry point in this worker (the fake OpenSCAD is a process
+    of its own); a real process's Ctrl-C and kills are the interrupt tests'."""
     before = hashes(out)
-    run = cli(out, *only_parts(), "--no-cache", "--quiet", mode=mode)
-    _, stderr = run.communicate(timeout=180)
-    assert run.returncode == 1, stderr
+    fake_openscad(monkeypatch, mode)
+    code, _, stderr = run_cli(["build", "--out", str(out), *only_parts(), "--no-cache"], capsys)
+    assert code == 1, stderr
     assert "Traceback" not in stderr
     for word in words:
         assert word in stderr
     assert_kit_unchanged(out, before)
 
 
-def test_a_hanging_openscad_is_stopped_by_the_timeout(out: Path) -> None:
+def test_a_hanging_openscad_is_stopped_by_the_timeout(out: Path, monkeypatch, capsys) -> None:
     before = hashes(out)
     started = time.perf_counter()
-    run = cli(out, *only_parts(), "--no-cache", "--timeout", "2", mode="hang")
-    _, stderr = run.communicate(timeout=60)
+    fake_openscad(monkeypatch, "hang")
+    args = ["build", "--out", str(out), *only_parts(), "--no-cache", "--timeout", "2"]
+    code, _, stderr = run_cli(args, capsys)
     assert time.perf_counter() - started < 30
-    assert run.returncode == 1
+    assert code == 1
     assert "did not finish within 2 s" in stderr
     assert_kit_unchanged(out, before)
     # This build's OpenSCAD only (its files are under out's folder): tests run side by side.
