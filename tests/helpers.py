@@ -147,6 +147,24 @@ def run_cli(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, s
     return int(done.value.code or 0), captured.out, captured.err
 
 
+def cli_in_worker(
+    args: list[str],
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    cwd: Path | None = None,
+    env: Mapping[str, str] | None = None,
+) -> subprocess.CompletedProcess[str]:
+    """`squadron-cad ARGS` through its entry point in this worker, in `cwd` and with `env`
+    added, answered as `cli_process` answers: without the interpreter start and imports a
+    process costs (0.5-1.5 CPU-s), where the test is not about the process."""
+    if cwd is not None:
+        monkeypatch.chdir(cwd)
+    for name, value in (env or {}).items():
+        monkeypatch.setenv(name, value)
+    code, out, err = run_cli(args, capsys)
+    return subprocess.CompletedProcess(args, code, out, err)
+
+
 def fake_stls(
     folder: Path, sizes: dict[str, tuple[float, float, float]], by_player: Collection[str] = ()
 ) -> Path:

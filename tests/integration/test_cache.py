@@ -7,6 +7,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from helpers import TEST_JOBS
 
 from squadron_cad.console import FINAL_STATUSES as FINAL
 from squadron_cad.outfolder import CACHE_NAME, remove_owned
@@ -25,7 +26,7 @@ SLOTS_ONLY = ("ruler.joint_clearance_mm=0.2", "ruler.joint_snap_mm=0.3")
 
 
 def _build(out: Path, overrides: tuple[str, ...] = (), **options):
-    settings = {"out_dir": out, "only": CHEAP, "jobs": 2, **options}
+    settings = {"out_dir": out, "only": CHEAP, "jobs": TEST_JOBS, **options}
     return build(resolve(overrides=list(overrides)), BuildOptions(**settings))
 
 

@@ -11,10 +11,11 @@ import os
 import signal
 import subprocess
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from helpers import cli_process
+from helpers import cli_in_worker
 
 from squadron_cad import outfolder
 from squadron_cad.errors import InputError, ToolError
@@ -33,9 +34,15 @@ from squadron_cad.outfolder import staging as staging_module
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def cli(*args: str, cwd: Path | None = None, **env: str) -> subprocess.CompletedProcess[str]:
-    environment = {**os.environ, "SQUADRON_OPENSCAD": "/nonexistent/openscad", **env}
-    return cli_process(list(args), cwd, environment)
+@pytest.fixture
+def cli(capsys, monkeypatch) -> Callable[..., subprocess.CompletedProcess[str]]:
+    """`squadron-cad ARGS` in this worker (no OpenSCAD), in `cwd` and with `env` added."""
+
+    def run(*args: str, cwd: Path | None = None, **env: str) -> subprocess.CompletedProcess[str]:
+        environment = {"SQUADRON_OPENSCAD": "/nonexistent/openscad", **env}
+        return cli_in_worker(list(args), capsys, monkeypatch, cwd, environment)
+
+    return run
 
 
 def tree(folder: Path) -> dict[str, bytes]:
@@ -66,7 +73,7 @@ def staged_kit(out: Path, files: dict[str, str]) -> None:
         ("..", "refusing"),
     ],
 )
-def test_dangerous_folders_are_refused(tmp_path: Path, out: str, words: str) -> None:
+def test_dangerous_folders_are_refused(tmp_path: Path, out: str, words: str, cli) -> None:
     work = tmp_path / "work"
     work.mkdir()
     (work / "precious.txt").write_text("mine")
@@ -79,7 +86,7 @@ def test_dangerous_folders_are_refused(tmp_path: Path, out: str, words: str) -> 
     assert tree(tmp_path) == before
 
 
-def test_the_checkout_root_is_refused(tmp_path: Path) -> None:
+def test_the_checkout_root_is_refused(tmp_path: Path, cli) -> None:
     clone = tmp_path / "clone"
     (clone / ".git").mkdir(parents=True)
     (clone / "README.md").write_text("a project")
@@ -90,7 +97,7 @@ def test_the_checkout_root_is_refused(tmp_path: Path) -> None:
         safe_output_folder(ROOT)
 
 
-def test_a_regular_file_is_refused(tmp_path: Path) -> None:
+def test_a_regular_file_is_refused(tmp_path: Path, cli) -> None:
     target = tmp_path / "notes.txt"
     target.write_text("keep me")
     done = cli("build", "--out", str(target), cwd=tmp_path)
@@ -99,7 +106,7 @@ def test_a_regular_file_is_refused(tmp_path: Path) -> None:
     assert target.read_text() == "keep me"
 
 
-def test_a_folder_with_files_the_tool_did_not_write_is_refused(tmp_path: Path) -> None:
+def test_a_folder_with_files_the_tool_did_not_write_is_refused(tmp_path: Path, cli) -> None:
     out = tmp_path / "out"
     (out / "photos").mkdir(parents=True)
     (out / "photos" / "cat.jpg").write_bytes(b"\xff\xd8")
@@ -249,7 +256,7 @@ def test_ownership_record_lists_every_file_with_its_sha256(tmp_path: Path) -> No
 # ---- clean ---------------------------------------------------------------------------------
 
 
-def test_clean_removes_only_what_the_tool_wrote(tmp_path: Path) -> None:
+def test_clean_removes_only_what_the_tool_wrote(tmp_path: Path, cli) -> None:
     out = tmp_path / "out"
     out.mkdir()
     (out / ".gitkeep").write_text("")
@@ -275,7 +282,7 @@ def test_clean_says_only_the_files_it_did_not_write(tmp_path: Path) -> None:
     assert (out / ".cache" / "entry.stl").is_file()
 
 
-def test_clean_refuses_a_folder_with_no_kit(tmp_path: Path) -> None:
+def test_clean_refuses_a_folder_with_no_kit(tmp_path: Path, cli) -> None:
     (tmp_path / "README.md").write_text("a project")
     (tmp_path / ".git").mkdir()
     before = tree(tmp_path)
@@ -285,7 +292,7 @@ def test_clean_refuses_a_folder_with_no_kit(tmp_path: Path) -> None:
     assert tree(tmp_path) == before
 
 
-def test_clean_of_a_file_is_refused(tmp_path: Path) -> None:
+def test_clean_of_a_file_is_refused(tmp_path: Path, cli) -> None:
     (tmp_path / "notes.txt").write_text("keep me")
     done = cli("clean", "--out", "notes.txt", cwd=tmp_path)
     assert done.returncode == 2
@@ -293,7 +300,7 @@ def test_clean_of_a_file_is_refused(tmp_path: Path) -> None:
     assert (tmp_path / "notes.txt").read_text() == "keep me"
 
 
-def test_clean_of_an_empty_placeholder_folder_is_a_no_op(tmp_path: Path) -> None:
+def test_clean_of_an_empty_placeholder_folder_is_a_no_op(tmp_path: Path, cli) -> None:
     out = tmp_path / "out"
     out.mkdir()
     (out / ".gitkeep").write_text("")
@@ -615,7 +622,7 @@ def test_clean_removes_the_output_folder_only_when_it_made_it(tmp_path: Path) ->
     assert not list(yours.iterdir())
 
 
-def test_clean_keeps_a_file_changed_since_it_was_written(tmp_path: Path) -> None:
+def test_clean_keeps_a_file_changed_since_it_was_written(tmp_path: Path, cli) -> None:
     """An edited bom.md was deleted, exit 0, no word."""
     out = tmp_path / "out"
     staged_kit(out, {"stl/a.stl": "one", "bom.md": "as built"})
@@ -626,7 +633,7 @@ def test_clean_keeps_a_file_changed_since_it_was_written(tmp_path: Path) -> None
     assert "kept 1 file(s) you changed since squadron-cad wrote them: bom.md" in done.stderr
 
 
-def test_an_out_folder_in_a_loop_of_links_is_refused_in_one_line(tmp_path: Path) -> None:
+def test_an_out_folder_in_a_loop_of_links_is_refused_in_one_line(tmp_path: Path, cli) -> None:
     """`ln -s loop loop; build --out loop` ended in 'internal error: RuntimeError'."""
     (tmp_path / "loop").symlink_to("loop")
     for target in ("loop", "loop/kit"):

@@ -48,7 +48,8 @@ def interrupt_at(
         ("scad", ["--no-cache"]),
         ("box", ["--no-cache"]),  # a render under way
         ("kit checks", []),
-        ("slicer", ["--no-cache"]),
+        # a slicer setting of its own: the renders come from the cache, PrusaSlicer runs
+        ("slicer", ["--set", "slicer.infill_percent=16"]),
         ("layout", []),
         ("bom", []),
         ("plates", []),

@@ -9,7 +9,7 @@ import math
 from pathlib import Path
 
 import pytest
-from helpers import cli_process
+from helpers import cli_in_worker
 from lxml import etree
 from pypdf import PdfReader
 
@@ -271,12 +271,12 @@ BIG_TOKEN = [
     ],
 )
 def test_bad_paper_parameters_are_refused_in_one_line(
-    tmp_path: Path, overrides: list[str], names: list[str]
+    tmp_path: Path, overrides: list[str], names: list[str], capsys, monkeypatch
 ) -> None:
     args = ["paper", "--out", str(tmp_path / "out"), "--no-previews"]
     for override in overrides:
         args += ["--set", override]
-    result = cli_process(args, tmp_path)
+    result = cli_in_worker(args, capsys, monkeypatch, tmp_path)
     assert result.returncode == 2, result.stderr
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1, lines
@@ -284,7 +284,7 @@ def test_bad_paper_parameters_are_refused_in_one_line(
     assert not (tmp_path / "out").exists()  # nothing written
 
 
-def test_the_command_reports_what_it_measured(tmp_path: Path) -> None:
+def test_the_command_reports_what_it_measured(tmp_path: Path, capsys, monkeypatch) -> None:
     args = [
         "paper",
         "--json",
@@ -296,7 +296,7 @@ def test_the_command_reports_what_it_measured(tmp_path: Path) -> None:
         "--set",
         "paper.mat_rows=3",
     ]
-    result = cli_process(args, tmp_path)
+    result = cli_in_worker(args, capsys, monkeypatch, tmp_path)
     assert result.returncode == 0, result.stderr
     summary = json.loads(result.stdout.strip().splitlines()[-1])
     assert summary["event"] == "paper"
