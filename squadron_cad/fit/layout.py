@@ -162,7 +162,7 @@ def score(margins: dict[str, float]) -> float:
 
 def held_by(layout: Layout, pocket: Pocket) -> list[Placement]:
     """The pieces in a pocket: those of the unit it is named for, else those whose unit's
-    centre lies inside it (a kit's pocket may hold several units: each player's dial)."""
+    centre lies inside it (a kit's pocket may hold several units, one a player)."""
     named = [q for q in layout.placements if q.unit == pocket.name]
     if named or pocket.on_top:
         return named

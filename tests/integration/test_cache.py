@@ -119,7 +119,8 @@ def test_a_shared_cache_serves_another_output_folder(first_build: Path, tmp_path
 def test_the_progress_counts_to_the_parts_the_build_goes_through(tmp_path: Path) -> None:
     """The bar once read 20/14: it counted the players' own copies but not in its total
     (build and progress_total share planned_parts, --only inside a kit too)."""
-    options = BuildOptions(out_dir=tmp_path, only=("template_straight", "plane_token"), jobs=2)
+    only = ("template_straight", "plane_token")
+    options = BuildOptions(out_dir=tmp_path, only=only, jobs=TEST_JOBS)
     params = resolve()
     total = progress_total(BuildContext.of(params, options))
     ended: list[str] = []
@@ -131,7 +132,8 @@ def test_player_ones_copy_is_not_rendered_again(tmp_path: Path) -> None:
     """Player 1's copy of a part has the part's own shape (its file and comments differ):
     it comes from the cache the part's render fills, and only player 2's renders."""
     events: list[tuple[str, str]] = []
-    options = BuildOptions(out_dir=tmp_path / "kit", only=("stat_dial_clip", "plane_token"))
+    only = ("stat_dial_clip", "plane_token")
+    options = BuildOptions(out_dir=tmp_path / "kit", only=only, jobs=TEST_JOBS)
     report = build(resolve(), options, lambda name, status: events.append((name, status)))
     rendering = sorted(name for name, status in events if status == "rendering")
     assert rendering == ["plane_token", "plane_token.p2", "stat_dial_clip"]

@@ -128,7 +128,8 @@ OTHER_SIZES = [
 def test_coupons_follow_the_parts_sizes(tmp_path_factory) -> None:
     """Other sizes, other coupons: still each measures its label."""
     params = resolve(overrides=OTHER_SIZES)
-    other = build_plate(params, tmp_path_factory.mktemp("tol2") / "t", LADDER, picture=False)
+    out = tmp_path_factory.mktemp("tol2") / "t"
+    other = build_plate(params, out, LADDER, jobs=TEST_JOBS, picture=False)
     assert len(other.measures) == 28
     for row in other.measures:
         assert abs(row["measured_mm"] - row["label_mm"]) <= LABEL_TOLERANCE_MM, row

@@ -9,7 +9,7 @@ from dataclasses import replace
 
 import pytest
 import trimesh
-from helpers import registered
+from helpers import TEST_JOBS, registered
 from toykit.lidded import TOY_LID_KIT
 
 from squadron_cad.checks.tray_play import measure_lid, tray_findings, unit_travels
@@ -69,7 +69,8 @@ def test_a_lid_left_unseated_lets_the_stacks_rise_and_can_come_off(lidded) -> No
 def test_the_lid_coupons_measure_their_labels(lidded, tmp_path, shared_cache) -> None:
     params, _, _ = lidded
     ladder = Ladder.parse("0.10:0.30:0.10")
-    plate = build_plate(params, tmp_path / "tol", ladder, picture=False, cache_dir=shared_cache)
+    out = tmp_path / "tol"
+    plate = build_plate(params, out, ladder, jobs=TEST_JOBS, picture=False, cache_dir=shared_cache)
     assert [row["label_mm"] for row in plate.measures] == [0.1, 0.2, 0.3]
     for row in plate.measures:
         assert row["key"] == "tray.lid.clearance_mm"
