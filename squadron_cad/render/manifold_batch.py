@@ -13,6 +13,8 @@ backend works here at all is manifold_probe's answer.
 
 from __future__ import annotations
 
+import atexit
+import collections
 import contextlib
 import functools
 import json
@@ -21,7 +23,7 @@ import queue
 import subprocess
 import tempfile
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -126,7 +128,7 @@ def run_batch(
         work = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="squadron-batch-")))
         listing = work / "jobs.json"
         listing.write_text(json.dumps(_job_list(jobs, temps)), encoding="utf-8")
-        with _BatchProcess(tool, listing, temps, options) as batch:
+        with _batch_for(tool, listing, temps, options) as batch:
             for index, (job, temp) in enumerate(zip(jobs, temps, strict=True)):
                 allowance = STARTUP_ALLOWANCE_S if index == 0 else 0.0
                 report = batch.next_report(job.part, timeout_s + allowance)
@@ -220,15 +222,14 @@ def _finish(job: BatchJob, temp: Path, report: dict[str, Any]) -> RenderResult:
 
 
 class _BatchProcess:
-    """The node process: its JSON lines read as they come, its stderr kept for errors."""
+    """The node process: its JSON lines read as they come, its stderr kept for errors. A
+    warm one (--serve) takes job lists on its standard input, one after another."""
 
-    def __init__(
-        self, tool: WasmOpenScad, listing: Path, temps: Sequence[Path], options: Sequence[str]
-    ) -> None:
+    def __init__(self, tool: WasmOpenScad, arguments: Sequence[str], serve: bool = False) -> None:
         try:
             self.process = subprocess.Popen(
-                lifeline.tied([tool.node, *NODE_FLAGS, str(tool.script), *options, str(listing)]),
-                stdin=subprocess.DEVNULL,
+                lifeline.tied([tool.node, *NODE_FLAGS, str(tool.script), *arguments]),
+                stdin=subprocess.PIPE if serve else subprocess.DEVNULL,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
                 text=True,
@@ -237,10 +238,10 @@ class _BatchProcess:
             )
         except OSError as error:
             raise ToolError(f"cannot start node ({error.strerror}): {INSTALL_HINT}") from error
-        openscad.track(self.process)
-        self.temps = temps
+        self.serve = serve
+        self.temps: Sequence[Path] = ()
         self.lines: queue.Queue[str | None] = queue.Queue()
-        self.stderr: list[str] = []
+        self.stderr: collections.deque[str] = collections.deque(maxlen=200)
         self.readers = [
             threading.Thread(target=self._read_stdout, daemon=True),
             threading.Thread(target=self._read_stderr, daemon=True),
@@ -248,16 +249,34 @@ class _BatchProcess:
         for reader in self.readers:
             reader.start()
 
-    def __enter__(self) -> _BatchProcess:
-        return self
+    def begin(self, temps: Sequence[Path], listing: Path | None = None) -> None:
+        """Working for a batch from now on (Ctrl-C stops it); a warm one is given its list."""
+        self.temps = temps
+        openscad.track(self.process)
+        if listing is None:
+            return
+        assert self.process.stdin is not None
+        try:
+            self.process.stdin.write(f"{listing}\n")
+            self.process.stdin.flush()
+        except OSError:  # it ended while it waited: next_report says how
+            pass
 
-    def __exit__(self, kind: type[BaseException] | None, *_: object) -> None:
-        if kind is not None or self.process.poll() is None:
-            openscad.stop(self.process)  # a failure, a timeout or Ctrl-C: no orphan node
-        openscad.untrack(self.process)
+    def close(self, failed: bool = True) -> None:
+        """Stopped (a failure, a timeout or Ctrl-C: no orphan node, nor what it started) and
+        reaped; after a batch that went well, only if it still runs."""
+        if failed or self.process.poll() is None:
+            openscad.stop(self.process)
+        self.idle()
         for reader in self.readers:
             reader.join(timeout=5)
         self._remove_partials()
+
+    def idle(self) -> None:
+        openscad.untrack(self.process)
+
+    def alive(self) -> bool:
+        return self.process.poll() is None and self.lines.empty()
 
     def _read_stdout(self) -> None:
         assert self.process.stdout is not None
@@ -297,10 +316,11 @@ class _BatchProcess:
         return report
 
     def finish(self, part: str, timeout_s: float) -> dict[str, Any]:
-        """The closing summary line, once the process has exited."""
+        """The closing summary line, and (but for a warm one) the process's exit."""
         try:
             line = self.lines.get(timeout=timeout_s)
-            self.process.wait(timeout=timeout_s)
+            if not self.serve:
+                self.process.wait(timeout=timeout_s)
         except (queue.Empty, subprocess.TimeoutExpired):
             raise ToolError(f"{part}: the Manifold batch process did not exit") from None
         try:
@@ -317,6 +337,90 @@ class _BatchProcess:
             partial = temp.with_name(f"{TEMP_PREFIX}{temp.name}.{self.process.pid}.partial")
             with contextlib.suppress(OSError):
                 partial.unlink()
+
+
+@contextlib.contextmanager
+def _batch_for(
+    tool: WasmOpenScad, listing: Path, temps: Sequence[Path], options: Sequence[str]
+) -> Iterator[_BatchProcess]:
+    """A node process for one job list: a warm one when this process keeps them (see
+    keep_warm), else one of its own, which ends with the list."""
+    warm = not options and _WARM.keep > 0
+    batch = _WARM.take(tool) if warm else _BatchProcess(tool, [*options, str(listing)])
+    try:
+        batch.begin(temps, listing if warm else None)
+        yield batch
+    except BaseException:
+        batch.close()
+        raise
+    if warm:
+        _WARM.give_back(tool, batch)
+    else:
+        batch.close(failed=False)  # exited already: its readers joined
+
+
+class _WarmProcesses:
+    """Idle warm node processes, by tool. Each is started from one long-lived thread of its
+    own: node is tied to the thread that starts it (lifeline), and a build's threads end."""
+
+    def __init__(self) -> None:
+        self.keep = 0
+        self.idle: dict[WasmOpenScad, list[_BatchProcess]] = {}
+        self.lock = threading.Lock()
+        self.starter: ThreadPoolExecutor | None = None
+
+    def take(self, tool: WasmOpenScad) -> _BatchProcess:
+        while True:
+            with self.lock:
+                waiting = self.idle.get(tool, [])
+                batch = waiting.pop() if waiting else None
+            if batch is None:
+                return self._start(tool)
+            if batch.alive():
+                return batch
+            batch.close()
+
+    def give_back(self, tool: WasmOpenScad, batch: _BatchProcess) -> None:
+        batch.idle()
+        with self.lock:
+            waiting = self.idle.setdefault(tool, [])
+            if len(waiting) < self.keep and batch.alive():
+                waiting.append(batch)
+                return
+        batch.close(failed=False)
+
+    def start_idle(self, tool: WasmOpenScad, count: int) -> None:
+        for _ in range(count - len(self.idle.get(tool, []))):
+            self.give_back(tool, self._start(tool))
+
+    def _start(self, tool: WasmOpenScad) -> _BatchProcess:
+        with self.lock:
+            if self.starter is None:
+                self.starter = ThreadPoolExecutor(1, thread_name_prefix="manifold-warm")
+                atexit.register(self.close_all)
+            starter = self.starter
+        return starter.submit(_BatchProcess, tool, ["--serve"], True).result()
+
+    def close_all(self) -> None:
+        with self.lock:
+            waiting = [batch for batches in self.idle.values() for batch in batches]
+            self.idle.clear()
+        for batch in waiting:
+            batch.close()
+
+
+_WARM = _WarmProcesses()
+
+
+def keep_warm(count: int, tool: WasmOpenScad | None = None) -> None:
+    """Between batches keep up to `count` node processes, started and compiled, for the
+    next (0: a process per batch, as a command that builds once wants); with a tool, start
+    them now. For a process that builds more than once: a start costs 0.45 CPU-s."""
+    _WARM.keep = count
+    if count == 0:
+        _WARM.close_all()
+    elif tool is not None:
+        _WARM.start_idle(tool, count)
 
 
 def _describe_exit(code: int | None) -> str:

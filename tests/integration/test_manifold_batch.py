@@ -6,10 +6,12 @@ from __future__ import annotations
 import json
 import os
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 import trimesh
+from helpers import TEST_JOBS
 from solid2 import cube, difference, polyhedron, translate
 from solid2.core.scad_render import scad_render
 
@@ -32,6 +34,20 @@ def tool() -> WasmOpenScad:
         pytest.skip("node or npm is not installed: the Manifold backend cannot run here")
     node_tools.install()
     return manifold_probe.locate()
+
+
+@pytest.fixture(autouse=True)
+def one_process_a_batch() -> Iterator[None]:
+    """The session keeps warm node processes (tests/integration/conftest.py); here each
+    batch has a process of its own, as a command's run has, unless a test asks (warm)."""
+    manifold_batch.keep_warm(0)
+    yield
+    manifold_batch.keep_warm(TEST_JOBS)
+
+
+@pytest.fixture
+def warm() -> None:
+    manifold_batch.keep_warm(1)
 
 
 def children_running_the_batch() -> list[int]:
@@ -137,6 +153,36 @@ def test_ctrl_c_stops_the_batch_and_leaves_nothing(tool: WasmOpenScad, tmp_path:
     assert not (tmp_path / "second.stl").exists()
     assert temporaries(tmp_path) == []
     assert children_running_the_batch() == []
+
+
+@pytest.mark.usefixtures("warm")
+def test_a_warm_process_renders_one_batch_after_another(tool: WasmOpenScad, tmp_path: Path) -> None:
+    """A process that builds more than once (the tests, a page's build) keeps node started
+    and OpenSCAD's module compiled between batches: the same process renders the next."""
+    manifold_batch.render_batch(tool, [BatchJob("first", CUBE, tmp_path / "first.stl")], 60)
+    started = children_running_the_batch()
+    assert len(started) == 1
+    again = [BatchJob("second", "cube(2);", tmp_path / "second.stl")]
+    assert manifold_batch.render_batch(tool, again, 60)[0].backend == "manifold"
+    assert children_running_the_batch() == started
+    assert trimesh.load_mesh(tmp_path / "second.stl").volume == pytest.approx(8)
+    manifold_batch.keep_warm(0)
+    assert children_running_the_batch() == []
+
+
+@pytest.mark.usefixtures("warm")
+def test_a_warm_process_that_stalls_is_stopped_not_kept(tool: WasmOpenScad, tmp_path: Path) -> None:
+    manifold_batch.render_batch(tool, [BatchJob("first", CUBE, tmp_path / "first.stl")], 60)
+    started = children_running_the_batch()
+    # warm, SPIN's recursion is refused within the timeout; this loop runs 14 s
+    loop = "function spin(n, a = 0) = n <= 0 ? a : spin(n - 1, a + 1);\necho(spin(1e8));\n"
+    jobs = [BatchJob("quick", CUBE, tmp_path / "q.stl"), BatchJob("stalled", loop, tmp_path / "s")]
+    with pytest.raises(ToolError, match=r"^stalled: the Manifold backend did not finish"):
+        manifold_batch.render_batch(tool, jobs, 3)
+    assert children_running_the_batch() == []
+    assert temporaries(tmp_path) == []
+    manifold_batch.render_batch(tool, [BatchJob("next", CUBE, tmp_path / "next.stl")], 60)
+    assert children_running_the_batch() not in ([], started)  # a new one
 
 
 def test_parallel_batches_return_every_part_in_order(tool: WasmOpenScad, tmp_path: Path) -> None:
