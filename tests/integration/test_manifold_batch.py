@@ -157,7 +157,7 @@ def test_ctrl_c_stops_the_batch_and_leaves_nothing(tool: WasmOpenScad, tmp_path:
 
 @pytest.mark.usefixtures("warm")
 def test_a_warm_process_renders_one_batch_after_another(tool: WasmOpenScad, tmp_path: Path) -> None:
-    """A process that builds more than once (the tests, a page's build) keeps node started
+    """A process that builds more than once (the tests do) keeps node started
     and OpenSCAD's module compiled between batches: the same process renders the next."""
     manifold_batch.render_batch(tool, [BatchJob("first", CUBE, tmp_path / "first.stl")], 60)
     started = children_running_the_batch()
