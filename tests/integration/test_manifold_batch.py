@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -183,6 +184,23 @@ def test_a_warm_process_that_stalls_is_stopped_not_kept(tool: WasmOpenScad, tmp_
     assert temporaries(tmp_path) == []
     manifold_batch.render_batch(tool, [BatchJob("next", CUBE, tmp_path / "next.stl")], 60)
     assert children_running_the_batch() not in ([], started)  # a new one
+
+
+def test_a_batch_process_killed_mid_batch_is_named_with_its_signal(
+    tool: WasmOpenScad, tmp_path: Path
+) -> None:
+    def kill_the_batch(_result: RenderResult) -> None:
+        for pid in children_running_the_batch():
+            os.kill(pid, signal.SIGKILL)
+
+    jobs = [BatchJob("first", CUBE, tmp_path / "1.stl"), BatchJob("second", SPIN, tmp_path / "2")]
+    with pytest.raises(ToolError) as caught:
+        manifold_batch.render_batch(tool, jobs, 60, on_done=kill_the_batch)
+    assert str(caught.value).startswith(
+        "second: the Manifold batch process ended early (killed by signal 9): "
+    )
+    assert children_running_the_batch() == []
+    assert temporaries(tmp_path) == []
 
 
 def test_parallel_batches_return_every_part_in_order(tool: WasmOpenScad, tmp_path: Path) -> None:
