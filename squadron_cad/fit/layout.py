@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+import shapely
+from shapely.geometry import Polygon
 
 from squadron_cad.fit.notches import Notch
 from squadron_cad.geometry import frames
@@ -167,23 +169,12 @@ def held_by(layout: Layout, pocket: Pocket) -> list[Placement]:
     if named or pocket.on_top:
         return named
     units = {pocket.name for pocket in layout.pockets}
-    return [
-        q
-        for q in layout.placements
-        if not q.on_top and q.unit not in units and _inside(pocket.points, q.unit_bounds)
-    ]
-
-
-def _inside(outline: np.ndarray, bounds: Bounds) -> bool:
-    """Whether the centre of `bounds` lies inside the closed outline (even-odd rule)."""
-    (x0, y0, _), (x1, y1, _) = bounds
-    x, y = (x0 + x1) / 2, (y0 + y1) / 2
-    xs, ys = outline[:, 0], outline[:, 1]
-    xn, yn = np.roll(xs, -1), np.roll(ys, -1)
-    crosses = (ys > y) != (yn > y)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        at = xs + (y - ys) * (xn - xs) / (yn - ys)
-    return bool(np.count_nonzero(crosses & (x < at)) % 2)
+    loose = [q for q in layout.placements if not q.on_top and q.unit not in units]
+    if not loose:
+        return []
+    centres = np.array([np.mean(np.asarray(q.unit_bounds)[:, :2], axis=0) for q in loose])
+    inside = shapely.contains_xy(Polygon(pocket.points), centres[:, 0], centres[:, 1])
+    return [q for q, held in zip(loose, inside, strict=True) if held]
 
 
 def pocket_label(name: str, names: list[str]) -> str:
