@@ -137,10 +137,17 @@ def cli_process(
     )
 
 
+def set_env(monkeypatch: pytest.MonkeyPatch, env: Mapping[str, str]) -> None:
+    """These environment variables for the rest of the test."""
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+
+
 def run_cli(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    """`squadron-cad ARGS` in this process: exit code, stdout, stderr."""
+    """`squadron-cad ARGS` in this process: exit code, stdout, stderr (its own only)."""
     from squadron_cad.cli import main
 
+    capsys.readouterr()
     with pytest.raises(SystemExit) as done:
         main(args)
     captured = capsys.readouterr()
@@ -159,8 +166,7 @@ def cli_in_worker(
     process costs (0.5-1.5 CPU-s), where the test is not about the process."""
     if cwd is not None:
         monkeypatch.chdir(cwd)
-    for name, value in (env or {}).items():
-        monkeypatch.setenv(name, value)
+    set_env(monkeypatch, env or {})
     code, out, err = run_cli(args, capsys)
     return subprocess.CompletedProcess(args, code, out, err)
 

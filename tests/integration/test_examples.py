@@ -15,9 +15,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from helpers import cli_in_worker
 from typer.testing import CliRunner
 
-from squadron_cad.cli import app, main
+from squadron_cad.cli import app
 
 ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
@@ -130,14 +131,9 @@ def run_in_process(
     parsing and code as the installed command without an interpreter start per example
     (0.9 s for a build: trimesh and scipy). Real processes run the --help test above and
     the fault, install and walkthrough tests."""
-    monkeypatch.chdir(cwd)
-    monkeypatch.setenv("COLUMNS", "200")
-    monkeypatch.setenv("SQUADRON_CACHE", str(cache))  # the session's render cache
-    capfd.readouterr()
-    with pytest.raises(SystemExit) as done:
-        main(args)
-    out, err = capfd.readouterr()
-    return int(done.value.code or 0), out, err
+    env = {"COLUMNS": "200", "SQUADRON_CACHE": str(cache)}  # the session's render cache
+    done = cli_in_worker(args, capfd, monkeypatch, cwd, env)
+    return done.returncode, done.stdout, done.stderr
 
 
 def as_cli(command: str) -> list[str] | None:

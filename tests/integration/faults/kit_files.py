@@ -11,7 +11,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
 from helpers import kit_file_hashes as hashes
 
 FAKE = Path(__file__).resolve().parents[2] / "fakes" / "fake_openscad.py"
@@ -38,17 +37,16 @@ def assert_nothing_beside(out: Path) -> None:
 def cli(out: Path, *args: str, mode: str | None = None, **env: str) -> subprocess.Popen[str]:
     environment = {**os.environ, **env}
     if mode is not None:
-        environment.update(SQUADRON_OPENSCAD=str(FAKE), FAKE_OPENSCAD_MODE=mode)
+        environment.update(fake_env(mode))
     command = [sys.executable, "-m", "squadron_cad", "build", "--out", str(out), *args]
     return subprocess.Popen(
         command, env=environment, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
     )
 
 
-def fake_openscad(monkeypatch: pytest.MonkeyPatch, mode: str, **env: str) -> None:
-    """The fake OpenSCAD for builds this process runs (`run_cli`), misbehaving as `mode`."""
-    for name, value in {"SQUADRON_OPENSCAD": str(FAKE), "FAKE_OPENSCAD_MODE": mode, **env}.items():
-        monkeypatch.setenv(name, value)
+def fake_env(mode: str) -> dict[str, str]:
+    """The environment in which a build renders with the fake OpenSCAD, misbehaving as `mode`."""
+    return {"SQUADRON_OPENSCAD": str(FAKE), "FAKE_OPENSCAD_MODE": mode}
 
 
 def only_parts() -> list[str]:

@@ -10,7 +10,7 @@ import os
 from pathlib import Path
 
 import pytest
-from helpers import run_cli
+from helpers import run_cli, set_env
 from kit_files import (
     assert_kit_unchanged,
     copy_of,
@@ -31,17 +31,12 @@ def build_args(out: Path, *args: str) -> list[str]:
     return ["build", "--out", str(out), "--quiet", *args]
 
 
-def with_env(monkeypatch: pytest.MonkeyPatch, env: dict[str, str]) -> None:
-    for name, value in env.items():
-        monkeypatch.setenv(name, value)
-
-
 def test_only_inside_a_kit_keeps_manifest_and_bom_whole(
     whole_kit: Path, its_cache: dict[str, str], tmp_path: Path, monkeypatch, capsys
 ) -> None:
     out = copy_of(whole_kit, tmp_path)
     manifest_before = json.loads((out / "manifest.json").read_text())
-    with_env(monkeypatch, its_cache)
+    set_env(monkeypatch, its_cache)
     code, _, stderr = run_cli(
         build_args(out, "--only", "plane_token", "--set", "quality=draft"), capsys
     )
@@ -84,7 +79,7 @@ def test_a_custom_kit_builds_and_checks_clean_against_its_own_parameters(
     custom = ["token.width_mm=30", "players=3", "quality=draft", "tin.inner_length_mm=170"]
     custom += ["tin.inner_width_mm=130", "tin.inner_depth_mm=45"]
     args = [a for item in custom for a in ("--set", item)]
-    with_env(monkeypatch, {"SQUADRON_CACHE": str(shared_cache)})
+    set_env(monkeypatch, {"SQUADRON_CACHE": str(shared_cache)})
     command = ["build", "--out", str(out), *args, "--no-previews", "--json"]
     code, stdout, stderr = run_cli(command, capsys)
     assert code == 0, stderr
@@ -124,7 +119,7 @@ def test_no_previews_leaves_no_stale_pictures(
 ) -> None:
     out = copy_of(whole_kit, tmp_path)
     assert (out / "previews").is_dir()
-    with_env(monkeypatch, its_cache)
+    set_env(monkeypatch, its_cache)
     code, _, stderr = run_cli(build_args(out, "--set", "quality=draft", "--no-previews"), capsys)
     assert code == 0, stderr
     assert not (out / "previews").exists()
@@ -135,7 +130,7 @@ def test_outputs_are_readable_by_others_and_json_is_json_lines(
     whole_kit: Path, its_cache: dict[str, str], tmp_path: Path, monkeypatch, capsys
 ) -> None:
     out = copy_of(whole_kit, tmp_path)
-    with_env(monkeypatch, its_cache)
+    set_env(monkeypatch, its_cache)
     args = ["build", "--out", str(out), "--set", "quality=draft", "--json", "--no-previews"]
     code, stdout, stderr = run_cli(args, capsys)
     assert code == 0, stderr

@@ -14,11 +14,11 @@ import time
 from pathlib import Path
 
 import pytest
-from helpers import run_cli
+from helpers import run_cli, set_env
 from kit_files import (
     PARTS,
     assert_kit_unchanged,
-    fake_openscad,
+    fake_env,
     hashes,
     only_parts,
 )
@@ -49,7 +49,7 @@ def test_a_failing_openscad_keeps_the_previous_kit(
     """Run through the command's entry point in this worker (the fake OpenSCAD is a process
     of its own); a real process's Ctrl-C and kills are the interrupt tests'."""
     before = hashes(out)
-    fake_openscad(monkeypatch, mode)
+    set_env(monkeypatch, fake_env(mode))
     code, _, stderr = run_cli(["build", "--out", str(out), *only_parts(), "--no-cache"], capsys)
     assert code == 1, stderr
     assert "Traceback" not in stderr
@@ -61,7 +61,7 @@ def test_a_failing_openscad_keeps_the_previous_kit(
 def test_a_hanging_openscad_is_stopped_by_the_timeout(out: Path, monkeypatch, capsys) -> None:
     before = hashes(out)
     started = time.perf_counter()
-    fake_openscad(monkeypatch, "hang")
+    set_env(monkeypatch, fake_env("hang"))
     args = ["build", "--out", str(out), *only_parts(), "--no-cache", "--timeout", "2"]
     code, _, stderr = run_cli(args, capsys)
     assert time.perf_counter() - started < 30
