@@ -20,7 +20,7 @@ from squadron_cad import __version__, console, interrupts, lifeline
 from squadron_cad.cli.options import DebugOpt
 from squadron_cad.cli.session import Session, session_of
 from squadron_cad.errors import Interrupted, SquadronError
-from squadron_cad.outfolder import STOP_SIGNALS
+from squadron_cad.interrupts import STOP_SIGNALS
 
 
 def _another_kit() -> str:

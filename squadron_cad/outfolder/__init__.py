@@ -43,9 +43,7 @@ from squadron_cad.outfolder.record import (
 )
 from squadron_cad.outfolder.removal import Removal, remove_owned
 from squadron_cad.outfolder.staging import (
-    STOP_SIGNALS,
     Staging,
-    interrupts_deferred,
     no_trace_if_unfinished,
     staged,
 )
@@ -63,7 +61,6 @@ __all__ = [
     "PROJECT_ROOT",
     "RECORD_NAME",
     "STAGING_TOKEN",
-    "STOP_SIGNALS",
     "Cleaned",
     "Ownership",
     "Removal",
@@ -72,7 +69,6 @@ __all__ = [
     "edited_files",
     "foreign_files",
     "hash_files",
-    "interrupts_deferred",
     "is_our_cache",
     "no_trace_if_unfinished",
     "prepare_cache",

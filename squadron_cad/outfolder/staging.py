@@ -6,13 +6,11 @@ import contextlib
 import errno
 import os
 import shutil
-import signal
-import threading
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Any
 
 from squadron_cad.errors import ToolError
+from squadron_cad.interrupts import interrupts_deferred
 from squadron_cad.locks import release, try_lock
 from squadron_cad.outfolder.claims import anchor_lock, claim, stage_inside
 from squadron_cad.outfolder.folders import forget_look, recheck
@@ -123,34 +121,6 @@ class Staging:
             shutil.rmtree(self.path, ignore_errors=True)
         self.claim.release()
         forget_look(self.out)
-
-
-STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)  # Ctrl-C and a polite kill: both end a run
-
-
-@contextlib.contextmanager
-def interrupts_deferred() -> Iterator[None]:
-    """Hold SIGINT and SIGTERM until the block ends, then act on the first one as its
-    handler would have. Only the main thread can set handlers: elsewhere, a no-op."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    caught: list[int] = []
-    previous = {s: signal.signal(s, lambda n, _f: caught.append(n)) for s in STOP_SIGNALS}
-    try:
-        yield
-    finally:
-        for signum, handler in previous.items():
-            signal.signal(signum, handler)
-        if caught:
-            _deliver(caught[0], previous[signal.Signals(caught[0])])
-
-
-def _deliver(signum: int, handler: Any) -> None:
-    if callable(handler):
-        handler(signum, None)
-    elif handler == signal.SIG_DFL:
-        signal.raise_signal(signum)  # SIGINT's default handler is Python's, a callable
 
 
 @contextlib.contextmanager

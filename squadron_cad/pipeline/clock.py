@@ -78,7 +78,11 @@ class BackgroundWork(Generic[T]):
         self.finished = threading.Event()
 
     def start(self) -> None:
-        self.thread.start()
+        # A stop landing inside Thread.start, before the thread has its ident, made cancel()
+        # take it for never started: the work then wrote into a staging folder already
+        # removed, and the folder stayed (seen once at the previews stage).
+        with interrupts.interrupts_deferred():
+            self.thread.start()
 
     def _run(self) -> None:
         started = time.perf_counter()

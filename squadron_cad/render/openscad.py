@@ -23,7 +23,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, TypeVar
 
-from squadron_cad import lifeline
+from squadron_cad import interrupts, lifeline
 from squadron_cad.errors import ToolError
 from squadron_cad.render.atomic import replace_into, temporary_sibling
 from squadron_cad.render.stl import clean_stl, verify_binary_stl
@@ -237,7 +237,8 @@ def submit_all(
         finally:
             submitted.set()
 
-    threading.Thread(target=submit, name="submit").start()
+    with interrupts.interrupts_deferred():  # a stop inside start() could leave it unstarted
+        threading.Thread(target=submit, name="submit").start()
     try:
         submitted.wait()
     finally:

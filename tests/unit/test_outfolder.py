@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from helpers import cli_in_worker
 
-from squadron_cad import outfolder
+from squadron_cad import interrupts, outfolder
 from squadron_cad.errors import InputError, ToolError
 from squadron_cad.outfolder import (
     CACHE_NAME,
@@ -222,7 +222,7 @@ def test_interrupts_deferred_does_nothing_outside_the_main_thread() -> None:
     before = signal.getsignal(signal.SIGINT)
 
     def inside() -> None:
-        with outfolder.interrupts_deferred():
+        with interrupts.interrupts_deferred():
             done.append(signal.getsignal(signal.SIGINT) is before)
 
     worker = threading.Thread(target=inside)

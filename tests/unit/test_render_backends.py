@@ -296,6 +296,43 @@ def test_a_ctrl_c_while_waiting_for_work_beside_still_waits_for_its_end() -> Non
     assert ended.is_set()
 
 
+class _SlowToBegin(threading.Thread):
+    """A thread whose first step waits: on a loaded machine a new thread may take
+    milliseconds to run, and until it runs it has no ident."""
+
+    def _bootstrap(self) -> None:  # CPython's first call in the new thread
+        time.sleep(0.5)
+        super()._bootstrap()  # type: ignore[misc]
+
+
+def test_a_ctrl_c_while_work_beside_starts_still_waits_for_its_end() -> None:
+    """A Ctrl-C as the previews' thread was starting (the build had just said "previews"):
+    cancel() took the thread for never started and returned, the staging folder was
+    removed, then the pictures were written into it, and the folder stayed."""
+    from squadron_cad.pipeline.clock import BackgroundWork
+
+    ended = threading.Event()
+
+    def work() -> None:
+        time.sleep(0.2)
+        ended.set()
+
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    main_thread = threading.main_thread().ident
+    assert main_thread is not None
+    timer = threading.Timer(0.1, signal.pthread_kill, (main_thread, signal.SIGINT))
+    beside = BackgroundWork("late", work, lambda: None)
+    beside.thread = _SlowToBegin(target=beside._run, daemon=True)
+    try:
+        timer.start()
+        with pytest.raises(KeyboardInterrupt):
+            beside.start()
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    beside.cancel()
+    assert ended.is_set()
+
+
 def test_a_small_batch_joins_another_instead_of_its_own_node() -> None:
     """A new tin renders the box (44 kB of OpenSCAD) and its lid (6.6 kB): one node
     process, not two (a second start-up costs more CPU than the lid's render)."""
