@@ -78,9 +78,11 @@ class BackgroundWork(Generic[T]):
         self.finished = threading.Event()
 
     def start(self) -> None:
-        # A stop landing inside Thread.start, before the thread has its ident, made cancel()
-        # take it for never started: the work then wrote into a staging folder already
-        # removed, and the folder stayed (seen once at the previews stage).
+        """Start the thread. A stop landing inside Thread.start, before the thread had its
+        ident, made cancel() take it for never started: the work then wrote into a staging
+        folder already removed, and the folder stayed (seen once at the previews stage). A
+        stop is now held to the start's end and raised from here: call start() where an
+        interruption leads to cancel()."""
         with interrupts.interrupts_deferred():
             self.thread.start()
 

@@ -72,8 +72,8 @@ def early_picture(design: Design, cache: RenderCache, wanted: bool) -> Iterator[
         return
     params = design.params
     drawing = BackgroundWork("layout picture", lambda: picture_png(layout, params, cache), _no_stop)
-    drawing.start()
     try:
+        drawing.start()  # a stop held through the start is raised here: the finally waits
         yield drawing
     finally:
         drawing.cancel()

@@ -237,9 +237,12 @@ def submit_all(
         finally:
             submitted.set()
 
-    with interrupts.interrupts_deferred():  # a stop inside start() could leave it unstarted
-        threading.Thread(target=submit, name="submit").start()
+    helper = threading.Thread(target=submit, name="submit")
     try:
+        # A stop inside start() could leave the helper unstarted, and the wait below
+        # endless: it is held to the start's end, and raised here, inside the try.
+        with interrupts.interrupts_deferred():
+            helper.start()
         submitted.wait()
     finally:
         submitted.wait()  # submitting takes microseconds: the interrupt waits for it

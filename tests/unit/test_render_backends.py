@@ -235,6 +235,31 @@ def test_a_ctrl_c_while_submitting_leaves_every_started_worker_known() -> None:
     assert all(future.done() for future in futures)
 
 
+def test_a_ctrl_c_while_the_submitting_thread_starts_still_waits_for_it(monkeypatch) -> None:
+    """The Ctrl-C lands as the helper thread starts (the build had just said "render"):
+    the submitting must still be waited for, or a render submitted after it is unknown
+    to the caller and the build waits out its render (the SIGTERM test took 24 s once
+    more when the held stop was raised before the wait)."""
+    monkeypatch.setattr(openscad.threading, "Thread", _SlowToBegin)
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    main_thread = threading.main_thread().ident
+    assert main_thread is not None
+    timer = threading.Timer(0.1, signal.pthread_kill, (main_thread, signal.SIGINT))
+    futures: list[Future[None]] = []
+    known = -1
+    pool = SlowSubmits(2)
+    try:
+        timer.start()
+        try:
+            openscad.submit_all(pool, [lambda: None] * 3, futures)
+        except KeyboardInterrupt:
+            known = len(futures)  # what the caller's stop would see
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        pool.shutdown(wait=True)
+    assert known == 3
+
+
 def test_work_beside_the_build_is_stopped_even_when_it_starts_late() -> None:
     """Cancelling the slicer's or the pictures' thread: a process it starts just after the
     first stop is killed by the next one, not waited for (30 s here)."""
