@@ -87,7 +87,7 @@ class Running:
             del self.stderr[:-20]
 
 
-RUNNER = [sys.executable, "-m", "squadron_cad.cli.prestarted"]
+RUNNER = [sys.executable, "-m", "squadron_cad.prestarted"]
 
 
 def _spawn() -> subprocess.Popen[bytes]:

@@ -203,7 +203,7 @@ def test_a_page_gone_mid_answer_prints_no_traceback(
 # stop lands (SIGINT to itself) inside "load", which carries on; then its build arrives.
 SWALLOWING_RUNNER = """
 import os, signal, sys
-from squadron_cad.cli import prestarted
+from squadron_cad import prestarted
 
 def load():
     try:
@@ -239,3 +239,21 @@ def test_a_stop_swallowed_while_the_runner_imports_still_stops_the_build(
     )
     assert done.returncode == 130, done.stderr
     assert not out.exists()
+
+
+def test_the_runner_notes_a_stop_before_it_imports_any_library() -> None:
+    """Importing the runner module (as `python -m` does, its packages first) loads no
+    library and none of the CLI: a stop before main() installs its handler can land only
+    in the standard library, which loses none."""
+    import subprocess
+    import sys
+
+    probe = (
+        "import sys, squadron_cad.prestarted\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in "
+        "('squadron_cad', 'typer', 'click', 'rich', 'pydantic', 'trimesh', 'numpy')))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=True
+    )
+    assert done.stdout.split() == ["['squadron_cad',", "'squadron_cad.prestarted']"]

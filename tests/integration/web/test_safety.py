@@ -122,7 +122,7 @@ def only_idle_runners(server, wait_s: float = 10.0) -> bool:
 
 def _idle_runners_only(server) -> bool:
     for child in psutil.Process(server.process.pid).children():
-        if "squadron_cad.cli.prestarted" not in " ".join(child.cmdline()) or child.children():
+        if "squadron_cad.prestarted" not in " ".join(child.cmdline()) or child.children():
             return False
     return True
 

@@ -1,4 +1,4 @@
-"""A build process started before the maker clicks Build: `python -m squadron_cad.cli.prestarted`.
+"""A build process started before the maker clicks Build: `python -m squadron_cad.prestarted`.
 
 The customizer starts one as it starts listening. It imports what a build does before it
 says it has started (the CLI, the resolver, the kits: a quarter of a second of CPU), then
@@ -8,6 +8,11 @@ input, the CLI's arguments as a JSON list, run as `squadron-cad` would, in this 
 then it ends. So a click's first progress event comes in a fraction of a second, and the
 build itself is the CLI's, signalled and stopped as a child in its own process group
 (squadron_cad.web.builds).
+
+It lives outside squadron_cad.cli: `-m squadron_cad.cli.prestarted` imported the whole
+CLI (typer, pydantic, the kits) as its package, before main() could note a stop, and a
+stop landing in a library that catches every exception there was lost: the page's time
+limit then found the kit written (twice under the suite's load).
 """
 
 from __future__ import annotations
@@ -74,7 +79,7 @@ def main() -> None:
         raise KeyboardInterrupt("stopped before the build began")
     arguments = json.loads(line)
     if not isinstance(arguments, list) or not all(isinstance(a, str) for a in arguments):
-        sys.exit("squadron_cad.cli.prestarted: expected a JSON list of arguments")
+        sys.exit("squadron_cad.prestarted: expected a JSON list of arguments")
     from squadron_cad.cli import main as run
 
     run(arguments)
