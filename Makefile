@@ -33,9 +33,9 @@ setup: system $(VENV)/.installed node_modules/.package-lock.json ## Set everythi
 stl: setup ## Build the whole kit into out/ (STLs, SCAD, manifest, layout, pictures)
 	@$(CLI) build --out $(OUT) $(ARGS)
 
-test: setup ## Lint, then run every test (unit, real OpenSCAD renders, browser, the type check)
+test: setup ## Lint and type check, then run every test (unit, real OpenSCAD renders, browser)
 	@$(VENV)/bin/ruff check squadron_cad tests
-	@# mypy runs as a test (tests/integration/test_type_check.py), beside the others
+	@$(VENV)/bin/mypy
 	@# two workers, a file each (its module fixtures built once), integration files first
 	@$(VENV)/bin/pytest -q --numprocesses 2 --dist loadfile --no-loadscope-reorder --durations=25
 

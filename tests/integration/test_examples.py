@@ -32,7 +32,7 @@ NOT_RUN = {
     "make test": "this is the suite itself",
     "make serve": "a server that runs until stopped: the browser tests start it",
     "make bench-web": "timed in a real browser, minutes long",
-    "make lint": "make test runs ruff first and mypy as a test (test_type_check)",
+    "make lint": "the suite's first step (make test runs it)",
     "make setup": "every make target runs it first",
     "bench": "timed by `make bench`, minutes long",
     "docs": "the gallery test redraws the docs and compares them",
