@@ -3,11 +3,13 @@ slivers are cleaned, batches are shared out evenly, the npm package is pinned ex
 
 from __future__ import annotations
 
+import contextlib
 import json
 import signal
 import subprocess
 import threading
 import time
+from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
@@ -203,6 +205,22 @@ class SlowSubmits(ThreadPoolExecutor):
         return super().submit(fn, *args, **kwargs)
 
 
+@contextlib.contextmanager
+def ctrl_c_after(seconds: float) -> Iterator[None]:
+    """Python's Ctrl-C handler in place, and a SIGINT to the main thread `seconds` into
+    the block (as a maker's Ctrl-C lands while the block runs)."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    main_thread = threading.main_thread().ident
+    assert main_thread is not None
+    timer = threading.Timer(seconds, signal.pthread_kill, (main_thread, signal.SIGINT))
+    timer.start()
+    try:
+        yield
+    finally:
+        timer.cancel()
+        signal.signal(signal.SIGINT, previous)
+
+
 def test_a_ctrl_c_while_submitting_leaves_every_started_worker_known() -> None:
     """The Ctrl-C arrives as the first render starts and the rest are being submitted:
     every started worker must be among the caller's futures, or stopping the renders
@@ -241,21 +259,16 @@ def test_a_ctrl_c_while_the_submitting_thread_starts_still_waits_for_it(monkeypa
     to the caller and the build waits out its render (the SIGTERM test took 24 s once
     more when the held stop was raised before the wait)."""
     monkeypatch.setattr(openscad.threading, "Thread", _SlowToBegin)
-    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
-    main_thread = threading.main_thread().ident
-    assert main_thread is not None
-    timer = threading.Timer(0.1, signal.pthread_kill, (main_thread, signal.SIGINT))
     futures: list[Future[None]] = []
     known = -1
     pool = SlowSubmits(2)
     try:
-        timer.start()
-        try:
-            openscad.submit_all(pool, [lambda: None] * 3, futures)
-        except KeyboardInterrupt:
-            known = len(futures)  # what the caller's stop would see
+        with ctrl_c_after(0.1):
+            try:
+                openscad.submit_all(pool, [lambda: None] * 3, futures)
+            except KeyboardInterrupt:
+                known = len(futures)  # what the caller's stop would see
     finally:
-        signal.signal(signal.SIGINT, previous)
         pool.shutdown(wait=True)
     assert known == 3
 
@@ -305,18 +318,10 @@ def test_a_ctrl_c_while_waiting_for_work_beside_still_waits_for_its_end() -> Non
         for process in live:
             process.kill()
 
-    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
-    main_thread = threading.main_thread().ident
-    assert main_thread is not None
-    timer = threading.Timer(0.3, signal.pthread_kill, (main_thread, signal.SIGINT))
     beside = BackgroundWork("late", work, stop)
-    try:
-        beside.start()
-        timer.start()
-        with pytest.raises(KeyboardInterrupt):
-            beside.result()
-    finally:
-        signal.signal(signal.SIGINT, previous)
+    beside.start()
+    with ctrl_c_after(0.3), pytest.raises(KeyboardInterrupt):
+        beside.result()
     beside.cancel()
     assert ended.is_set()
 
@@ -342,18 +347,10 @@ def test_a_ctrl_c_while_work_beside_starts_still_waits_for_its_end() -> None:
         time.sleep(0.2)
         ended.set()
 
-    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
-    main_thread = threading.main_thread().ident
-    assert main_thread is not None
-    timer = threading.Timer(0.1, signal.pthread_kill, (main_thread, signal.SIGINT))
     beside = BackgroundWork("late", work, lambda: None)
     beside.thread = _SlowToBegin(target=beside._run, daemon=True)
-    try:
-        timer.start()
-        with pytest.raises(KeyboardInterrupt):
-            beside.start()
-    finally:
-        signal.signal(signal.SIGINT, previous)
+    with ctrl_c_after(0.1), pytest.raises(KeyboardInterrupt):
+        beside.start()
     beside.cancel()
     assert ended.is_set()
 
