@@ -22,7 +22,8 @@ import json
 import select
 import signal
 import sys
-import threading
+
+from squadron_cad import interrupts
 
 BEFORE_START = (  # what `build` imports before its first progress event
     "squadron_cad.cli",
@@ -42,13 +43,10 @@ MACHINERY = (  # the rest, the largest first-needed pieces one by one (0.25 s of
 
 # A stop that lands while the runner imports may be swallowed by a library that catches
 # every exception: the build then ran to its end and wrote the kit (seen twice under the
-# suite's load, the page's time limit at 0.5 s). So the stop is noted here too, and the
-# build is not begun once one was.
-_STOPPED = threading.Event()
-
-
+# suite's load, the page's time limit at 0.5 s). So the stop is noted, as the CLI's own
+# handler notes it (squadron_cad.interrupts), and the build is not begun once one was.
 def _on_stop(signum: int, _frame: object) -> None:
-    _STOPPED.set()
+    interrupts.note_stop()
     raise KeyboardInterrupt(f"signal {signum}")
 
 
@@ -69,14 +67,13 @@ def load() -> None:
 
 
 def main() -> None:
-    for signum in (signal.SIGINT, signal.SIGTERM):  # the CLI's own take over in its main
+    for signum in interrupts.STOP_SIGNALS:  # the CLI's own take over in its main
         signal.signal(signum, _on_stop)
     load()
     line = sys.stdin.readline()
     if not line.strip():
         return  # the server stopped before it needed this build
-    if _STOPPED.is_set():
-        raise KeyboardInterrupt("stopped before the build began")
+    interrupts.checkpoint()  # stopped before the build began
     arguments = json.loads(line)
     if not isinstance(arguments, list) or not all(isinstance(a, str) for a in arguments):
         sys.exit("squadron_cad.prestarted: expected a JSON list of arguments")
