@@ -259,6 +259,7 @@ def test_a_ctrl_c_while_the_submitting_thread_starts_still_waits_for_it(monkeypa
     to the caller and the build waits out its render (the SIGTERM test took 24 s once
     more when the held stop was raised before the wait)."""
     monkeypatch.setattr(openscad.threading, "Thread", _SlowToBegin)
+    slowed_before = _SlowToBegin.begun
     futures: list[Future[None]] = []
     known = -1
     pool = SlowSubmits(2)
@@ -270,6 +271,7 @@ def test_a_ctrl_c_while_the_submitting_thread_starts_still_waits_for_it(monkeypa
                 known = len(futures)  # what the caller's stop would see
     finally:
         pool.shutdown(wait=True)
+    assert _SlowToBegin.begun > slowed_before, "the helper did not begin slowly: no test"
     assert known == 3
 
 
@@ -330,7 +332,10 @@ class _SlowToBegin(threading.Thread):
     """A thread whose first step waits: on a loaded machine a new thread may take
     milliseconds to run, and until it runs it has no ident."""
 
+    begun = 0  # how many began slowly: 0 if CPython no longer calls _bootstrap
+
     def _bootstrap(self) -> None:  # CPython's first call in the new thread
+        _SlowToBegin.begun += 1
         time.sleep(0.5)
         super()._bootstrap()  # type: ignore[misc]
 
@@ -349,9 +354,11 @@ def test_a_ctrl_c_while_work_beside_starts_still_waits_for_its_end() -> None:
 
     beside = BackgroundWork("late", work, lambda: None)
     beside.thread = _SlowToBegin(target=beside._run, daemon=True)
+    slowed_before = _SlowToBegin.begun
     with ctrl_c_after(0.1), pytest.raises(KeyboardInterrupt):
         beside.start()
     beside.cancel()
+    assert _SlowToBegin.begun > slowed_before, "the thread did not begin slowly: no test"
     assert ended.is_set()
 
 
