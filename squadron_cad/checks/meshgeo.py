@@ -17,6 +17,7 @@ import trimesh
 from scipy.spatial import cKDTree
 from shapely.geometry import MultiPolygon, Polygon
 from shapely.geometry.base import BaseGeometry
+from shapely.ops import polylabel
 
 Matrix = np.ndarray  # 4 x 4 homogeneous transform
 
@@ -99,17 +100,38 @@ def z_levels(mesh: trimesh.Trimesh, *, min_slab: float = 0.02, step: float = 1.0
     return levels
 
 
+def grid_axes(
+    region: Polygon, step: float, limit: int = MAX_SAMPLES
+) -> tuple[np.ndarray, np.ndarray, float]:
+    """The x and y values of grid_points' grid, and its step."""
+    minx, miny, maxx, maxy = region.bounds
+    step = max(step, float(np.sqrt(max(region.area, 1e-9) / limit)))
+    return np.arange(minx, maxx, step), np.arange(miny, maxy, step), step
+
+
 def grid_points(region: Polygon, step: float, limit: int = MAX_SAMPLES) -> np.ndarray:
     """Points inside a region on a square grid, plus its outline's vertices (N x 2)."""
-    minx, miny, maxx, maxy = region.bounds
-    area = max(region.area, 1e-9)
-    step = max(step, float(np.sqrt(area / limit)))
-    grid_x, grid_y = np.meshgrid(np.arange(minx, maxx, step), np.arange(miny, maxy, step))
+    axis_x, axis_y, grid_step = grid_axes(region, step, limit)
+    grid_x, grid_y = np.meshgrid(axis_x, axis_y)
     xs, ys = grid_x.ravel(), grid_y.ravel()
     inside = shapely.contains_xy(region, xs, ys)
     # The outline too, densely: a farthest point often lies on a free edge.
-    outline = shapely.get_coordinates(shapely.segmentize(region.exterior, step / 2))
+    outline = shapely.get_coordinates(shapely.segmentize(region.exterior, grid_step / 2))
     return np.vstack([np.column_stack([xs[inside], ys[inside]]), outline])
+
+
+def one_grid_point(region: Polygon, step: float, limit: int = MAX_SAMPLES) -> np.ndarray | None:
+    """The grid point of grid_points nearest the region's pole of inaccessibility (its
+    farthest point from the outline), if it lies inside: one of the points grid_points
+    returns, so the farthest distance over them is at least this one's."""
+    axis_x, axis_y, grid_step = grid_axes(region, step, limit)
+    if len(axis_x) == 0 or len(axis_y) == 0:
+        return None
+    middle = polylabel(region, tolerance=step)
+    column = min(max(round((middle.x - axis_x[0]) / grid_step), 0), len(axis_x) - 1)
+    row = min(max(round((middle.y - axis_y[0]) / grid_step), 0), len(axis_y) - 1)
+    point = np.array([axis_x[column], axis_y[row]])
+    return point if shapely.contains_xy(region, point[0], point[1]) else None
 
 
 def farthest_distance(points: np.ndarray, target: BaseGeometry, step: float = 0.02) -> float:

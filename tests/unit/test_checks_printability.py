@@ -6,6 +6,7 @@ import manifold3d
 import numpy as np
 import pytest
 import trimesh
+from shapely.geometry import MultiPolygon, Point, Polygon
 
 from squadron_cad.checks import engraved_text, narrow
 from squadron_cad.checks import printability as P
@@ -143,6 +144,34 @@ def test_a_long_thin_spike_is_a_thin_feature(params: KitParamsBase) -> None:
     spots = P.find_thin_spots(spike, params.checks.min_wall_mm, P.PartInfo("spike"))
     assert spots
     assert spots[0].x < 5
+
+
+def test_a_corner_settled_from_one_point_is_one_the_whole_measure_finds(monkeypatch) -> None:
+    # A star's 12 sharp tips (corners) and, inside it, a ring wall 0.5 mm thin (a wall).
+    angles = np.radians(np.arange(0, 360, 15))
+    radii = np.where(np.arange(len(angles)) % 2 == 0, 20.0, 12.0)
+    star = Polygon(np.column_stack([radii * np.cos(angles), radii * np.sin(angles)]))
+    section = MultiPolygon([star.difference(Point(0, 0).buffer(6.0)), ring(5.5, 5.0)])
+    settled = []
+    shortcut = narrow._surely_a_corner
+
+    def watched(*args: object) -> bool:
+        settled.append(shortcut(*args))
+        return settled[-1]
+
+    monkeypatch.setattr(narrow, "_surely_a_corner", watched)
+    quick = narrow.thin_spots(section, 0.8)
+    monkeypatch.setattr(narrow, "_surely_a_corner", lambda *_: False)
+    measured = narrow.thin_spots(section, 0.8)
+    assert [(w, n, r.wkb) for w, n, r in quick] == [(w, n, r.wkb) for w, n, r in measured]
+    assert len(measured) == 1
+    assert measured[0][0] == pytest.approx(0.5, abs=0.02)
+    assert sum(settled) >= 12, settled  # the star's tips, each settled from one point
+
+
+def ring(outer: float, inner: float) -> Polygon:
+    centre = Point(0, 0)
+    return centre.buffer(outer, quad_segs=32).difference(centre.buffer(inner, quad_segs=32))
 
 
 def test_slivers_beside_an_engraving_are_cosmetic(params: KitParamsBase) -> None:
