@@ -68,17 +68,25 @@ def _clear_at(lower: manifold3d.Manifold, upper: manifold3d.Manifold, z: float) 
     return meshgeo.overlap_volume(lower, at) <= OVERLAP_EPS_MM3
 
 
-def _peg_gap(lower: trimesh.Trimesh, upper: trimesh.Trimesh, pitch: float, turn: int) -> float:
-    """Least horizontal gap between the pegs and the upper token's socket walls."""
+def _gap_levels(
+    lower: trimesh.Trimesh, upper: trimesh.Trimesh, pitch: float
+) -> list[tuple[MultiPolygon, MultiPolygon]]:
+    """The pegs and the upper token's socket walls, sectioned at GAP_LEVELS heights through
+    the pegs (once for every turn: turning the walls does not change their section)."""
     peg_top = float(lower.bounds[1][2])
-    gaps = []
+    levels = []
     for i in range(GAP_LEVELS):
         z = pitch + (peg_top - pitch) * (i + 0.5) / GAP_LEVELS
         pegs = meshgeo.section(lower, z)  # above the top face only the pegs remain
-        walls = affinity.rotate(meshgeo.section(upper, z - pitch), turn, origin=(0, 0))
-        if pegs.is_empty or walls.is_empty:
-            continue
-        gaps.append(signed_gap(pegs, walls))
+        walls = meshgeo.section(upper, z - pitch)
+        if not pegs.is_empty and not walls.is_empty:
+            levels.append((pegs, walls))
+    return levels
+
+
+def _peg_gap(levels: list[tuple[MultiPolygon, MultiPolygon]], turn: int) -> float:
+    """Least horizontal gap between the pegs and the socket walls turned by `turn`."""
+    gaps = [signed_gap(pegs, affinity.rotate(walls, turn, origin=(0, 0))) for pegs, walls in levels]
     return min(gaps) if gaps else math.nan
 
 
@@ -99,10 +107,11 @@ def measure_stack(lower: trimesh.Trimesh, upper: trimesh.Trimesh, name: str) -> 
     touches = not _clear_at(low_solid, up_solid, pitch - SEAT_PROBE_MM)
     seats = {}
     gaps = []
+    levels = _gap_levels(lower, upper, pitch)
     for turn in TURNS_DEG:
         turned = meshgeo.placed(up_solid, frames.rotate_z(turn))
         seats[turn] = touches and _clear_at(low_solid, turned, pitch)  # ... and clears it
-        gaps.append(_peg_gap(lower, upper, pitch, turn))
+        gaps.append(_peg_gap(levels, turn))
     peg_height = float(lower.bounds[1][2]) - pitch
     pegs = meshgeo.section(lower, pitch + 0.05)  # at turn 0 the sockets sit over the pegs
     return StackMeasure(name, pitch, seats, min(gaps), _socket_depth(upper, pegs) - peg_height)
