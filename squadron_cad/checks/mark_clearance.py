@@ -60,10 +60,13 @@ def mark_zone(features: list[list[Polygon]]) -> shapely.Geometry:
     return shapely.union_all([differ.intersection(patch).convex_hull for patch in patches])
 
 
-def mark_clearance(features: list[list[Polygon]], player: int) -> Clearance | None:
+def mark_clearance(
+    features: list[list[Polygon]], player: int, zone: shapely.Geometry | None = None
+) -> Clearance | None:
     """Player `player`'s mark against everything else on the top face (None: the copies
-    do not differ, no mark to tell apart); a label fused into the mark measures 0."""
-    zone = mark_zone(features)
+    do not differ, no mark to tell apart); a label fused into the mark measures 0. The
+    marks' zone is every player's: given, it is not worked out again."""
+    zone = mark_zone(features) if zone is None else zone
     if zone.is_empty:
         return None
     zone = zone.buffer(ZONE_MARGIN_MM)
@@ -97,7 +100,8 @@ def part_clearance(
 
 def _smallest(copies: list[trimesh.Trimesh], depth: float) -> dict[str, Any] | None:
     features = [top_features(mesh, depth) for mesh in copies]
-    found = [mark_clearance(features, player) for player in range(len(features))]
+    zone = mark_zone(features)
+    found = [mark_clearance(features, player, zone) for player in range(len(features))]
     measured = [c for c in found if c is not None]
     if not measured:
         return None
