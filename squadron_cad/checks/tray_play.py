@@ -130,7 +130,7 @@ def _slices(
 ) -> list[_Slice]:
     """The obstacles are met one by one, not as one union: the box's section is the same
     for every unit at a height, and a union with each unit's neighbours cost more than
-    the sweep (Squadrons: 530 unions)."""
+    the sweep (a kit of 16 units: 530 unions)."""
     slices = []
     for z in heights:
         here = [b.footprint for b in members if b.z_low < z < b.z_high]
