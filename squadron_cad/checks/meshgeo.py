@@ -123,11 +123,15 @@ def grid_points(region: Polygon, step: float, limit: int = MAX_SAMPLES) -> np.nd
 def one_grid_point(region: Polygon, step: float, limit: int = MAX_SAMPLES) -> np.ndarray | None:
     """The grid point of grid_points nearest the region's pole of inaccessibility (its
     farthest point from the outline), if it lies inside: one of the points grid_points
-    returns, so the farthest distance over them is at least this one's."""
+    returns, so the farthest distance over them is at least this one's. None when there
+    is no such point, or no pole (an invalid region)."""
     axis_x, axis_y, grid_step = grid_axes(region, step, limit)
     if len(axis_x) == 0 or len(axis_y) == 0:
         return None
-    middle = polylabel(region, tolerance=step)
+    try:
+        middle = polylabel(region, tolerance=step)
+    except (shapely.errors.GEOSException, shapely.errors.TopologicalError):
+        return None  # an invalid region: measured at every point instead
     column = min(max(round((middle.x - axis_x[0]) / grid_step), 0), len(axis_x) - 1)
     row = min(max(round((middle.y - axis_y[0]) / grid_step), 0), len(axis_y) - 1)
     point = np.array([axis_x[column], axis_y[row]])
