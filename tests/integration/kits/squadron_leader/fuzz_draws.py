@@ -37,7 +37,7 @@ def accepted(sets: list[str]) -> SquadronLeaderParams | None:
 def renders_clean(params: SquadronLeaderParams, sets: list[str], cache: Path) -> None:
     with tempfile.TemporaryDirectory(prefix="squadron-fuzz-") as work:
         options = BuildOptions(
-            out_dir=Path(work),
+            out_dir=Path(work) / "kit",  # its staging folder beside it goes with the folder
             jobs=TEST_JOBS,
             slice=False,
             plates=False,
