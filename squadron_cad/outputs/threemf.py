@@ -6,6 +6,7 @@ and lib3mf's own reader accepts it in strict mode."""
 from __future__ import annotations
 
 import ctypes
+import functools
 import uuid
 from dataclasses import dataclass
 from xml.sax.saxutils import escape
@@ -46,6 +47,12 @@ class ColourChange:
     colour_hex: str  # the filament loaded then
 
 
+@functools.cache
+def _wrapper() -> lib3mf.Wrapper:
+    """lib3mf's function table, loaded once (13 ms a load: a kit's 9 plates spent 0.12 s)."""
+    return lib3mf.get_wrapper()
+
+
 def plate_bytes(
     plate: str, objects: list[PlateObject], change: ColourChange | None = None
 ) -> bytes:
@@ -57,7 +64,7 @@ def plate_bytes(
     triangle ranges as the object's two volumes, the marks on extruder 2. `change`: the
     plate's filament change for a single extruder, in PrusaSlicer's list of colour
     changes by height, so slicing the file puts it (M600) where the BOM says."""
-    wrapper = lib3mf.get_wrapper()
+    wrapper = _wrapper()
     model = wrapper.CreateModel()
     group = model.AddBaseMaterialGroup()
     materials: dict[str, int] = {}
@@ -180,7 +187,7 @@ class ReadObject:
 
 def read_objects(data_path: str) -> list[ReadObject]:
     """The mesh objects of a 3MF read by lib3mf in strict mode (raises on any fault)."""
-    wrapper = lib3mf.get_wrapper()
+    wrapper = _wrapper()
     model = wrapper.CreateModel()
     reader = model.QueryReader("3mf")
     reader.SetStrictModeActive(True)
