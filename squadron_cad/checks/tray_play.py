@@ -71,9 +71,7 @@ class ClosedBox:
 
     def prepared_section(self, z: float) -> MultiPolygon:
         """The section, prepared for the many intersects() a slide asks of it."""
-        section = self.section(z)
-        shapely.prepare(section)
-        return section
+        return _prepared(self.section(z))
 
 
 def closed_box(layout: Layout, meshes: Mapping[str, trimesh.Trimesh]) -> ClosedBox:
@@ -88,8 +86,12 @@ def closed_box(layout: Layout, meshes: Mapping[str, trimesh.Trimesh]) -> ClosedB
 
 
 def bodies(layout: Layout, meshes: Mapping[str, trimesh.Trimesh]) -> list[Body]:
+    """The stowed pieces, their footprints prepared: slides ask intersects() of them."""
     own = {layout.box_part, layout.lid_part}
-    return [_body(p, meshes.get(p.part)) for p in layout.placements if p.part not in own]
+    found = [_body(p, meshes.get(p.part)) for p in layout.placements if p.part not in own]
+    for body in found:
+        shapely.prepare(body.footprint)
+    return found
 
 
 def _body(placed: Placement, mesh: trimesh.Trimesh | None) -> Body:
@@ -138,8 +140,6 @@ def _slices(
             continue
         moving = shapely.union_all(here).buffer(-TOUCH_MM)
         around = [b.footprint for b in others if b.z_low < z < b.z_high]
-        for footprint in around:
-            shapely.prepare(footprint)
         slices.append(_Slice(moving, (closed.prepared_section(z), *around)))
     return slices
 

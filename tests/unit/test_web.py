@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import subprocess
+import sys
 from pathlib import Path
 from xml.etree import ElementTree
 
@@ -224,9 +226,6 @@ def test_a_stop_swallowed_while_the_runner_imports_still_stops_the_build(
 ) -> None:
     """The page's time limit at 0.5 s once found the kit written: its SIGINT had landed in
     the runner's imports and was lost, and the build ran to its end."""
-    import subprocess
-    import sys
-
     out = tmp_path / "out"
     job = json.dumps(["build", "--out", str(out), "--only", "plane_token", "--no-slice"])
     done = subprocess.run(
@@ -245,9 +244,6 @@ def test_the_runner_notes_a_stop_before_it_imports_any_library() -> None:
     """Importing the runner module (as `python -m` does, its packages first) loads no
     library and none of the CLI: a stop before main() installs its handler can land only
     in the standard library, which loses none."""
-    import subprocess
-    import sys
-
     probe = (
         "import sys, squadron_cad.prestarted\n"
         "print(*sorted(m for m in sys.modules if m.split('.')[0] in "
