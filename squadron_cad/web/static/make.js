@@ -130,11 +130,11 @@ export async function startBuild(what) {
     }
   } finally {
     busy(false);
-    finishedBuild(ended, what);
+    await finishedBuild(ended, what);
   }
 }
 
-function finishedBuild(ended, what) {
+async function finishedBuild(ended, what) {
   if (ended && ended.stopped) {
     verdict([`Stopped (${ended.stopped}).`], "bad", true);
   } else if (ended && ended.exit_code === 0) {
@@ -144,8 +144,12 @@ function finishedBuild(ended, what) {
   } else if (ended && ended.exit_code !== 0 && $("verdict").hidden) {
     verdict(ended.stderr.length ? ended.stderr : [`the build ended with exit code ${ended.exit_code}`], "bad");
   }
-  document.body.dataset.buildState = ended ? (ended.stopped ? "cancelled" : `exit-${ended.exit_code}`) : "lost";
-  showBuilt(state.kit);
+  // the state last: whoever waits on it finds the downloads already listed
+  try {
+    await showBuilt(state.kit);
+  } finally {
+    document.body.dataset.buildState = ended ? (ended.stopped ? "cancelled" : `exit-${ended.exit_code}`) : "lost";
+  }
 }
 
 export async function cancelBuild() {
