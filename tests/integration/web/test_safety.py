@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import shutil
 import socket
 import subprocess
 import sys
@@ -13,7 +14,10 @@ from urllib.parse import urlsplit
 
 import psutil
 import pytest
+from helpers import kit_file_hashes
+from page_steps import BUILT_KIT
 
+from squadron_cad.web.browser import start_server, stop_server
 from squadron_cad.web.builds import Builds, Job, group_alive
 
 
@@ -86,19 +90,26 @@ def test_dot_dot_and_unlisted_files_are_404(server, path: str) -> None:
     assert ask(server, "GET", path)[0] == 404
 
 
-def test_closing_the_stream_cancels_the_build(server) -> None:
-    """A tab closed mid-build: the server stops the build and leaves no process."""
+def start_build(server, changes: dict[str, str]) -> tuple[socket.socket, int]:
+    """A build of the page's kit asked as the page asks it; its stream's socket, left open,
+    and the build's process."""
     address = urlsplit(server.url)
     sock = socket.create_connection((address.hostname, address.port))
-    body = json.dumps({"kit": "space-planes", "changes": {"cube.side_mm": "15.5"}}).encode()
+    body = json.dumps({"kit": BUILT_KIT, "changes": changes}).encode()
     head = (
         f"POST /api/build HTTP/1.1\r\nHost: {address.netloc}\r\n"
         f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n"
     )
     sock.sendall(head.encode() + body)
     assert b"200 OK" in sock.recv(4096)
-    pid = json.loads(ask(server, "GET", "/api/built?kit=space-planes")[1])["build_pid"]
+    pid = json.loads(ask(server, "GET", f"/api/built?kit={BUILT_KIT}")[1])["build_pid"]
     assert pid is not None
+    return sock, pid
+
+
+def test_closing_the_stream_cancels_the_build(server) -> None:
+    """A tab closed mid-build: the server stops the build and leaves no process."""
+    sock, pid = start_build(server, {"cube.side_mm": "15.5"})
     sock.close()
     deadline = time.monotonic() + 30
     while group_alive(pid) and time.monotonic() < deadline:
@@ -106,6 +117,39 @@ def test_closing_the_stream_cancels_the_build(server) -> None:
     assert not group_alive(pid)
     assert only_idle_runners(server)
     assert not (server.kit_folder("space-planes") / "manifest.json").exists()
+
+
+def test_stopping_the_server_mid_build_keeps_the_previous_kit(
+    tmp_path: Path, shared_cache: Path, page_kit
+) -> None:
+    """Ctrl-C on `serve` while a build renders: the build is stopped with it, the kit the
+    folder held is byte-identical, and no process or staging folder is left."""
+    server = start_server(tmp_path / "out", shared_cache)
+    try:
+        folder = server.kit_folder(BUILT_KIT)
+        shutil.copytree(page_kit.out_dir, folder, ignore=shutil.ignore_patterns(".cache"))
+        before = kit_file_hashes(folder)
+        sock, pid = start_build(server, {"cube.side_mm": "14.5"})  # new cubes: renders
+        deadline = time.monotonic() + 60
+        while not _rendering(pid) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert _rendering(pid), "the build never started its renders"
+    finally:
+        stop_server(server)
+    sock.close()
+    assert server.process.returncode == 0
+    assert not group_alive(pid)
+    assert kit_file_hashes(folder) == before
+    assert sorted(p.name for p in folder.parent.iterdir()) == [BUILT_KIT]
+
+
+def _rendering(pid: int) -> bool:
+    """The build's own render processes (node's batch, or OpenSCAD) are under way."""
+    try:
+        children = psutil.Process(pid).children(recursive=True)
+    except psutil.NoSuchProcess:
+        return False
+    return any(child.name() in ("node", "openscad") for child in children)
 
 
 def only_idle_runners(server, wait_s: float = 10.0) -> bool:
