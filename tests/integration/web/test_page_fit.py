@@ -95,5 +95,10 @@ def test_a_phone_width_shows_the_layout_and_the_form(browser, server) -> None:
     assert width <= 390, f"the page is {width} px wide at 390: it scrolls sideways"
     assert phone.locator("#layout svg").bounding_box()["width"] > 300
     assert phone.is_visible("#build")
+    # scrolled to the foot, the floating Build button covers none of the form
+    phone.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+    button = phone.locator("#build").bounding_box()
+    form = phone.locator("#form-panel").bounding_box()
+    assert form["y"] + form["height"] <= button["y"], (form, button)
     phone.context.close()
     assert not seen.errors
