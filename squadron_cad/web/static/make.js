@@ -8,9 +8,11 @@ const WORDS = { rendering: "rendering", checking: "checking", cached: "unchanged
   done: "rendered", running: "running", finished: "done" };
 
 const NOUNS = { kit: "parts", paper: "steps", tolerance: "pieces" }; // what the bar counts
+const SHOWN = { error: "FAIL", warning: "warn" }; // the findings a build names, as the CLI does
 let total = 0;
 let finished = 0;
 let noun = "parts";
+let findings = []; // this build's failing checks and warnings, one line each
 
 function step(name, status, isStage) {
   const list = $("steps");
@@ -55,12 +57,16 @@ function onEvent(event, what) {
     if (event.status === "finished") closeStagesBefore("");
     overall(`${finished} of ${total} ${noun} · ${event.part.replaceAll("_", " ")}: ${WORDS[event.status] || event.status}`);
     document.body.dataset.progress = String(finished);
+  } else if (event.event === "finding") {
+    const said = event.message || `measured ${event.measured}, expected ${event.expected}`;
+    if (SHOWN[event.severity]) findings.push(`${SHOWN[event.severity]} ${event.part}: ${event.check}: ${said}`);
   } else if (event.event === "error") {
-    verdict([event.message], "bad");
+    // after the findings it speaks of ("see above"), else alone
+    verdict([event.message], "bad", findings.length > 0);
   } else if (event.event === "built") {
     const good = event.committed && !event.failures;
     verdict([`${event.committed ? "Built" : "Not built"}: ${event.parts} parts in ${event.seconds} s, ` +
-      `${event.failures} failing check(s), ${event.warnings} warning(s)`], good ? "good" : "bad");
+      `${event.failures} failing check(s), ${event.warnings} warning(s)`, ...findings], good ? "good" : "bad");
   } else if (event.event === "paper" || event.event === "tolerance") {
     if (event.message) verdict([event.message], "good", true);
     else verdict([`${what === "paper" ? "Paper edition" : "Done"}: ${(event.pdf || "").split("/").pop()}`], "good");
@@ -72,7 +78,8 @@ function onEvent(event, what) {
 function verdict(lines, tone, append = false) {
   const box = $("verdict");
   if (!append) box.replaceChildren();
-  box.className = `verdict ${tone}`;
+  // lines added to a failed or stopped build's verdict (the kit the folder kept) leave it red
+  if (!(append && box.classList.contains("bad"))) box.className = `verdict ${tone}`;
   for (const line of lines) {
     const p = document.createElement("p");
     p.textContent = line;
@@ -90,6 +97,7 @@ function busy(on) {
 export async function startBuild(what) {
   total = 0;
   finished = 0;
+  findings = [];
   noun = NOUNS[what] || "parts";
   $("steps").replaceChildren();
   delete document.body.dataset.progress;
@@ -201,7 +209,9 @@ function showKit(kit, built, box) {
       `${built.failures} failing.`, ...built.summary];
     verdict(lines, built.failures ? "bad" : "good");
   } else if (built.summary.length) {
-    verdict(built.summary, built.failures ? "bad" : "good", true);
+    // after a failed or stopped build, the summary is the kit the folder kept: said so
+    const kept = $("verdict").classList.contains("bad") ? ["The kit the server's folder keeps:"] : [];
+    verdict([...kept, ...built.summary], built.failures ? "bad" : "good", true);
   }
   const files = new Set(built.files);
   const zip = document.createElement("a");
