@@ -1,7 +1,7 @@
 // The customizer page: state in the address, live fit, builds streamed, downloads.
 import { buildForm, markChanged, readValue, setValue, showErrors } from "./form.js";
 import { startBuild, cancelBuild, showBuilt } from "./make.js";
-import { $, pageQuery, pageState, postJSON, setBuildable, state } from "./page.js";
+import { $, pageQuery, pageState, postJSON, SERVER_GONE, setBuildable, state } from "./page.js";
 
 const FIT_DELAY_MS = 60; // typing pauses this long before the layout is asked for
 
@@ -103,7 +103,12 @@ export async function fit() {
   const asked = performance.now();
   const ask = early && early.query === pageQuery() ? early : askFit();
   early = null;
-  const answer = await (await ask.answer).json();
+  let answer;
+  try {
+    answer = await (await ask.answer).json();
+  } catch {
+    answer = { ok: false, error: SERVER_GONE, keys: [] }; // shown as a refusal: Build waits
+  }
   if (seq !== state.seq) return; // a later edit is on its way
   if (answer.values) {
     for (const [key, text] of Object.entries(answer.values)) {

@@ -1,5 +1,5 @@
 // Builds from the page: POST /api/build streams the CLI's JSON Lines as server-sent events.
-import { $, pageState, postJSON, setBuildable, state } from "./page.js";
+import { $, pageState, postJSON, SERVER_GONE, setBuildable, state } from "./page.js";
 
 const STAGES = ["scad", "render", "kit checks", "slicer", "layout", "plates", "bom", "previews", "swap", "outputs",
   "picture", "slice"]; // the last two: the tolerance plate's
@@ -8,6 +8,8 @@ const WORDS = { rendering: "rendering", checking: "checking", cached: "unchanged
   done: "rendered", running: "running", finished: "done" };
 
 const NOUNS = { kit: "parts", paper: "steps", tolerance: "pieces" }; // what the bar counts
+const LOST_MID_BUILD = "The server stopped answering during the build: its folder holds " +
+  "the previous kit or the new one, whole (a build is all or nothing).";
 const SHOWN = { error: "FAIL", warning: "warn" }; // the findings a build names, as the CLI does
 let total = 0;
 let finished = 0;
@@ -136,6 +138,10 @@ export async function startBuild(what) {
         else onEvent(event, what);
       }
     }
+    if (!ended) throw new Error("the stream closed before the build's end");
+  } catch {
+    // the server stopped (or was stopped) before the build's end reached the page
+    verdict(first ? [SERVER_GONE] : [LOST_MID_BUILD, SERVER_GONE], "bad");
   } finally {
     busy(false);
     await finishedBuild(ended, what);
@@ -188,7 +194,12 @@ function list(title, items) {
 }
 
 export async function showBuilt(kit) {
-  const built = await (await fetch(`/api/built?kit=${encodeURIComponent(kit)}`)).json();
+  let built;
+  try {
+    built = await (await fetch(`/api/built?kit=${encodeURIComponent(kit)}`)).json();
+  } catch {
+    return; // no server: the list stays as it was (the fit or the build says why)
+  }
   const box = $("downloads");
   box.replaceChildren();
   window.dispatchEvent(new CustomEvent("built", { detail: built }));

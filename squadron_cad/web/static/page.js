@@ -3,6 +3,10 @@ export const $ = (id) => document.getElementById(id);
 
 export const state = { kit: "", tin: "", changes: {}, form: null, fields: {}, ok: false, seq: 0 };
 
+// What the page says when the server does not answer (stopped with Ctrl-C, say).
+export const SERVER_GONE = "The customizer's server is not answering: start it again " +
+  "(make serve, or squadron-cad serve), then reload this page.";
+
 export async function postJSON(url, body) {
   return fetch(url, { method: "POST", headers: { "Content-Type": "application/json" },
     body: JSON.stringify(body) });

@@ -1,0 +1,54 @@
+"""What the customizer's page says when things go wrong, in Debian's chromium against a
+real `squadron-cad serve`: a build whose checks fail, a server that was stopped (a file of
+its own: it runs beside the builds)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from helpers import kit_file_hashes
+from page_steps import BUILT, edit, open_page, wait_build
+
+from squadron_cad.web.browser import start_server, stop_server, watched_page
+
+
+def test_a_failed_build_names_its_failing_checks_and_keeps_the_kit(page, server, built) -> None:
+    folder = built()
+    before = kit_file_hashes(folder)
+    # overhangs printed without support only up to 5 degrees: the cubeship's fail (the
+    # meshes from the session's cache; this check the quickest of those that can fail)
+    open_page(page, server, f"{BUILT}&checks.overhang_limit_deg=5")
+    page.click("#build")
+    assert wait_build(page) == "exit-1"
+    verdict = page.locator("#verdict")
+    assert "bad" in (verdict.get_attribute("class") or "")
+    lines = verdict.locator("p").all_text_contents()
+    failing = [line for line in lines if line.startswith("FAIL ")]
+    assert any(line.startswith("FAIL cubeship: overhangs: ") for line in failing), lines
+    assert any("check(s) failed (see above)" in line for line in lines), lines
+    # the findings come before the line that points above to them
+    said = next(i for i, line in enumerate(lines) if "see above" in line)
+    assert said > max(lines.index(line) for line in failing)
+    assert "keeps the previous kit" in lines[said]
+    assert kit_file_hashes(folder) == before
+
+
+def test_a_stopped_server_is_said_and_build_waits(browser, tmp_path: Path, shared_cache) -> None:
+    """Ctrl-C on `serve` with the page still open: Build, then an edit, each say that the
+    server is not answering and how to start it again, and Build waits for it."""
+    server = start_server(tmp_path / "out", shared_cache)
+    page, seen = watched_page(browser)
+    try:
+        open_page(page, server, BUILT)
+    finally:
+        stop_server(server)
+    page.click("#build")
+    assert wait_build(page, 30) == "lost"
+    assert "bad" in (page.get_attribute("#verdict", "class") or "")
+    assert "server is not answering" in page.text_content("#verdict")
+    edit(page, "tin.inner_width_mm", "101")
+    assert "server is not answering" in page.text_content("#refusal")
+    assert page.is_disabled("#build")
+    page.context.close()
+    # chromium's own line for each refused connection; nothing of the page's
+    assert all("ERR_CONNECTION_REFUSED" in error for error in seen.errors), seen.errors
