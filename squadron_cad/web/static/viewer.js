@@ -123,18 +123,22 @@ async function plateModel(file) {
   return group;
 }
 
+let asked = 0; // the latest model asked for: an earlier one still loading is not drawn
+
 async function show(choice) {
   const [kind, file] = choice.split(":");
   const started = performance.now();
+  const ticket = ++asked;
   $("viewer").dataset.drawn = "";
   $("model-note").textContent = "loading...";
   let model;
   try {
     model = kind === "box" ? await boxModel() : kind === "plate" ? await plateModel(file) : await partModel(file);
   } catch (error) {
-    $("model-note").textContent = `could not load it: ${error.message}`;
+    if (ticket === asked) $("model-note").textContent = `could not load it: ${error.message}`;
     return;
   }
+  if (ticket !== asked) return;
   if (!view) setup();
   if (view.content) view.scene.remove(view.content);
   view.content = model;
@@ -162,8 +166,11 @@ function fillChoices() {
     view = null;
     return;
   }
-  const first = options.find((o) => o.value.startsWith("part:")) || options[0];
+  // the model on show stays chosen when the list is made anew (a build just ended)
+  const kept = options.find((o) => o.value === picker.dataset.chosen);
+  const first = kept || options.find((o) => o.value.startsWith("part:")) || options[0];
   picker.value = first.value;
+  picker.dataset.chosen = first.value;
   show(picker.value);
 }
 
@@ -176,7 +183,10 @@ export async function open(kit) {
   }
 }
 
-$("model").addEventListener("change", () => show($("model").value));
+$("model").addEventListener("change", () => {
+  $("model").dataset.chosen = $("model").value;
+  show($("model").value);
+});
 window.addEventListener("built", (event) => {
   built = event.detail;
   kitShown = built.kit || kitShown;

@@ -109,5 +109,11 @@ def test_a_part_drawn_in_3d(page, server, built, tmp_path) -> None:
     background = np.array([0xF3, 0xF5, 0xF8])
     drawn = np.abs(pixels - background).sum(axis=1) > 30
     assert drawn.mean() > 0.02, f"{shot}: only {drawn.mean():.1%} of the pixels drawn"
+    # a build ending (its list of what is built, made anew) keeps the model on show
+    listed = page.request.get(server.url + f"api/built?kit={BUILT_KIT}").json()
+    ended = "built => window.dispatchEvent(new CustomEvent('built', {detail: built}))"
+    page.evaluate(ended, listed)
+    page.wait_for_selector("#viewer[data-drawn='part:stl/cubeship.stl']", timeout=10_000)
+    assert page.input_value("#model") == "part:stl/cubeship.stl"
     page.select_option("#model", "box:layout.json")
     page.wait_for_selector("#viewer[data-drawn='box:layout.json']", timeout=10_000)
