@@ -200,6 +200,7 @@ export async function showBuilt(kit) {
   } catch {
     return; // no server: the list stays as it was (the fit or the build says why)
   }
+  if (kit !== state.kit) return; // another kit was picked meanwhile: its own list is coming
   const box = $("downloads");
   box.replaceChildren();
   window.dispatchEvent(new CustomEvent("built", { detail: built }));
