@@ -165,8 +165,12 @@ def _group_finding(
         severity = "error"
     elif gap > fit.max_mm + tolerance:
         severity = "warning"  # loose, not broken: the pieces rattle
-    message = "" if severity == "ok" else f"{gap:.3f} mm beside them in their pocket"
     expected = f"{fit.min_mm:g}-{fit.max_mm:g} mm per side (checks.pocket_fit)"
+    message = ""
+    if severity != "ok":
+        side = "under" if severity == "error" else "over"
+        outcome = "too tight to lift out" if severity == "error" else "loose: they rattle"
+        message = f"{gap:.3f} mm beside them in their pocket, {side} {expected}: {outcome}"
     return Finding(name, "pocket_gap", round(gap, 4), expected, severity, message)
 
 

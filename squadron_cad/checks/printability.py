@@ -346,7 +346,13 @@ def part_printability(params: KitParamsBase, part: Part, mesh: trimesh.Trimesh) 
     return printability_findings(part.name, mesh, params, part_info(params, part))
 
 
+# The fits between parts, measured by the kit's checks: no part's printability reads them,
+# so a fit range changed measures no part again.
+FITS_BETWEEN_PARTS = frozenset({"pocket_fit", "lid_fit", "fit_tolerance_mm"})
+
+
 def printability_inputs(params: KitParamsBase, part: Part) -> str:
     """Everything part_printability reads besides the mesh, as text for a cache key."""
     info = part_info(params, part)
-    return f"{info}|{params.checks.model_dump_json()}|{params.text.model_dump_json()}"
+    limits = params.checks.model_dump_json(exclude=set(FITS_BETWEEN_PARTS))
+    return f"{info}|{limits}|{params.text.model_dump_json()}"

@@ -160,3 +160,21 @@ def test_the_fit_proof_remembered_is_the_fit_proof_measured(
     assert first == again == measured_now
     assert len(calls) == groups + 1  # the ruler's group only
     assert "range_ruler_3" in calls[-1]
+
+
+def test_a_pocket_outside_its_fit_range_names_the_range(default_kit, default_meshes) -> None:
+    """Too tight an error, too loose a warning, each naming checks.pocket_fit's range."""
+    from squadron_cad.checks import fits
+    from squadron_cad.kit import kit_of
+    from squadron_cad.params import FitRange
+
+    params = default_kit.params
+    layout = kit_of(params).design(params).layout
+    tolerance = params.checks.fit_tolerance_mm
+    for fit, severity, says in [
+        (FitRange(min_mm=3, max_mm=4), "error", "under 3-4 mm per side (checks.pocket_fit): too"),
+        (FitRange(min_mm=0, max_mm=0.01), "warning", "over 0-0.01 mm per side"),
+    ]:
+        found = fits.stowed_findings(layout, default_meshes, fit, tolerance)
+        assert found
+        assert all(f.severity == severity and says in f.message for f in found), found

@@ -262,3 +262,26 @@ def test_an_optional_part_off_the_bed_is_a_warning_naming_what_to_print() -> Non
     )
     assert finding.severity == "warning"
     assert "print range_ruler_1.stl instead" in finding.message
+
+
+def test_a_fit_range_changed_measures_no_part_again(toy_kit, toy_params) -> None:
+    """The printability record is kept by what it reads: the fits between parts are not
+    read (no module it runs names them), the parts' own limits are."""
+    from pathlib import Path
+
+    import squadron_cad.checks as checks_package
+
+    part = toy_kit.parts[0]
+    key = P.printability_inputs(toy_params, part)
+    fits = toy_params.checks.model_copy(
+        update={"fit_tolerance_mm": 0.5, "pocket_fit": toy_params.checks.lid_fit}
+    )
+    assert P.printability_inputs(toy_params.model_copy(update={"checks": fits}), part) == key
+    walls = toy_params.checks.model_copy(update={"min_wall_mm": 2.0})
+    assert P.printability_inputs(toy_params.model_copy(update={"checks": walls}), part) != key
+    folder = Path(checks_package.__file__).parent
+    read = ["printability", "narrow", "engraved_text", "text_spacing", "meshgeo", "mesh"]
+    for name in read:  # printability.py names each once: in FITS_BETWEEN_PARTS
+        text = (folder / f"{name}.py").read_text()
+        named = [f for f in P.FITS_BETWEEN_PARTS if text.count(f) > (name == "printability")]
+        assert named == [], f"checks/{name}.py reads {named}: take it out of FITS_BETWEEN_PARTS"

@@ -15,16 +15,17 @@ from squadron_cad.web.browser import start_server, stop_server, watched_page
 def test_a_failed_build_names_its_failing_checks_and_keeps_the_kit(page, server, built) -> None:
     folder = built()
     before = kit_file_hashes(folder)
-    # overhangs printed without support only up to 5 degrees: the cubeship's fail (the
-    # meshes from the session's cache; this check the quickest of those that can fail)
-    open_page(page, server, f"{BUILT}&checks.overhang_limit_deg=5")
+    # 2-3 mm beside each piece in its pocket: none has that much (no mesh changes, and no
+    # part's own checks are measured again: a quick failure)
+    open_page(page, server, f"{BUILT}&checks.pocket_fit.min_mm=2&checks.pocket_fit.max_mm=3")
     page.click("#build")
     assert wait_build(page) == "exit-1"
     verdict = page.locator("#verdict")
     assert "bad" in (verdict.get_attribute("class") or "")
     lines = verdict.locator("p").all_text_contents()
     failing = [line for line in lines if line.startswith("FAIL ")]
-    assert any(line.startswith("FAIL cubeship: overhangs: ") for line in failing), lines
+    assert any(line.startswith("FAIL box+joker_gauge: pocket_gap: ") for line in failing), lines
+    assert all("under 2-3 mm per side (checks.pocket_fit)" in line for line in failing), lines
     assert any("check(s) failed (see above)" in line for line in lines), lines
     # the findings come before the line that points above to them
     said = next(i for i, line in enumerate(lines) if "see above" in line)
