@@ -132,8 +132,10 @@ def page_build(browser, server) -> tuple[float, float, dict[str, float]]:
 
 def three_d(page) -> dict[str, float]:
     page.click("[data-tab=view3d]")
-    drawn = {}
-    for label, choice in (("part", "part:stl/plane_token.stl"), ("box", "box:layout.json")):
+    # the tab opens on the first part (the plane token): measured, parts not yet shown
+    page.wait_for_selector("#viewer[data-drawn='part:stl/plane_token.stl']", timeout=30_000)
+    drawn = {"first": ms(page.evaluate("document.getElementById('viewer').dataset.drawMs"))}
+    for label, choice in (("part", "part:stl/altitude_token.stl"), ("box", "box:layout.json")):
         page.select_option("#model", choice)
         page.wait_for_selector(f"#viewer[data-drawn='{choice}']", timeout=30_000)
         drawn[label] = ms(page.evaluate("document.getElementById('viewer').dataset.drawMs"))
@@ -240,7 +242,11 @@ def report(f: dict) -> str:
         )
         part = med([v["part"] for v in f["view_ms"]])
         box = med([v["box"] for v in f["view_ms"]])
-        lines.append(f"3D drawn: a part {part:.0f} ms (<= 1000), the box {box:.0f} ms (<= 2000)")
+        first = med([v["first"] for v in f["view_ms"]])
+        lines.append(
+            f"3D drawn: a part {part:.0f} ms (the tab's first, the view made: {first:.0f} ms;"
+            f" <= 1000), the box {box:.0f} ms (<= 2000)"
+        )
     return "\n".join(lines)
 
 
