@@ -4,12 +4,14 @@ its own: it runs beside the builds)."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 from helpers import kit_file_hashes
-from page_steps import BUILT, edit, open_page, wait_build
+from page_steps import BUILT, BUILT_KIT, edit, open_page, wait_build
 
 from squadron_cad.web.browser import start_server, stop_server, watched_page
+from squadron_cad.web.builds import group_alive
 
 
 def test_a_failed_build_names_its_failing_checks_and_keeps_the_kit(page, server, built) -> None:
@@ -34,15 +36,32 @@ def test_a_failed_build_names_its_failing_checks_and_keeps_the_kit(page, server,
     assert kit_file_hashes(folder) == before
 
 
-def test_a_stopped_server_is_said_and_build_waits(browser, tmp_path: Path, shared_cache) -> None:
-    """Ctrl-C on `serve` with the page still open: Build, then an edit, each say that the
-    server is not answering and how to start it again, and Build waits for it."""
+def test_ctrl_c_on_serve_mid_build_keeps_the_kit_and_the_page_says_so(
+    browser, tmp_path: Path, shared_cache, page_kit
+) -> None:
+    """Ctrl-C on `serve` while the page's build renders: the build stops with it, the kit
+    the folder held is byte-identical, no process or staging folder is left, and the page
+    says so. Left open, its next Build and edit say that the server is not answering and
+    how to start it again, and Build waits for it."""
     server = start_server(tmp_path / "out", shared_cache)
     page, seen = watched_page(browser)
     try:
-        open_page(page, server, BUILT)
+        folder = server.kit_folder(BUILT_KIT)
+        shutil.copytree(page_kit.out_dir, folder, ignore=shutil.ignore_patterns(".cache"))
+        before = kit_file_hashes(folder)
+        open_page(page, server, f"{BUILT}&cube.side_mm=14.5")  # new cubes: renders
+        page.click("#build")
+        page.wait_for_selector("#steps li[data-status=rendering]", timeout=60_000)
+        pid = page.request.get(server.url + f"api/built?kit={BUILT_KIT}").json()["build_pid"]
     finally:
         stop_server(server)
+    assert server.process.returncode == 0
+    assert wait_build(page, 30) == "cancelled"
+    assert "Stopped (the server was stopped)" in page.text_content("#verdict")
+    assert pid is not None
+    assert not group_alive(pid)
+    assert kit_file_hashes(folder) == before
+    assert sorted(p.name for p in folder.parent.iterdir()) == [BUILT_KIT]
     page.click("#build")
     assert wait_build(page, 30) == "lost"
     assert "bad" in (page.get_attribute("#verdict", "class") or "")

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import http.client
 import json
-import shutil
 import socket
 import subprocess
 import sys
@@ -14,10 +13,8 @@ from urllib.parse import urlsplit
 
 import psutil
 import pytest
-from helpers import kit_file_hashes
 from page_steps import BUILT_KIT
 
-from squadron_cad.web.browser import start_server, stop_server
 from squadron_cad.web.builds import Builds, Job, group_alive
 
 
@@ -117,39 +114,6 @@ def test_closing_the_stream_cancels_the_build(server) -> None:
     assert not group_alive(pid)
     assert only_idle_runners(server)
     assert not (server.kit_folder("space-planes") / "manifest.json").exists()
-
-
-def test_stopping_the_server_mid_build_keeps_the_previous_kit(
-    tmp_path: Path, shared_cache: Path, page_kit
-) -> None:
-    """Ctrl-C on `serve` while a build renders: the build is stopped with it, the kit the
-    folder held is byte-identical, and no process or staging folder is left."""
-    server = start_server(tmp_path / "out", shared_cache)
-    try:
-        folder = server.kit_folder(BUILT_KIT)
-        shutil.copytree(page_kit.out_dir, folder, ignore=shutil.ignore_patterns(".cache"))
-        before = kit_file_hashes(folder)
-        sock, pid = start_build(server, {"cube.side_mm": "14.5"})  # new cubes: renders
-        deadline = time.monotonic() + 60
-        while not (rendering := _rendering(pid)) and time.monotonic() < deadline:
-            time.sleep(0.05)  # seen once is enough: a part's render may end before a 2nd look
-        assert rendering, "the build never started its renders"
-    finally:
-        stop_server(server)
-    sock.close()
-    assert server.process.returncode == 0
-    assert not group_alive(pid)
-    assert kit_file_hashes(folder) == before
-    assert sorted(p.name for p in folder.parent.iterdir()) == [BUILT_KIT]
-
-
-def _rendering(pid: int) -> bool:
-    """The build's own render processes (node's batch, or OpenSCAD) are under way."""
-    try:
-        children = psutil.Process(pid).children(recursive=True)
-    except psutil.NoSuchProcess:
-        return False
-    return any(child.name() in ("node", "openscad") for child in children)
 
 
 def only_idle_runners(server, wait_s: float = 10.0) -> bool:
