@@ -41,6 +41,7 @@ class Job:
     params_file: Path  # the page's params.yaml, as downloaded
     out: Path  # the kit's folder; paper and tolerance go into folders inside it
     cache_dir: Path | None = None
+    keep_failed: bool = False  # a kit whose checks fail replaces the folder's, to look at
 
     @property
     def folder(self) -> Path:
@@ -54,6 +55,8 @@ class Job:
         args += ["--params", str(self.params_file), "--out", str(self.folder), "--json"]
         if self.what == "kit" and self.cache_dir is not None:
             args += ["--cache-dir", str(self.cache_dir)]
+        if self.what == "kit" and self.keep_failed:
+            args += ["--keep-failed"]
         return args
 
 

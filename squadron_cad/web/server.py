@@ -339,12 +339,15 @@ class Handler(BaseHTTPRequestHandler):
         what = body.get("what", "kit") if isinstance(body, dict) else None
         if what not in WHAT:
             raise BadRequest(f"what: one of {', '.join(WHAT)}")
+        keep_failed = body.get("keep_failed", False)
+        if not isinstance(keep_failed, bool):
+            raise BadRequest("keep_failed: true or false")
         folder = self.server.kit_folder(state.kit.name)
         scratch = self.server.scratch / f"{threading.get_ident()}"
         scratch.mkdir(exist_ok=True)
         params = scratch / api.PARAMS_NAME
         params.write_text(api.params_yaml(state))
-        job = Job(what, state.kit.name, state.tin, params, folder)
+        job = Job(what, state.kit.name, state.tin, params, folder, keep_failed=keep_failed)
         try:
             running = self.server.builds.start(job)
         except Busy as error:

@@ -258,3 +258,14 @@ def test_the_runner_notes_a_stop_before_it_imports_any_library() -> None:
         "squadron_cad.interrupts",
         "squadron_cad.prestarted",
     ]
+
+
+def test_a_kit_kept_failed_is_the_clis_keep_failed_for_a_kit_only(tmp_path: Path) -> None:
+    from squadron_cad.web.builds import Job
+
+    params = tmp_path / "params.yaml"
+    kit = Job("kit", "space-planes", None, params, tmp_path / "out", keep_failed=True)
+    assert kit.arguments()[-1] == "--keep-failed"
+    assert "--keep-failed" not in Job("kit", "space-planes", None, params, tmp_path).arguments()
+    paper = Job("paper", "space-planes", None, params, tmp_path / "out", keep_failed=True)
+    assert "--keep-failed" not in paper.arguments()

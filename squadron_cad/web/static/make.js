@@ -33,9 +33,9 @@ function step(name, status, isStage) {
   row.querySelector(".fill").style.width = `${Math.round(share * 100)}%`;
 }
 
-function closeStagesBefore(name) {
+function closeStagesBefore(name, status = "finished") {
   for (const row of $("steps").querySelectorAll("li.stage[data-status=running]")) {
-    if (row.dataset.step !== name) step(row.dataset.step, "finished", true);
+    if (row.dataset.step !== name) step(row.dataset.step, status, true);
   }
 }
 
@@ -109,13 +109,15 @@ export async function startBuild(what) {
   overall(`starting the ${what === "kit" ? "build" : what}...`);
   // the command this build runs, as the maker would type it (the fit shows the kit's)
   $("command").textContent = $("command").textContent.replace(/^squadron-cad \w+/, `squadron-cad ${what === "kit" ? "build" : what}`);
+  const keep = what === "kit" && $("keep-failed").checked;
+  if (keep && !$("command").textContent.includes("--keep-failed")) $("command").textContent += " --keep-failed";
   busy(true);
   document.body.dataset.buildState = "running";
   const clicked = performance.now();
   let first = true;
   let ended = null;
   try {
-    const answer = await postJSON("/api/build", { ...pageState(), what });
+    const answer = await postJSON("/api/build", { ...pageState(), what, keep_failed: $("keep-failed").checked });
     if (!answer.ok) {
       verdict([(await answer.json()).error], "bad");
       return;
@@ -149,11 +151,13 @@ export async function startBuild(what) {
 }
 
 async function finishedBuild(ended, what) {
+  // the last stage says no "finished" of its own (the swap, the plate, the paper): the
+  // process's end closes it, or says where a stop left it
+  if (ended) closeStagesBefore("", ended.stopped ? "stopped" : "finished");
   if (ended && ended.stopped) {
     verdict([`Stopped (${ended.stopped}).`], "bad", true);
   } else if (ended && ended.exit_code === 0) {
     finished = total;
-    closeStagesBefore(""); // the last stage says no "finished" of its own (tolerance, paper)
     overall(`${total} of ${total} ${noun}: done`);
   } else if (ended && ended.exit_code !== 0 && $("verdict").hidden) {
     verdict(ended.stderr.length ? ended.stderr : [`the build ended with exit code ${ended.exit_code}`], "bad");

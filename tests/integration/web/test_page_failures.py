@@ -4,6 +4,7 @@ its own: it runs beside the builds)."""
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -34,6 +35,18 @@ def test_a_failed_build_names_its_failing_checks_and_keeps_the_kit(page, server,
     assert said > max(lines.index(line) for line in failing)
     assert "keeps the previous kit" in lines[said]
     assert kit_file_hashes(folder) == before
+    # asked to keep it: the failed kit replaces the folder's, to look at (the CLI's option)
+    page.click("[data-tab=make]")
+    page.check("#keep-failed")
+    page.click("#build2")
+    assert wait_build(page) == "exit-1"
+    assert page.text_content("#command").endswith("--keep-failed")
+    assert "to look at (--keep-failed)" in page.text_content("#verdict")
+    kept = json.loads((folder / "manifest.json").read_text())
+    assert kept["params"]["checks"]["pocket_fit"] == {"min_mm": 2.0, "max_mm": 3.0}
+    assert page.locator("#downloads a[href$='manifest.json']").count() == 1
+    # the build is over: no stage is left shown as running (the swap says no end of its own)
+    assert page.locator("#steps li[data-status=running]").count() == 0
 
 
 def test_ctrl_c_on_serve_mid_build_keeps_the_kit_and_the_page_says_so(
