@@ -24,6 +24,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
+
 from squadron_cad.bed import Bed, place_mesh
 from squadron_cad.checks.mesh import load_mesh
 from squadron_cad.checks.slicer import (
@@ -121,7 +123,9 @@ def plan(name: str, stl: Path, settings: SliceSettings) -> Planned | None:
     placed = place_mesh(mesh, bed)
     if not placed.fits:
         return None
-    return Planned(name, stl, placed.turn_deg, abs(float(mesh.volume)))
+    with np.errstate(divide="ignore", invalid="ignore"):  # a flat mesh: no centre of mass
+        volume = abs(float(mesh.volume))
+    return Planned(name, stl, placed.turn_deg, volume)
 
 
 def run_batch(

@@ -104,7 +104,8 @@ def test_every_piece_fits_its_pocket(kit: BuildReport) -> None:
         piece = trimesh.load_mesh(out / stl)
         piece.apply_transform(transform)
         clash = trimesh.boolean.intersection([boxes[box], piece], engine="manifold")
-        assert clash.is_empty or clash.volume < 1e-3, (stl, box)
+        with np.errstate(divide="ignore", invalid="ignore"):  # faces touching: a flat clash
+            assert clash.is_empty or clash.volume < 1e-3, (stl, box)
     pockets = [f for f in kit.kit_findings if f.check in ("in_pocket", "pocket_gap")]
     assert {f.part.split("+")[0] for f in pockets} == {"box", "ship_box"}
     assert len(pockets) == len(design_of(kit.params).layout.pockets) + len(ships.pockets)
