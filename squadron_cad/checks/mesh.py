@@ -41,6 +41,13 @@ def load_mesh(path: Path) -> trimesh.Trimesh:
     return mesh
 
 
+def mesh_volume(mesh: trimesh.Trimesh) -> float:
+    """The mesh's signed volume. trimesh works out the centre of mass with it, and a flat
+    mesh's zero volume makes numpy warn on stderr: the mesh checks say what is wrong."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return float(mesh.volume)
+
+
 def mesh_findings(
     part: str, mesh: trimesh.Trimesh, bodies: int, bed: BedSize, instead: str | None = None
 ) -> list[Finding]:

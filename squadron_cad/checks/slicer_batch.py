@@ -24,10 +24,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import numpy as np
-
 from squadron_cad.bed import Bed, place_mesh
-from squadron_cad.checks.mesh import load_mesh
+from squadron_cad.checks.mesh import load_mesh, mesh_volume
 from squadron_cad.checks.slicer import (
     SlicerError,
     SliceResult,
@@ -123,9 +121,7 @@ def plan(name: str, stl: Path, settings: SliceSettings) -> Planned | None:
     placed = place_mesh(mesh, bed)
     if not placed.fits:
         return None
-    with np.errstate(divide="ignore", invalid="ignore"):  # a flat mesh: no centre of mass
-        volume = abs(float(mesh.volume))
-    return Planned(name, stl, placed.turn_deg, volume)
+    return Planned(name, stl, placed.turn_deg, abs(mesh_volume(mesh)))
 
 
 def run_batch(

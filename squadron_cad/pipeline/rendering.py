@@ -69,13 +69,13 @@ def measure_file(spec: Part, stl: Path, params: KitParamsBase) -> dict[str, Any]
 
 
 def measure(spec: Part, mesh: trimesh.Trimesh, params: KitParamsBase) -> dict[str, Any]:
-    from squadron_cad.checks.mesh import mesh_findings
+    from squadron_cad.checks.mesh import mesh_findings, mesh_volume
 
     findings = mesh_findings(spec.name, mesh, spec.bodies, bed_of(params), replaced_files(spec))
     return {
         "triangles": len(mesh.faces),
         "bounds": [[round(float(v), 4) for v in corner] for corner in mesh.bounds],
-        "volume_mm3": round(float(mesh.volume), 3),
+        "volume_mm3": round(mesh_volume(mesh), 3),
         "findings": [f.as_dict() for f in findings],
     }
 
