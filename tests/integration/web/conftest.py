@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from page_steps import BUILT_KIT
+from page_steps import BUILT_KIT, copy_kit
 
 from squadron_cad.pipeline.report import BuildReport
 from squadron_cad.web.browser import Server, launch, start_server, stop_server, watched_page
@@ -37,7 +37,7 @@ def built(server: Server, page_kit: BuildReport) -> Callable[[], Path]:
         target = server.kit_folder(BUILT_KIT)
         if not (target / "manifest.json").is_file():
             shutil.rmtree(target, ignore_errors=True)
-            shutil.copytree(page_kit.out_dir, target, ignore=shutil.ignore_patterns(".cache"))
+            copy_kit(page_kit, target)
         return target
 
     return folder

@@ -4,6 +4,8 @@ the build."""
 from __future__ import annotations
 
 import hashlib
+import shutil
+from pathlib import Path
 
 KIT = "squadron-leader"
 DRAFT = f"?kit={KIT}&quality=draft"
@@ -39,3 +41,10 @@ def wait_build(page, timeout_s: float = 240) -> str:
 
 def sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
+
+
+def copy_kit(report, folder: Path) -> Path:
+    """A built kit (a BuildReport's folder) copied into a server's kit folder, its render
+    cache left behind: the kit a page's build then keeps or replaces."""
+    shutil.copytree(report.out_dir, folder, ignore=shutil.ignore_patterns(".cache"))
+    return folder

@@ -5,11 +5,10 @@ its own: it runs beside the builds)."""
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 from helpers import kit_file_hashes
-from page_steps import BUILT, BUILT_KIT, edit, open_page, wait_build
+from page_steps import BUILT, BUILT_KIT, copy_kit, edit, open_page, wait_build
 
 from squadron_cad.web.browser import start_server, stop_server, watched_page
 from squadron_cad.web.builds import group_alive
@@ -59,8 +58,7 @@ def test_ctrl_c_on_serve_mid_build_keeps_the_kit_and_the_page_says_so(
     server = start_server(tmp_path / "out", shared_cache)
     page, seen = watched_page(browser)
     try:
-        folder = server.kit_folder(BUILT_KIT)
-        shutil.copytree(page_kit.out_dir, folder, ignore=shutil.ignore_patterns(".cache"))
+        folder = copy_kit(page_kit, server.kit_folder(BUILT_KIT))
         before = kit_file_hashes(folder)
         open_page(page, server, f"{BUILT}&cube.side_mm=14.5")  # new cubes: renders
         page.click("#build")
