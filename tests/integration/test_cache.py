@@ -25,8 +25,13 @@ CHEAP = ("template_straight", "template_turn", "range_ruler_1", "range_ruler_2",
 SLOTS_ONLY = ("ruler.joint_clearance_mm=0.2", "ruler.joint_snap_mm=0.3")
 
 
+# The render cache's tests read renders: no slicer, plates or pictures (their own caches
+# have tests of their own).
+MESHES_ONLY = {"slice": False, "plates": False, "previews": False}
+
+
 def _build(out: Path, overrides: tuple[str, ...] = (), **options):
-    settings = {"out_dir": out, "only": CHEAP, "jobs": TEST_JOBS, **options}
+    settings = {"out_dir": out, "only": CHEAP, "jobs": TEST_JOBS, **MESHES_ONLY, **options}
     return build(resolve(overrides=list(overrides)), BuildOptions(**settings))
 
 
@@ -92,9 +97,8 @@ def test_another_openscad_version_invalidates(built: Path, monkeypatch) -> None:
 
 
 def test_parallel_and_serial_builds_make_the_same_meshes(tmp_path: Path) -> None:
-    meshes_only = {"use_cache": False, "slice": False, "previews": False}  # the STLs compared
-    serial = _build(tmp_path / "serial", jobs=1, **meshes_only)
-    parallel = _build(tmp_path / "parallel", jobs=4, **meshes_only)
+    serial = _build(tmp_path / "serial", jobs=1, use_cache=False)
+    parallel = _build(tmp_path / "parallel", jobs=4, use_cache=False)
     for one, other in zip(serial.parts, parallel.parts, strict=True):
         assert one.stl.read_bytes() == other.stl.read_bytes(), one.spec.name
 
@@ -120,7 +124,7 @@ def test_the_progress_counts_to_the_parts_the_build_goes_through(tmp_path: Path)
     """The bar once read 20/14: it counted the players' own copies but not in its total
     (build and progress_total share planned_parts, --only inside a kit too)."""
     only = ("template_straight", "plane_token")
-    options = BuildOptions(out_dir=tmp_path, only=only, jobs=TEST_JOBS)
+    options = BuildOptions(out_dir=tmp_path, only=only, jobs=TEST_JOBS, **MESHES_ONLY)
     params = resolve()
     total = progress_total(BuildContext.of(params, options))
     ended: list[str] = []
@@ -133,7 +137,7 @@ def test_player_ones_copy_is_not_rendered_again(tmp_path: Path) -> None:
     it comes from the cache the part's render fills, and only player 2's renders."""
     events: list[tuple[str, str]] = []
     only = ("stat_dial_clip", "plane_token")
-    options = BuildOptions(out_dir=tmp_path / "kit", only=only, jobs=TEST_JOBS)
+    options = BuildOptions(out_dir=tmp_path / "kit", only=only, jobs=TEST_JOBS, **MESHES_ONLY)
     report = build(resolve(), options, lambda name, status: events.append((name, status)))
     rendering = sorted(name for name, status in events if status == "rendering")
     assert rendering == ["plane_token", "plane_token.p2", "stat_dial_clip"]
