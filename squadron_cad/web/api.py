@@ -180,8 +180,15 @@ def first_kit(named: str | None) -> str | None:
 
 
 def kits_list() -> list[dict[str, Any]]:
+    """The installed kits and their tin presets (the page checks its address against them)."""
     return [
-        {"name": k.name, "title": k.title, "notes": k.notes, "credit": k.credit}
+        {
+            "name": k.name,
+            "title": k.title,
+            "notes": k.notes,
+            "credit": k.credit,
+            "tins": available_tins(k),
+        }
         for k in installed_kits().values()
     ]
 

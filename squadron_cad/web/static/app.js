@@ -28,12 +28,31 @@ function writeAddress() {
 
 // ---- kit and tin pickers ----
 
-async function loadKits(asked) {
-  const { kits, first } = await asked;
+// What the address named that this page does not know (a typo, a link made with other
+// kits): left out, and said so, not dropped in silence.
+const leftOut = [];
+
+function showLeftOut() {
+  const note = $("address-note");
+  note.textContent = leftOut.length ? `Left out of this page's address: ${leftOut.join("; ")}.` : "";
+  note.hidden = !leftOut.length;
+}
+
+function loadKits({ kits, first }) {
   const picker = $("kit");
   picker.replaceChildren(...kits.map((k) => new Option(`${k.title}`, k.name)));
-  if (!kits.some((k) => k.name === state.kit)) state.kit = first || kits[0].name;
+  const names = kits.map((k) => k.name);
+  if (!names.includes(state.kit)) {
+    if (state.kit) leftOut.push(`kit=${state.kit} (no such kit here: ${names.join(", ")})`);
+    state.kit = first || names[0];
+  }
   picker.value = state.kit;
+  const kit = kits.find((k) => k.name === state.kit);
+  if (state.tin && !kit.tins.includes(state.tin)) {
+    const presets = kit.tins.length ? `its presets: ${kit.tins.join(", ")}` : "it has none";
+    leftOut.push(`tin=${state.tin} (no such tin preset for ${kit.title}; ${presets})`);
+    state.tin = "";
+  }
 }
 
 function askForm(kit) {
@@ -44,7 +63,11 @@ async function loadForm(asked = null) {
   state.form = (asked ? await asked : null) || await askForm(state.kit);
   state.kit = state.form.kit;
   state.fields = Object.fromEntries(state.form.fields.map((f) => [f.key, f]));
-  for (const key of Object.keys(state.changes)) if (!(key in state.fields)) delete state.changes[key];
+  for (const key of Object.keys(state.changes)) {
+    if (key in state.fields) continue;
+    leftOut.push(`${key} (no parameter of ${state.form.title})`);
+    delete state.changes[key];
+  }
   const tins = $("tin");
   tins.replaceChildren(new Option("my tin (the kit's default sizes)", ""),
     ...state.form.tins.map((t) => new Option(t, t)));
@@ -153,6 +176,8 @@ function wire() {
     tab.addEventListener("click", () => showTab(tab.dataset.tab));
   }
   $("kit").addEventListener("change", async () => {
+    leftOut.length = 0; // about the address's kit
+    showLeftOut();
     state.kit = $("kit").value;
     state.tin = "";
     state.changes = {};
@@ -177,14 +202,13 @@ function wire() {
 async function main() {
   readAddress();
   wire();
-  // the first three questions at once (one round trip, not three): the kits, and for the
-  // address's kit its form and its fit
-  const kits = getJSON("/api/kits");
-  const named = state.kit;
-  const form = named ? askForm(named).catch(() => null) : null; // an unknown kit: asked again
-  if (named) early = askFit();
-  await loadKits(kits);
-  await loadForm(state.kit === named ? form : null);
+  // the kits first (the address checked against them), then the kit's form and its fit at
+  // once: one round trip, not two
+  loadKits(await getJSON("/api/kits"));
+  const form = askForm(state.kit);
+  early = askFit();
+  await loadForm(form);
+  showLeftOut();
   writeAddress();
   markChanged($("form"), state.changes);
   await fit();

@@ -84,6 +84,22 @@ def test_the_address_restores_the_kit_the_tin_and_every_changed_value(page, serv
     page.wait_for_selector("body[data-ready='1']", timeout=20_000)
     assert page.input_value('[name="tin.inner_depth_mm"]') == "31"
     assert "31 mm inside" in page.text_content("#fit-text")
+    assert page.locator("#address-note").is_hidden()
+    # what the address names that the page does not know is left out, and said so (the
+    # page asks nothing of it: a request refused would be a console error, failing this)
+    open_page(page, server, "?kit=squadrons&tin=nope&players=3&tin.inner_lenght_mm=160")
+    note = page.text_content("#address-note")
+    assert "tin=nope (no such tin preset for Squadrons; its presets: custom" in note
+    assert "tin.inner_lenght_mm (no parameter of Squadrons)" in note
+    assert page.input_value("#tin") == ""
+    assert page.input_value('[name="players"]') == "3"
+    assert "nope" not in page.url
+    assert "lenght" not in page.url
+    assert "players=3" in page.url
+    open_page(page, server, "?kit=squadronz&players=2")
+    assert "kit=squadronz (no such kit here: " in page.text_content("#address-note")
+    assert page.input_value("#kit") == KIT  # the server's first kit
+    assert page.input_value('[name="players"]') == "2"
 
 
 def test_a_phone_width_shows_the_layout_and_the_form(browser, server) -> None:
