@@ -151,12 +151,13 @@ def flat_values(params: Any, fields: dict[str, Field]) -> dict[str, str]:
         value: Any = data
         for part in key.split("."):
             value = value.get(part) if isinstance(value, dict) else None
-        shown[key] = _as_text(item, value)
+        shown[key] = field_text(item, value)
     return shown
 
 
-def _as_text(item: Field, value: Any) -> str:
-    if value is None:
+def field_text(item: Field, value: Any) -> str:
+    """A value as its field shows it (and the address carries it); none is empty."""
+    if value is None or value == "":
         return ""
     if item.kind in ("choices", "rows"):
         return json.dumps(value)

@@ -325,6 +325,10 @@ class Handler(BaseHTTPRequestHandler):
                 self._json(self.server.fit(body))
             elif path == "/api/build":
                 self._build(body)
+            elif path == "/api/params":
+                from squadron_cad.web.opened import open_params
+
+                self._json(open_params(body))
             elif path == "/api/cancel":
                 self._json({"ok": True, "cancelled": self.server.builds.cancel()})
             else:

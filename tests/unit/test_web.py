@@ -15,9 +15,10 @@ from squadron_cad.errors import InputError
 from squadron_cad.fit.layout import held_by, pocket_label
 from squadron_cad.kit import installed_kits, load_kit
 from squadron_cad.resolve import resolve
-from squadron_cad.web import api, downloads, vendor
+from squadron_cad.web import BadRequest, api, downloads, vendor
 from squadron_cad.web.form import form_fields
 from squadron_cad.web.layout_svg import CHAR_EM, contents_line, layout_svg
+from squadron_cad.web.opened import open_params
 
 KITS = sorted(installed_kits())
 ROOT = Path(__file__).resolve().parents[2]
@@ -269,3 +270,55 @@ def test_a_kit_kept_failed_is_the_clis_keep_failed_for_a_kit_only(tmp_path: Path
     assert "--keep-failed" not in Job("kit", "space-planes", None, params, tmp_path).arguments()
     paper = Job("paper", "space-planes", None, params, tmp_path / "out", keep_failed=True)
     assert "--keep-failed" not in paper.arguments()
+
+
+# ---- a parameter file opened on the page ----------------------------------------------------
+
+
+def opened(text: str, kit: str = "squadron-leader", tin: str = "", name: str = "my.yaml") -> dict:
+    return open_params({"kit": kit, "tin": tin, "name": name, "text": text})
+
+
+@pytest.mark.parametrize("kit", KITS)
+def test_the_pages_params_yaml_opens_as_the_values_it_was_written_from(kit: str) -> None:
+    """Every field of the form, each kind of value (numbers, lists, rows, YAML, true/false,
+    text), written to the page's params.yaml and opened again: the same texts."""
+    tin = api.available_tins(load_kit(kit))[0]
+    every = api.flat_values(resolve(kit=kit, tin=tin), api.kit_fields(kit))
+    answer = opened(api.params_yaml(state(kit, tin, **every)), kit="space-planes")
+    assert answer["ok"], answer
+    assert (answer["kit"], answer["tin"], answer["left_out"]) == (kit, tin, [])
+    assert answer["changes"] == every
+
+
+def test_a_file_without_the_pages_command_opens_on_the_pages_kit_and_tin() -> None:
+    answer = opened("players: 2\ntoken:\n  widht_mm: 30\nsquadron: 1\n", tin="altoids")
+    assert (answer["kit"], answer["tin"], answer["changes"]) == (
+        "squadron-leader", "altoids", {"players": "2"}
+    )  # fmt: skip
+    assert answer["left_out"] == [
+        "token.widht_mm (no parameter of Squadron Leader)",
+        "squadron (no parameter of Squadron Leader)",
+    ]
+
+
+def test_a_command_naming_an_unknown_kit_or_tin_is_said_and_left_out() -> None:
+    answer = opened("# squadron-cad build --kit squadronz --params p.yaml\nplayers: 2\n")
+    assert answer["kit"] == "squadron-leader"
+    assert answer["left_out"] == ["--kit squadronz (no such kit here)"]
+    answer = opened("# squadron-cad build --kit squadrons --tin altoids --params p.yaml\n")
+    assert (answer["kit"], answer["tin"]) == ("squadrons", "")
+    assert answer["left_out"][0].startswith("--tin altoids (no such tin preset for Squadrons")
+
+
+def test_a_file_the_resolver_refuses_is_its_one_line() -> None:
+    assert opened("players: [2\n", name="bad.yaml") == {
+        "ok": False,
+        "error": "bad.yaml: malformed YAML at line 2, column 1: expected ',' or ']', "
+        "but got '<stream end>'",
+    }
+    assert not opened("a: &x 1\nb: *x\n")["ok"]  # anchors, as `--params` refuses them
+    with pytest.raises(BadRequest):
+        open_params({"kit": "squadron-leader", "name": "x.yaml", "text": 3})
+    with pytest.raises(BadRequest):
+        open_params(["players: 2"])

@@ -28,14 +28,21 @@ function writeAddress() {
 
 // ---- kit and tin pickers ----
 
-// What the address named that this page does not know (a typo, a link made with other
-// kits): left out, and said so, not dropped in silence.
+// What the address or an opened file named that this page does not know (a typo, a link
+// or a file made with other kits): left out, and said so, not dropped in silence.
 const leftOut = [];
+let leftOutOf = "this page's address";
 
 function showLeftOut() {
   const note = $("address-note");
-  note.textContent = leftOut.length ? `Left out of this page's address: ${leftOut.join("; ")}.` : "";
+  note.textContent = leftOut.length ? `Left out of ${leftOutOf}: ${leftOut.join("; ")}.` : "";
   note.hidden = !leftOut.length;
+}
+
+function sayNote(text) {
+  leftOut.length = 0;
+  $("address-note").textContent = text;
+  $("address-note").hidden = false;
 }
 
 function loadKits({ kits, first }) {
@@ -79,6 +86,46 @@ async function loadForm(asked = null) {
   $("tolerance").hidden = !state.form.makes.tolerance;
   buildForm($("form"), state.form, onEdit, onReset);
   for (const [key, text] of Object.entries(state.changes)) setValue($("form"), state.fields[key], text);
+}
+
+// ---- a parameter file opened: its kit, tin and values in the form ----
+
+const MAX_FILE_BYTES = 60_000; // the server takes requests of up to 64 KB
+
+async function openParams() {
+  const input = $("params-file");
+  const file = input.files[0];
+  input.value = ""; // the same file, opened again after an edit, opens again
+  if (!file) return;
+  if (file.size > MAX_FILE_BYTES) {
+    sayNote(`${file.name} is over ${MAX_FILE_BYTES / 1000} KB: a parameter file is a page of text.`);
+    return;
+  }
+  let answer;
+  try {
+    const asked = { kit: state.kit, tin: state.tin, name: file.name, text: await file.text() };
+    answer = await (await postJSON("/api/params", asked)).json();
+  } catch {
+    answer = { ok: false, error: SERVER_GONE };
+  }
+  if (!answer.ok) {
+    sayNote(`Could not open it: ${answer.error}`);
+    return;
+  }
+  const otherKit = answer.kit !== state.kit;
+  Object.assign(state, { kit: answer.kit, tin: answer.tin, changes: answer.changes });
+  if (otherKit) {
+    $("kit").value = state.kit;
+    await loadForm();
+    showBuilt(state.kit);
+  } else {
+    $("tin").value = state.tin;
+    for (const [key, text] of Object.entries(state.changes)) setValue($("form"), state.fields[key], text);
+  }
+  leftOut.splice(0, leftOut.length, ...answer.left_out);
+  leftOutOf = file.name;
+  showLeftOut();
+  changed(true);
 }
 
 // ---- edits and the live fit ----
@@ -191,6 +238,8 @@ function wire() {
     changed(true);
   });
   $("reset").addEventListener("click", () => { state.changes = {}; changed(true); });
+  $("open-params").addEventListener("click", () => $("params-file").click());
+  $("params-file").addEventListener("change", openParams);
   const build = () => { showTab("make"); buildWhenFitted("kit"); };
   $("build").addEventListener("click", build);
   $("build2").addEventListener("click", build);

@@ -118,3 +118,39 @@ def test_a_phone_width_shows_the_layout_and_the_form(browser, server) -> None:
     assert form["y"] + form["height"] <= button["y"], (form, button)
     phone.context.close()
     assert not seen.errors
+
+
+def test_a_params_yaml_opens_in_the_form(page, server, tmp_path) -> None:
+    """A parameter file opened on the page: the kit and tin its first line names, its
+    values in their fields, a key the kit has no field for named; then the page's own
+    params.yaml of it resolves as the file would have."""
+    opened = tmp_path / "mine.yaml"
+    opened.write_text(
+        "# squadron-cad build --kit squadrons --tin custom --params params.yaml\n"
+        "players: 3\nbase:\n  size_mm: 42\n  sise_mm: 41\ntoken:\n  width_mm: 30\n"
+    )
+    open_page(page, server, ALTOIDS)
+    before = page.evaluate("document.body.dataset.fitSeq")
+    page.set_input_files("#params-file", str(opened))
+    fitted(page, before)
+    assert page.input_value("#kit") == "squadrons"
+    assert page.input_value("#tin") == "custom"
+    assert page.input_value('[name="players"]') == "3"
+    assert page.input_value('[name="base.size_mm"]') == "42"
+    assert page.text_content("#address-note") == (
+        "Left out of mine.yaml: base.sise_mm (no parameter of Squadrons); "
+        "token (no parameter of Squadrons)."
+    )
+    assert "players=3" in page.url
+    assert "base.size_mm=42" in page.url
+    saved = page.request.get(server.url + page.get_attribute("#params-link", "href").lstrip("/"))
+    (tmp_path / "params.yaml").write_bytes(saved.body())
+    from_page = resolve([tmp_path / "params.yaml"], kit="squadrons", tin="custom")
+    wanted = resolve(overrides=["players=3", "base.size_mm=42"], kit="squadrons", tin="custom")
+    assert from_page == wanted
+    # a file the resolver refuses is said in its words, and the form stays as it was
+    (tmp_path / "bad.yaml").write_text("players: [3\n")
+    page.set_input_files("#params-file", str(tmp_path / "bad.yaml"))
+    page.wait_for_selector("#address-note:has-text('malformed YAML')")
+    assert page.text_content("#address-note").startswith("Could not open it: bad.yaml: malformed")
+    assert page.input_value('[name="players"]') == "3"

@@ -1,0 +1,101 @@
+"""A parameter file opened on the page: its values as the form's texts, by dotted key, and
+what the form has no field for, named. The first line the page writes in a params.yaml
+(`# squadron-cad build --kit NAME --tin NAME ...`) names the kit and the tin preset the
+values go with; a file without it opens on the page's own kit and tin."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from squadron_cad.errors import InputError
+from squadron_cad.kit import Kit, load_kit
+from squadron_cad.resolve import available_tins, parse_yaml_mapping
+from squadron_cad.web import BadRequest
+from squadron_cad.web.api import MAX_VALUE_CHARS, field_text, kit_fields
+from squadron_cad.web.form import Field
+
+_COMMAND = re.compile(r"#\s*squadron-cad build --kit (\S+)(?: --tin (\S+))?")
+MAX_NAME_CHARS = 200
+
+
+@dataclass
+class Opened:
+    kit: Kit
+    tin: str
+    changes: dict[str, str] = field(default_factory=dict)
+    left_out: list[str] = field(default_factory=list)
+
+
+def open_params(body: Any) -> dict[str, Any]:
+    """The page's answer to a file opened: its kit, tin and values, or the file's refusal
+    in the CLI's words (`my.yaml: malformed YAML at line 3, column 1: ...`)."""
+    kit_name, tin, name, text = _request(body)
+    try:
+        opened = Opened(load_kit(kit_name), tin)
+    except InputError as error:
+        raise BadRequest(str(error)) from None
+    _kit_and_tin(opened, text)
+    try:
+        data = parse_yaml_mapping(text, name)
+    except InputError as error:
+        return {"ok": False, "error": str(error)}
+    _collect(data, "", kit_fields(opened.kit.name), opened)
+    return {
+        "ok": True,
+        "kit": opened.kit.name,
+        "tin": opened.tin,
+        "changes": opened.changes,
+        "left_out": opened.left_out,
+    }
+
+
+def _request(body: Any) -> tuple[str, str, str, str]:
+    if not isinstance(body, dict):
+        raise BadRequest("expected a JSON object")
+    asked = [body.get("kit"), body.get("tin") or "", body.get("name"), body.get("text")]
+    words = [value for value in asked if isinstance(value, str)]
+    if len(words) != len(asked):
+        raise BadRequest("kit, tin, name and text are text")
+    kit, tin, name, text = words
+    if len(name) > MAX_NAME_CHARS:
+        raise BadRequest(f"name: at most {MAX_NAME_CHARS} characters")
+    return kit, tin, name, text
+
+
+def _kit_and_tin(opened: Opened, text: str) -> None:
+    """The kit and tin the file's first line names, when it is the page's command line."""
+    first = text.lstrip().split("\n", 1)[0]
+    named = _COMMAND.match(first)
+    if named is None:
+        return
+    try:
+        opened.kit = load_kit(named[1])
+    except InputError:
+        opened.left_out.append(f"--kit {named[1]} (no such kit here)")
+        return
+    opened.tin = named[2] or ""
+    if opened.tin and opened.tin not in available_tins(opened.kit):
+        presets = ", ".join(available_tins(opened.kit)) or "none"
+        opened.left_out.append(
+            f"--tin {opened.tin} (no such tin preset for {opened.kit.title}; its presets: "
+            f"{presets})"
+        )
+        opened.tin = ""
+
+
+def _collect(data: dict[Any, Any], prefix: str, fields: dict[str, Field], opened: Opened) -> None:
+    """Each value under a field's key as that field's text; a key with no field, named."""
+    for key, value in data.items():
+        dotted = f"{prefix}{key}"
+        if dotted in fields:
+            text = field_text(fields[dotted], value)
+            if len(text) > MAX_VALUE_CHARS:
+                opened.left_out.append(f"{dotted} (over {MAX_VALUE_CHARS} characters)")
+            else:
+                opened.changes[dotted] = text
+        elif isinstance(value, dict) and any(k.startswith(f"{dotted}.") for k in fields):
+            _collect(value, f"{dotted}.", fields, opened)
+        else:
+            opened.left_out.append(f"{dotted} (no parameter of {opened.kit.title})")
