@@ -111,6 +111,40 @@ for _tag, _pattern, _first in _CORE_RESOLVERS:
 _Loader.add_constructor(_INT_TAG, _Loader.construct_core_int)
 
 
+# The first line of a parameter file the customizer page saves: the command that builds
+# it, naming the kit and the tin preset its values go with.
+_SAVED_FOR = re.compile(r"#\s*squadron-cad build --kit (\S+)(?: --tin (\S+))? --params ")
+
+
+def saved_command(kit: str, tin: str | None, file_name: str) -> str:
+    """The command a saved parameter file's first line gives (after `# `)."""
+    with_tin = f" --tin {tin}" if tin else ""
+    return f"squadron-cad build --kit {kit}{with_tin} --params {file_name}"
+
+
+def saved_for(text: str) -> tuple[str, str | None] | None:
+    """The kit and tin preset (or None) a file's first line says its values go with, when
+    that line is the command the page writes; else None."""
+    found = _SAVED_FOR.match(text.lstrip().split("\n", 1)[0])
+    return (found[1], found[2]) if found else None
+
+
+def saved_for_file(path: Path) -> tuple[str, str | None] | None:
+    """saved_for of a regular file's first line; None for standard input or a file that
+    cannot be read (reading it as parameters says why)."""
+    if Path(path) == STDIN:
+        return None
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # never block on a FIFO
+        with os.fdopen(fd, "rb") as stream:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                return None
+            head = stream.read(1024).decode("utf-8", errors="replace")
+    except OSError:
+        return None
+    return saved_for(head)
+
+
 def load_yaml_file(path: Path, label: str) -> dict[str, Any]:
     """A parameter file (or standard input for `-`) as a mapping, or a one-line InputError."""
     return load_yaml_layer(path, label)[0]

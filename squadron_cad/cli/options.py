@@ -11,7 +11,7 @@ import typer
 
 from squadron_cad import console
 from squadron_cad.cli.session import session_of
-from squadron_cad.errors import InputError
+from squadron_cad.errors import InputError, SquadronError
 from squadron_cad.outfolder import CACHE_ENV
 
 Backend = Literal["auto", "cgal", "manifold"]  # render.backends.BackendChoice (not loaded here)
@@ -144,10 +144,39 @@ class Given:
         return cls(params=tuple(params or ()), overrides=tuple(overrides or ()), **given)
 
     def parameters(self) -> Any:
-        """The resolved parameters: kit defaults, then --tin, then --params, then --set."""
+        """The resolved parameters: kit defaults, then --tin, then --params, then --set. A
+        --params file the page saved for another kit or tin is said: in the refusal, or
+        as a note when its values resolve on this run's defaults."""
         from squadron_cad.resolve import resolve  # pydantic and the kits: not for --help
 
-        return resolve(self.params, self.overrides, self.tin, self.kit)
+        try:
+            resolved = resolve(self.params, self.overrides, self.tin, self.kit)
+        except InputError as error:
+            elsewhere = self._saved_elsewhere()
+            if elsewhere:
+                raise InputError(f"{error}; {'; '.join(elsewhere)}") from None
+            raise
+        for line in self._saved_elsewhere():
+            self.note(f"note: {line}: its values went on this run's defaults instead")
+        return resolved
+
+    def _saved_elsewhere(self) -> list[str]:
+        """Each --params file whose first line (the page's command) names another kit or
+        tin preset than this run's."""
+        from squadron_cad.kit import default_kit, load_kit
+        from squadron_cad.paramfile import saved_command, saved_for_file
+
+        try:
+            kit = load_kit(self.kit).name if self.kit else default_kit().name
+        except SquadronError:
+            return []
+        found = []
+        for path in self.params:
+            saved = saved_for_file(path)
+            if saved is not None and saved != (kit, self.tin):
+                command = saved_command(*saved, path.name)
+                found.append(f"{path.name} was saved for `{command}` (its first line)")
+        return found
 
     def show(self, text: str, *, markup: bool = True) -> None:
         """One line of the command's output on stdout (none with --quiet)."""

@@ -19,6 +19,7 @@ import yaml
 
 from squadron_cad.errors import InputError
 from squadron_cad.kit import Kit, default_kit, installed_kits, kit_of, load_kit
+from squadron_cad.paramfile import saved_command
 from squadron_cad.resolve import available_tins, parse_yaml_mapping, resolve
 from squadron_cad.web import BadRequest
 from squadron_cad.web.form import Field, form_fields, sections
@@ -105,8 +106,7 @@ def nested_changes(state: PageState) -> dict[str, Any]:
 
 
 def command_line(state: PageState) -> str:
-    tin = f" --tin {state.tin}" if state.tin else ""
-    return f"squadron-cad build --kit {state.kit.name}{tin} --params {PARAMS_NAME}"
+    return saved_command(state.kit.name, state.tin, PARAMS_NAME)
 
 
 def params_yaml(state: PageState) -> str:

@@ -5,18 +5,17 @@ values go with; a file without it opens on the page's own kit and tin."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from squadron_cad.errors import InputError
 from squadron_cad.kit import Kit, load_kit
+from squadron_cad.paramfile import saved_for
 from squadron_cad.resolve import available_tins, parse_yaml_mapping
 from squadron_cad.web import BadRequest
 from squadron_cad.web.api import MAX_VALUE_CHARS, field_text, kit_fields
 from squadron_cad.web.form import Field
 
-_COMMAND = re.compile(r"#\s*squadron-cad build --kit (\S+)(?: --tin (\S+))?")
 MAX_NAME_CHARS = 200
 
 
@@ -66,16 +65,16 @@ def _request(body: Any) -> tuple[str, str, str, str]:
 
 def _kit_and_tin(opened: Opened, text: str) -> None:
     """The kit and tin the file's first line names, when it is the page's command line."""
-    first = text.lstrip().split("\n", 1)[0]
-    named = _COMMAND.match(first)
+    named = saved_for(text)
     if named is None:
         return
+    kit, tin = named
     try:
-        opened.kit = load_kit(named[1])
+        opened.kit = load_kit(kit)
     except InputError:
-        opened.left_out.append(f"--kit {named[1]} (no such kit here)")
+        opened.left_out.append(f"--kit {kit} (no such kit here)")
         return
-    opened.tin = named[2] or ""
+    opened.tin = tin or ""
     if opened.tin and opened.tin not in available_tins(opened.kit):
         presets = ", ".join(available_tins(opened.kit)) or "none"
         opened.left_out.append(

@@ -70,6 +70,34 @@ def test_a_refused_output_folder_is_the_only_line(
     assert list(tmp_path.iterdir()) == []
 
 
+def test_a_file_the_page_saved_for_another_kit_or_tin_is_said(tmp_path: Path, capsys) -> None:
+    """The page's params.yaml names its kit and tin in its first line, which a maker may
+    leave off the command: a refusal then says so, and so does a build on other defaults."""
+    saved = tmp_path / "params.yaml"
+    saved.write_text(
+        "# squadron-cad build --kit squadrons --tin custom --params params.yaml\n"
+        "base:\n  size_mm: 42\n"
+    )
+    out = str(tmp_path / "o")
+    code, _, stderr = run(["build", "--out", out, "--params", str(saved)], capsys)
+    assert code == 2
+    assert stderr.count("\n") == 1
+    assert stderr.strip().endswith(
+        "; params.yaml was saved for `squadron-cad build --kit squadrons --tin custom "
+        "--params params.yaml` (its first line)"
+    )
+    saved.write_text(
+        "# squadron-cad build --kit squadron-leader --tin altoids --params params.yaml\n"
+        "token:\n  height_mm: 4.5\n"
+    )
+    code, _, stderr = run(["params", "--params", str(saved)], capsys)
+    assert code == 0
+    assert "params.yaml was saved for `squadron-cad build --kit squadron-leader --tin " in stderr
+    assert "its values went on this run's defaults instead" in stderr
+    code, _, stderr = run(["params", "--tin", "altoids", "--params", str(saved)], capsys)
+    assert (code, stderr) == (0, "")
+
+
 def test_malformed_yaml_file(tmp_path: Path, capsys) -> None:
     bad = tmp_path / "tin.yaml"
     bad.write_text("tin:\n  inner_length_mm: [90\n")
