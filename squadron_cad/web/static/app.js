@@ -92,11 +92,22 @@ async function loadForm(asked = null) {
 
 const MAX_FILE_BYTES = 60_000; // the server takes requests of up to 64 KB
 
-async function openParams() {
+function chosenFile() {
   const input = $("params-file");
   const file = input.files[0];
   input.value = ""; // the same file, opened again after an edit, opens again
-  if (!file) return;
+  if (file) openParams(file);
+}
+
+// A file dropped anywhere on the page opens (the browser would otherwise leave the page
+// for the file, and the maker's values with it).
+function droppedFile(event) {
+  if (!event.dataTransfer || !event.dataTransfer.types.includes("Files")) return;
+  event.preventDefault();
+  if (event.type === "drop" && event.dataTransfer.files.length) openParams(event.dataTransfer.files[0]);
+}
+
+async function openParams(file) {
   if (file.size > MAX_FILE_BYTES) {
     sayNote(`${file.name} is over ${MAX_FILE_BYTES / 1000} KB: a parameter file is a page of text.`);
     return;
@@ -239,7 +250,9 @@ function wire() {
   });
   $("reset").addEventListener("click", () => { state.changes = {}; changed(true); });
   $("open-params").addEventListener("click", () => $("params-file").click());
-  $("params-file").addEventListener("change", openParams);
+  $("params-file").addEventListener("change", chosenFile);
+  window.addEventListener("dragover", droppedFile);
+  window.addEventListener("drop", droppedFile);
   const build = () => { showTab("make"); buildWhenFitted("kit"); };
   $("build").addEventListener("click", build);
   $("build2").addEventListener("click", build);

@@ -154,3 +154,13 @@ def test_a_params_yaml_opens_in_the_form(page, server, tmp_path) -> None:
     page.wait_for_selector("#address-note:has-text('malformed YAML')")
     assert page.text_content("#address-note").startswith("Could not open it: bad.yaml: malformed")
     assert page.input_value('[name="players"]') == "3"
+    # a file dropped on the page opens too (the browser would leave the page for it)
+    dropped = page.evaluate_handle(
+        """() => { const files = new DataTransfer();
+        files.items.add(new File(["players: 4\\n"], "dropped.yaml")); return files; }"""
+    )
+    before = page.evaluate("document.body.dataset.fitSeq")
+    page.dispatch_event("#layout", "drop", {"dataTransfer": dropped})
+    fitted(page, before)
+    assert page.input_value('[name="players"]') == "4"
+    assert page.url.startswith(server.url)
