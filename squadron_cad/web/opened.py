@@ -1,7 +1,8 @@
-"""A parameter file opened on the page: its values as the form's texts, by dotted key, and
-what the form has no field for, named. The first line the page writes in a params.yaml
-(`# squadron-cad build --kit NAME --tin NAME ...`) names the kit and the tin preset the
-values go with; a file without it opens on the page's own kit and tin."""
+"""A parameter file opened on the page: its values as the form's texts, by dotted key, those
+that differ from the kit's and tin's own, and what the form has no field for, named. The
+first line the page writes in a params.yaml (`# squadron-cad build --kit NAME --tin NAME
+...`) names the kit and the tin preset the values go with; a file without it opens on the
+page's own kit and tin."""
 
 from __future__ import annotations
 
@@ -11,9 +12,9 @@ from typing import Any
 from squadron_cad.errors import InputError
 from squadron_cad.kit import Kit, load_kit
 from squadron_cad.paramfile import saved_for
-from squadron_cad.resolve import available_tins, parse_yaml_mapping
+from squadron_cad.resolve import available_tins, parse_yaml_mapping, resolve
 from squadron_cad.web import BadRequest
-from squadron_cad.web.api import MAX_VALUE_CHARS, field_text, kit_fields
+from squadron_cad.web.api import MAX_VALUE_CHARS, field_text, flat_values, kit_fields
 from squadron_cad.web.form import Field
 
 MAX_NAME_CHARS = 200
@@ -40,12 +41,17 @@ def open_params(body: Any) -> dict[str, Any]:
         data = parse_yaml_mapping(text, name)
     except InputError as error:
         return {"ok": False, "error": str(error)}
-    _collect(data, "", kit_fields(opened.kit.name), opened)
+    fields = kit_fields(opened.kit.name)
+    _collect(data, "", fields, opened)
+    # a value the kit and tin give already is no change (`squadron-cad params` writes them
+    # all): the form marks, and the address carries, only the others
+    given = flat_values(resolve(tin=opened.tin or None, kit=opened.kit.name), fields)
     return {
         "ok": True,
         "kit": opened.kit.name,
         "tin": opened.tin,
-        "changes": opened.changes,
+        "values": opened.changes,
+        "changes": {k: v for k, v in opened.changes.items() if given.get(k) != v},
         "left_out": opened.left_out,
     }
 

@@ -10,6 +10,7 @@ from pathlib import Path
 from xml.etree import ElementTree
 
 import pytest
+from helpers import run_cli
 
 from squadron_cad.errors import InputError
 from squadron_cad.fit.layout import held_by, pocket_label
@@ -288,7 +289,19 @@ def test_the_pages_params_yaml_opens_as_the_values_it_was_written_from(kit: str)
     answer = opened(api.params_yaml(state(kit, tin, **every)), kit="space-planes")
     assert answer["ok"], answer
     assert (answer["kit"], answer["tin"], answer["left_out"]) == (kit, tin, [])
-    assert answer["changes"] == every
+    assert answer["values"] == every
+    assert answer["changes"] == {}  # each is what the kit and tin give already
+
+
+def test_a_file_of_every_parameter_opens_as_the_ones_it_changes(capsys) -> None:
+    """`squadron-cad params` writes every value: the form marks only the one edited."""
+    code, written, _ = run_cli(["params", "--tin", "altoids"], capsys)
+    assert code == 0
+    edited = written.replace("width_mm: 26", "width_mm: 30", 1)
+    assert edited != written
+    answer = opened(edited, tin="altoids")
+    assert len(answer["values"]) > 100
+    assert answer["changes"] == {"token.width_mm": "30"}
 
 
 def test_a_file_without_the_pages_command_opens_on_the_pages_kit_and_tin() -> None:

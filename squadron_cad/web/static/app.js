@@ -28,14 +28,13 @@ function writeAddress() {
 
 // ---- kit and tin pickers ----
 
-// What the address or an opened file named that this page does not know (a typo, a link
-// or a file made with other kits): left out, and said so, not dropped in silence.
+// What the address named that this page does not know (a typo, a link made with other
+// kits): left out, and said so, not dropped in silence. (An opened file: openParams.)
 const leftOut = [];
-let leftOutOf = "this page's address";
 
 function showLeftOut() {
   const note = $("address-note");
-  note.textContent = leftOut.length ? `Left out of ${leftOutOf}: ${leftOut.join("; ")}.` : "";
+  note.textContent = leftOut.length ? `Left out of this page's address: ${leftOut.join("; ")}.` : "";
   note.hidden = !leftOut.length;
 }
 
@@ -133,9 +132,12 @@ async function openParams(file) {
     $("tin").value = state.tin;
     for (const [key, text] of Object.entries(state.changes)) setValue($("form"), state.fields[key], text);
   }
-  leftOut.splice(0, leftOut.length, ...answer.left_out);
-  leftOutOf = file.name;
-  showLeftOut();
+  const read = Object.keys(answer.values).length;
+  const changes = Object.keys(answer.changes).length;
+  const values = read === 1 ? "1 value" : `${read} values`;
+  let said = `Opened ${file.name}: ${values}, ${changes} of them changed from the kit's and tin's defaults.`;
+  if (answer.left_out.length) said += ` Left out: ${answer.left_out.join("; ")}.`;
+  sayNote(said);
   changed(true);
 }
 

@@ -138,8 +138,8 @@ def test_a_params_yaml_opens_in_the_form(page, server, tmp_path) -> None:
     assert page.input_value('[name="players"]') == "3"
     assert page.input_value('[name="base.size_mm"]') == "42"
     assert page.text_content("#address-note") == (
-        "Left out of mine.yaml: base.sise_mm (no parameter of Squadrons); "
-        "token (no parameter of Squadrons)."
+        "Opened mine.yaml: 2 values, 2 of them changed from the kit's and tin's defaults. "
+        "Left out: base.sise_mm (no parameter of Squadrons); token (no parameter of Squadrons)."
     )
     assert "players=3" in page.url
     assert "base.size_mm=42" in page.url
@@ -163,4 +163,5 @@ def test_a_params_yaml_opens_in_the_form(page, server, tmp_path) -> None:
     page.dispatch_event("#layout", "drop", {"dataTransfer": dropped})
     fitted(page, before)
     assert page.input_value('[name="players"]') == "4"
+    assert page.text_content("#address-note").startswith("Opened dropped.yaml: 1 value, 1 of")
     assert page.url.startswith(server.url)
