@@ -45,7 +45,10 @@ def open_params(body: Any) -> dict[str, Any]:
     _collect(data, "", fields, opened)
     # a value the kit and tin give already is no change (`squadron-cad params` writes them
     # all): the form marks, and the address carries, only the others
-    given = flat_values(resolve(tin=opened.tin or None, kit=opened.kit.name), fields)
+    try:
+        given = flat_values(resolve(tin=opened.tin or None, kit=opened.kit.name), fields)
+    except InputError:  # a kit whose own defaults are refused: every value is a change
+        given = {}
     return {
         "ok": True,
         "kit": opened.kit.name,
