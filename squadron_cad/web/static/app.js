@@ -250,7 +250,12 @@ function wire() {
     for (const key of Object.keys(state.changes)) if (key.startsWith("tin.")) delete state.changes[key];
     changed(true);
   });
-  $("reset").addEventListener("click", () => { state.changes = {}; changed(true); });
+  $("reset").addEventListener("click", () => {
+    state.changes = {};
+    leftOut.length = 0; // a clean slate: what an address or a file brought is gone too
+    showLeftOut();
+    changed(true);
+  });
   $("open-params").addEventListener("click", () => $("params-file").click());
   $("params-file").addEventListener("change", chosenFile);
   window.addEventListener("dragover", droppedFile);

@@ -164,4 +164,9 @@ def test_a_params_yaml_opens_in_the_form(page, server, tmp_path) -> None:
     fitted(page, before)
     assert page.input_value('[name="players"]') == "4"
     assert page.text_content("#address-note").startswith("Opened dropped.yaml: 1 value, 1 of")
+    before = page.evaluate("document.body.dataset.fitSeq")
+    page.click("#reset")
+    fitted(page, before)
+    assert page.locator("#address-note").is_hidden()
+    assert page.input_value('[name="players"]') == "2"
     assert page.url.startswith(server.url)
