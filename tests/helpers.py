@@ -23,6 +23,8 @@ from squadron_cad.params import KitParamsBase
 # (a cold draft kit in one process, paired, one batch against two: 0.90 x the CPU, 13.2
 # against 14.8 s, and 0.95 x the wall). CLI builds in the tests keep the default.
 TEST_JOBS = 1
+# A build's options for tests that read only its meshes: no slicer, plates or pictures.
+MESHES_ONLY = {"slice": False, "plates": False, "previews": False}
 
 if TYPE_CHECKING:
     import numpy as np

@@ -14,7 +14,13 @@ from squadron_cad.kit import Kit, load_kit
 from squadron_cad.paramfile import saved_for
 from squadron_cad.resolve import available_tins, parse_yaml_mapping, resolve
 from squadron_cad.web import BadRequest
-from squadron_cad.web.api import MAX_VALUE_CHARS, field_text, flat_values, kit_fields
+from squadron_cad.web.api import (
+    MAX_VALUE_CHARS,
+    PageState,
+    field_text,
+    flat_values,
+    kit_fields,
+)
 from squadron_cad.web.form import Field
 
 MAX_NAME_CHARS = 200
@@ -24,18 +30,15 @@ MAX_NAME_CHARS = 200
 class Opened:
     kit: Kit
     tin: str
-    changes: dict[str, str] = field(default_factory=dict)
+    values: dict[str, str] = field(default_factory=dict)  # every value read, as text
     left_out: list[str] = field(default_factory=list)
 
 
 def open_params(body: Any) -> dict[str, Any]:
     """The page's answer to a file opened: its kit, tin and values, or the file's refusal
     in the CLI's words (`my.yaml: malformed YAML at line 3, column 1: ...`)."""
-    kit_name, tin, name, text = _request(body)
-    try:
-        opened = Opened(load_kit(kit_name), tin)
-    except InputError as error:
-        raise BadRequest(str(error)) from None
+    page, name, text = _request(body)
+    opened = Opened(page.kit, page.tin or "")
     _kit_and_tin(opened, text)
     try:
         data = parse_yaml_mapping(text, name)
@@ -53,23 +56,23 @@ def open_params(body: Any) -> dict[str, Any]:
         "ok": True,
         "kit": opened.kit.name,
         "tin": opened.tin,
-        "values": opened.changes,
-        "changes": {k: v for k, v in opened.changes.items() if given.get(k) != v},
+        "values": opened.values,
+        "changes": {k: v for k, v in opened.values.items() if given.get(k) != v},
         "left_out": opened.left_out,
     }
 
 
-def _request(body: Any) -> tuple[str, str, str, str]:
+def _request(body: Any) -> tuple[PageState, str, str]:
+    """The page's kit and tin (checked as every request's are), the file's name and text."""
     if not isinstance(body, dict):
         raise BadRequest("expected a JSON object")
-    asked = [body.get("kit"), body.get("tin") or "", body.get("name"), body.get("text")]
-    words = [value for value in asked if isinstance(value, str)]
-    if len(words) != len(asked):
-        raise BadRequest("kit, tin, name and text are text")
-    kit, tin, name, text = words
+    page = PageState.from_json({"kit": body.get("kit"), "tin": body.get("tin")})
+    name, text = body.get("name"), body.get("text")
+    if not isinstance(name, str) or not isinstance(text, str):
+        raise BadRequest("name and text are text")
     if len(name) > MAX_NAME_CHARS:
         raise BadRequest(f"name: at most {MAX_NAME_CHARS} characters")
-    return kit, tin, name, text
+    return page, name, text
 
 
 def _kit_and_tin(opened: Opened, text: str) -> None:
@@ -102,7 +105,7 @@ def _collect(data: dict[Any, Any], prefix: str, fields: dict[str, Field], opened
             if len(text) > MAX_VALUE_CHARS:
                 opened.left_out.append(f"{dotted} (over {MAX_VALUE_CHARS} characters)")
             else:
-                opened.changes[dotted] = text
+                opened.values[dotted] = text
         elif isinstance(value, dict) and any(k.startswith(f"{dotted}.") for k in fields):
             _collect(value, f"{dotted}.", fields, opened)
         else:

@@ -7,7 +7,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from helpers import TEST_JOBS
+from helpers import MESHES_ONLY, TEST_JOBS
 
 from squadron_cad.console import FINAL_STATUSES as FINAL
 from squadron_cad.outfolder import CACHE_NAME, remove_owned
@@ -25,12 +25,9 @@ CHEAP = ("template_straight", "template_turn", "range_ruler_1", "range_ruler_2",
 SLOTS_ONLY = ("ruler.joint_clearance_mm=0.2", "ruler.joint_snap_mm=0.3")
 
 
-# The render cache's tests read renders: no slicer, plates or pictures (their own caches
-# have tests of their own).
-MESHES_ONLY = {"slice": False, "plates": False, "previews": False}
-
-
 def _build(out: Path, overrides: tuple[str, ...] = (), **options):
+    """The cheap parts built, renders only (the slicer's and pictures' caches have tests of
+    their own)."""
     settings = {"out_dir": out, "only": CHEAP, "jobs": TEST_JOBS, **MESHES_ONLY, **options}
     return build(resolve(overrides=list(overrides)), BuildOptions(**settings))
 

@@ -78,12 +78,17 @@ async function loadForm(asked = null) {
   tins.replaceChildren(new Option("my tin (the kit's default sizes)", ""),
     ...state.form.tins.map((t) => new Option(t, t)));
   if (!state.form.tins.includes(state.tin)) state.tin = "";
-  tins.value = state.tin;
   $("kit-title").textContent = state.form.title;
   $("credit").textContent = state.form.credit;
   $("paper").hidden = !state.form.makes.paper;
   $("tolerance").hidden = !state.form.makes.tolerance;
   buildForm($("form"), state.form, onEdit, onReset);
+  showChanges();
+}
+
+// The tin and the changed values in their fields (the others: the fit's values).
+function showChanges() {
+  $("tin").value = state.tin;
   for (const [key, text] of Object.entries(state.changes)) setValue($("form"), state.fields[key], text);
 }
 
@@ -129,8 +134,7 @@ async function openParams(file) {
     await loadForm();
     showBuilt(state.kit);
   } else {
-    $("tin").value = state.tin;
-    for (const [key, text] of Object.entries(state.changes)) setValue($("form"), state.fields[key], text);
+    showChanges();
   }
   const read = Object.keys(answer.values).length;
   const changes = Object.keys(answer.changes).length;

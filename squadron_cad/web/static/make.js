@@ -117,7 +117,7 @@ export async function startBuild(what) {
   let first = true;
   let ended = null;
   try {
-    const answer = await postJSON("/api/build", { ...pageState(), what, keep_failed: $("keep-failed").checked });
+    const answer = await postJSON("/api/build", { ...pageState(), what, keep_failed: keep });
     if (!answer.ok) {
       verdict([(await answer.json()).error], "bad");
       return;

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 import trimesh
-from helpers import TEST_JOBS
+from helpers import MESHES_ONLY, TEST_JOBS
 
 from squadron_cad.checks.mesh import load_mesh
 from squadron_cad.kits.squadron_leader.checks.kit import rule_invariants as invariants
@@ -42,8 +42,7 @@ KIT_CHECKS |= {"lid_gap", "closed_in_tin", "pocket_gap", "rattle"}
 def other_build(request, tmp_path_factory, shared_cache: Path) -> BuildReport:
     folder = tmp_path_factory.mktemp(f"width{request.param}")
     params = resolve(overrides=WIDTHS[request.param])
-    meshes_only = {"slice": False, "plates": False, "previews": False}  # the rules read meshes
-    options = BuildOptions(out_dir=folder, jobs=TEST_JOBS, cache_dir=shared_cache, **meshes_only)
+    options = BuildOptions(out_dir=folder, jobs=TEST_JOBS, cache_dir=shared_cache, **MESHES_ONLY)
     return build(params, options)
 
 
