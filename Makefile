@@ -16,11 +16,23 @@ help: ## List the targets
 system: ## Install OpenSCAD, PrusaSlicer, Mesa's EGL with apt-get when missing (as root)
 	@sh scripts/setup-system.sh
 
+# The installer: uv sets the .venv up in 3-5 s where pip takes 17-24 s (measured
+# 2026-11-28, warm and cold caches); pip does it where uv cannot be had.
+UV_VERSION := 0.13.9
+# Libraries' bytecode, but not their own tests', vendored or stub files (never imported)
+LIBRARY_SOURCES_SKIPPED := '/tests?/|/_vendor/|/typeshed/|/test_[^/]*$$'
+
 $(VENV)/.installed: pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	@$(PY) -m pip install --quiet --upgrade pip
 	@# setuptools' banner on editable installs is for its own developers, not a maker's
-	@PYTHONWARNINGS=ignore $(PY) -m pip install --quiet -e '.[dev]'
+	@{ $(PY) -m pip install --quiet uv==$(UV_VERSION) 2>/dev/null \
+	   && $(VENV)/bin/uv pip install --quiet --python $(PY) -e '.[dev]'; } \
+	|| { $(PY) -m pip install --quiet --upgrade pip \
+	   && PYTHONWARNINGS=ignore $(PY) -m pip install --quiet -e '.[dev]'; }
+	@# where PYTHONDONTWRITEBYTECODE is set, a library without its bytecode is compiled again
+	@# by every process that imports it
+	@$(PY) -m compileall -q -j 0 -x $(LIBRARY_SOURCES_SKIPPED) \
+	    $$($(PY) -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
 	@touch $@
 
 node_modules/.package-lock.json: package-lock.json | $(VENV)/.installed

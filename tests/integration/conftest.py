@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from helpers import TEST_JOBS
+from helpers import MESHES_ONLY, TEST_JOBS
 
 from squadron_cad.kit import Part, design_of, kit_of
 from squadron_cad.locks import folder_lock
@@ -151,9 +151,10 @@ def default_kit(tmp_path_factory, shared_cache: Path) -> BuildReport:
 
 @pytest.fixture(scope="session")
 def wide_kit(tmp_path_factory, shared_cache: Path) -> BuildReport:
-    """Width 30 at draft quality: every size must scale with the token."""
+    """Width 30 at draft quality: every size must scale with the token (its meshes are
+    what its tests read: no slicer, plates or pictures)."""
     own = tmp_path_factory.mktemp("wide") / "out"
-    return _build("wide", own, shared_cache, resolve(overrides=WIDE_DRAFT), previews=False)
+    return _build("wide", own, shared_cache, resolve(overrides=WIDE_DRAFT), **MESHES_ONLY)
 
 
 @pytest.fixture(scope="session")
