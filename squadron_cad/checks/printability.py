@@ -20,10 +20,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-import networkx as nx
 import numpy as np
 import shapely
 import trimesh
+from scipy.sparse import coo_matrix
+from scipy.sparse.csgraph import connected_components
 from shapely.geometry import MultiLineString, Polygon
 
 from squadron_cad.checks import engraved_text, meshgeo, narrow
@@ -78,12 +79,16 @@ def _regions(mesh: trimesh.Trimesh, mask: np.ndarray, angles: np.ndarray) -> lis
     if len(chosen) == 0:
         return []
     pairs = mesh.face_adjacency
-    graph = nx.Graph()
-    graph.add_nodes_from(chosen.tolist())
-    graph.add_edges_from(pairs[mask[pairs[:, 0]] & mask[pairs[:, 1]]].tolist())
+    position = np.zeros(len(mask), dtype=np.int64)
+    position[chosen] = np.arange(len(chosen))
+    edges = position[pairs[mask[pairs[:, 0]] & mask[pairs[:, 1]]]]
+    size = len(chosen)
+    graph = coo_matrix((np.ones(len(edges)), (edges[:, 0], edges[:, 1])), shape=(size, size))
+    _, labels = connected_components(graph, directed=False)
+    order = np.argsort(labels, kind="stable")  # each group's faces in ascending order
+    groups = np.split(chosen[order], np.flatnonzero(np.diff(labels[order])) + 1)
     regions = []
-    for component in nx.connected_components(graph):
-        faces = np.fromiter(component, dtype=int)
+    for faces in groups:
         z = mesh.triangles[faces][:, :, 2]
         regions.append(
             Region(
@@ -94,7 +99,7 @@ def _regions(mesh: trimesh.Trimesh, mask: np.ndarray, angles: np.ndarray) -> lis
                 faces,
             )
         )
-    return sorted(regions, key=lambda r: -r.area_mm2)
+    return sorted(regions, key=lambda r: (-r.area_mm2, int(r.faces[0])))
 
 
 def overhang_regions(mesh: trimesh.Trimesh, limit_deg: float) -> list[Region]:
