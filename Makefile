@@ -45,11 +45,15 @@ setup: system $(VENV)/.installed node_modules/.package-lock.json ## Set everythi
 stl: setup ## Build the whole kit into out/ (STLs, SCAD, manifest, layout, pictures)
 	@$(CLI) build --out $(OUT) $(ARGS)
 
-test: setup ## Lint and type check, then run every test (unit, real OpenSCAD renders, browser)
+test: setup ## Lint, then every test (unit, real OpenSCAD renders, browser) with the type check beside them
 	@$(VENV)/bin/ruff check squadron_cad tests
-	@$(VENV)/bin/mypy
-	@# two workers, a file each (its module fixtures built once), integration files first
-	@$(VENV)/bin/pytest -q --numprocesses 2 --dist loadfile --no-loadscope-reorder --durations=25
+	@# mypy (6 s of one core) runs while the test workers start; its verdict comes after
+	@# theirs, and either failing fails the target. Two workers, a file each (its module
+	@# fixtures built once), integration files first.
+	@$(VENV)/bin/mypy > $(VENV)/mypy.log 2>&1 & typing=$$!; \
+	$(VENV)/bin/pytest -q --numprocesses 2 --dist loadfile --no-loadscope-reorder --durations=25; \
+	tested=$$?; wait $$typing; typed=$$?; cat $(VENV)/mypy.log; \
+	[ $$tested -eq 0 ] && [ $$typed -eq 0 ]
 
 test-fast: setup ## Unit tests only (no OpenSCAD, no browser)
 	@$(VENV)/bin/pytest -q -m "not integration and not web"

@@ -8,6 +8,7 @@ speak of rulers and stat cards, as that is what they are, but import no kit eith
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from pathlib import Path
 
@@ -90,11 +91,17 @@ def _runtime_nodes(tree: ast.AST) -> list[ast.AST]:
     return nodes
 
 
+@functools.cache
+def parsed(path: Path) -> ast.Module:
+    """A file's syntax tree, parsed once for all the tests here (they only read it)."""
+    return ast.parse(path.read_text(encoding="utf-8"))
+
+
 def imports_of(path: Path) -> set[str]:
     """Every squadron_cad module a file imports at run time, at any depth (lazy imports
     count; those under `if TYPE_CHECKING:` do not)."""
     found = set()
-    for node in _runtime_nodes(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in _runtime_nodes(parsed(path)):
         if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             names = [f"{node.module}.{alias.name}" for alias in node.names]
             found |= {node.module, *names}
@@ -106,7 +113,7 @@ def imports_of(path: Path) -> set[str]:
 def string_literals(path: Path) -> list[str]:
     """The file's string constants, but not docstrings, nor the keys of the files the
     engine writes (a dict key or a subscript such as layout["box"])."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    tree = parsed(path)
     skipped = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
@@ -174,7 +181,7 @@ def test_no_engine_module_reads_a_kit_s_parameter_section() -> None:
     sections = kit_only_sections()
     found = []
     for path in engine_modules():
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in ast.walk(parsed(path)):
             if not isinstance(node, ast.Attribute) or node.attr not in sections:
                 continue
             owner = node.value
