@@ -180,8 +180,9 @@ def _label(pocket: Pocket, name: str, what: str, size: float) -> list[str] | Non
     name_size = size * _fits(name, room, size)
     if name_size < size * SMALLEST or high < name_size * LINE:
         return None
-    # a halo of the pocket's colour keeps the words legible over the pieces' outlines
-    halo = f'fill="#102040" stroke="{POCKET}" stroke-width="{size * 0.25:.2f}" paint-order="stroke"'
+    # a halo of the pocket's colour keeps the words legible over the pieces' outlines, wide
+    # enough to close the gaps between words (a line seen through one read as a comma)
+    halo = f'fill="#102040" stroke="{POCKET}" stroke-width="{size * 0.4:.2f}" paint-order="stroke"'
     heading = f'font-weight="bold" {halo}'
     lines, what_size = _wrapped(what, room, high / LINE - name_size, size)
     if not lines:
