@@ -12,6 +12,7 @@ alone at the end), and the many short unit files fill in behind them."""
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -50,6 +51,14 @@ def pytest_itemcollected(item: pytest.Item) -> None:
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     items.sort(key=_order)  # stable: a file's tests stay in their order
+
+
+def pytest_collection_finish() -> None:
+    """What collection made (the test modules, their items, the libraries they imported)
+    lives to the end of the run: frozen, the collector no longer walks it at each full
+    pass, and young objects are collected less often (a worker spent 4-5 CPU-s in GC)."""
+    gc.freeze()
+    gc.set_threshold(10_000, 20, 20)
 
 
 def _order(item: pytest.Item) -> tuple[int, int]:
