@@ -87,8 +87,9 @@ def _kit_and_tin(opened: Opened, text: str) -> None:
         opened.left_out.append(f"--kit {kit} (no such kit here)")
         return
     opened.tin = tin or ""
-    if opened.tin and opened.tin not in available_tins(opened.kit):
-        presets = ", ".join(available_tins(opened.kit)) or "none"
+    presets_here = available_tins(opened.kit)
+    if opened.tin and opened.tin not in presets_here:
+        presets = ", ".join(presets_here) or "none"
         opened.left_out.append(
             f"--tin {opened.tin} (no such tin preset for {opened.kit.title}; its presets: "
             f"{presets})"

@@ -67,13 +67,7 @@ def render_parts(shared_cache: Path) -> Callable[[KitParamsBase, Iterable[str], 
 
     def render(params: KitParamsBase, names: Iterable[str], folder: Path) -> Path:
         options = BuildOptions(
-            out_dir=folder,
-            only=tuple(names),
-            jobs=TEST_JOBS,
-            previews=False,
-            slice=False,
-            plates=False,
-            cache_dir=shared_cache,
+            out_dir=folder, only=tuple(names), jobs=TEST_JOBS, cache_dir=shared_cache, **MESHES_ONLY
         )
         from squadron_cad.pipeline.transaction import build
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 
 import pytest
-from helpers import TEST_JOBS
+from helpers import MESHES_ONLY, TEST_JOBS
 
 from squadron_cad.checks.mesh import load_mesh
 from squadron_cad.kits.squadron_leader.sections import TokenParams
@@ -44,10 +44,8 @@ def built(request, tmp_path_factory, shared_cache):
     options = BuildOptions(
         out_dir=tmp_path_factory.mktemp(f"width{width:g}"),
         jobs=TEST_JOBS,
-        previews=False,
-        slice=False,
-        plates=False,
         cache_dir=shared_cache,
+        **MESHES_ONLY,
     )
     return width, build(params, options)
 
