@@ -55,24 +55,28 @@ def replace_into(temp: Path, target: Path) -> None:
         raise ToolError(f"cannot write {target}: {error.strerror}") from error
 
 
-def write_bytes(target: Path, data: bytes) -> None:
+def write_bytes(target: Path, data: bytes, *, durable: bool = True) -> None:
+    """Durable: on the disk before it takes the target's name, so a power cut leaves the
+    old file or the new one, not an empty one. A cache's entries need not be: each is
+    checked as it is read, and the flush cost a fresh build 0.4 s (76 of them, measured)."""
     with temporary_sibling(target) as temp:
         try:
             with open(temp, "wb") as stream:
                 stream.write(data)
-                stream.flush()
-                os.fsync(stream.fileno())
+                if durable:
+                    stream.flush()
+                    os.fsync(stream.fileno())
         except OSError as error:
             raise ToolError(f"cannot write {target}: {error.strerror}") from error
         replace_into(temp, target)
 
 
-def write_text(target: Path, text: str) -> None:
-    write_bytes(target, text.encode("utf-8"))
+def write_text(target: Path, text: str, *, durable: bool = True) -> None:
+    write_bytes(target, text.encode("utf-8"), durable=durable)
 
 
-def write_json(target: Path, data: Any) -> None:
-    write_text(target, json.dumps(data, indent=2, sort_keys=False) + "\n")
+def write_json(target: Path, data: Any, *, durable: bool = True) -> None:
+    write_text(target, json.dumps(data, indent=2, sort_keys=False) + "\n", durable=durable)
 
 
 def remove_stale_temporaries(folder: Path) -> None:

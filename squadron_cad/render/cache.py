@@ -1,7 +1,8 @@
 """A content-addressed render cache: same OpenSCAD source and OpenSCAD, same STL.
 
 An entry is `<key>.stl` plus `<key>.json` holding the STL's sha256 (so a corrupted entry is
-detected and rebuilt), its render time and the check results computed on it.
+detected and rebuilt), its render time and the check results computed on it. Entries are
+not flushed to the disk as they are written: one a power cut damages reads as missing.
 """
 
 from __future__ import annotations
@@ -82,7 +83,7 @@ class RenderCache:
         with temporary_sibling(stl) as temp:
             temp.write_bytes(rendered.read_bytes())
             replace_into(temp, stl)
-        write_json(meta, {**record, "stl_sha256": file_sha256(stl)})
+        write_json(meta, {**record, "stl_sha256": file_sha256(stl)}, durable=False)
         self._prune()
 
     def lookup_record(self, key: str) -> dict[str, Any] | None:
@@ -91,7 +92,7 @@ class RenderCache:
 
     def store_record(self, key: str, record: dict[str, Any]) -> None:
         self.folder.mkdir(parents=True, exist_ok=True)
-        write_json(self.folder / f"{key}.json", record)
+        write_json(self.folder / f"{key}.json", record, durable=False)
         prefix = key.split("-", 1)[0]
         records = sorted((_age(path), path) for path in self.folder.glob(f"{prefix}-*.json"))
         for _mtime, stale in records[: max(0, len(records) - MAX_RECORDS)]:
@@ -100,7 +101,7 @@ class RenderCache:
 
     def update_record(self, key: str, record: dict[str, Any]) -> None:
         _, meta = self._paths(key)
-        write_json(meta, record)
+        write_json(meta, record, durable=False)
 
     def forget(self, key: str) -> None:
         for path in self._paths(key):
