@@ -56,16 +56,8 @@ def nest_rings(rings: list[np.ndarray]) -> MultiPolygon:
             if outline.area > hole.area and outline.contains(inside):
                 holes[index].append(ring)
                 break
-    shapes = [Polygon(o.exterior.coords, h) for o, h in zip(outlines, holes, strict=True)]
-    if not shapes:
-        return MultiPolygon()
-    # A sound solid's section is already one valid shape: outlines apart, each hole inside
-    # its own. Checking that is 3x quicker than the union that mends any other (measured
-    # over a kit's 121 sections: 37 against 102 ms, the same areas).
-    whole = MultiPolygon(shapes)
-    if shapely.is_valid(whole):
-        return whole
-    return as_multi(shapely.union_all([shape.buffer(0) for shape in shapes]))
+    shapes = [Polygon(o.exterior.coords, h).buffer(0) for o, h in zip(outlines, holes, strict=True)]
+    return as_multi(shapely.union_all(shapes)) if shapes else MultiPolygon()
 
 
 def _trimesh_section(mesh: trimesh.Trimesh, z: float) -> MultiPolygon:
