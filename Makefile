@@ -37,10 +37,11 @@ stl: setup ## Build the whole kit into out/ (STLs, SCAD, manifest, layout, pictu
 
 test: setup ## Lint, then every test (unit, real OpenSCAD renders, browser) with the type check beside them
 	@$(VENV)/bin/ruff check squadron_cad tests
-	@# mypy (6 s of one core) runs while the test workers start; its verdict comes after
-	@# theirs, and either failing fails the target. Two workers, a file each (its module
-	@# fixtures built once), integration files first.
-	@$(VENV)/bin/mypy > $(VENV)/mypy.log 2>&1 & typing=$$!; \
+	@# mypy (6 s of one core) runs beside the test workers, niced: it takes the moments
+	@# they leave a core idle (16 core-s in a run) rather than theirs. Its verdict comes
+	@# after theirs, and either failing fails the target. Two workers, a file each (its
+	@# module fixtures built once), integration files first.
+	@nice -n 19 $(VENV)/bin/mypy > $(VENV)/mypy.log 2>&1 & typing=$$!; \
 	$(VENV)/bin/pytest -q --numprocesses 2 --dist loadfile --no-loadscope-reorder --durations=25; \
 	tested=$$?; wait $$typing; typed=$$?; cat $(VENV)/mypy.log; \
 	[ $$tested -eq 0 ] && [ $$typed -eq 0 ]
