@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from squadron_cad.render.atomic import read_json_object, replace_into, temporary_sibling, write_json
+from squadron_cad.render.atomic import read_json_object, write_bytes, write_json
 
 MAX_ENTRIES = 400  # a few dozen builds of the whole kit; older entries are pruned
 MAX_RECORDS = 200  # check results per kind (printability: one per part and build)
@@ -80,10 +80,10 @@ class RenderCache:
     def store(self, key: str, rendered: Path, record: dict[str, Any]) -> None:
         stl, meta = self._paths(key)
         self.folder.mkdir(parents=True, exist_ok=True)
-        with temporary_sibling(stl) as temp:
-            temp.write_bytes(rendered.read_bytes())
-            replace_into(temp, stl)
-        write_json(meta, {**record, "stl_sha256": file_sha256(stl)}, durable=False)
+        data = rendered.read_bytes()
+        write_bytes(stl, data, durable=False)
+        sha256 = hashlib.sha256(data).hexdigest()
+        write_json(meta, {**record, "stl_sha256": sha256}, durable=False)
         self._prune()
 
     def lookup_record(self, key: str) -> dict[str, Any] | None:
