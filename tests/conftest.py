@@ -8,7 +8,7 @@ Under `make test` (xdist, `--dist loadfile --no-loadscope-reorder`) a file's tes
 one worker, so that what its module fixtures build is built once, not on both workers;
 the integration files go first, the longest of them ahead (xdist would otherwise order
 files by their number of tests, and a long file started last keeps one worker busy
-alone at the end), and the many short unit files fill in behind them."""
+alone at the end), and the unit files fill in behind them, their longest first."""
 
 from __future__ import annotations
 
@@ -28,14 +28,28 @@ TESTS = Path(__file__).parent
 # values compared on failure, as a test file's own do.
 pytest.register_assert_rewrite("helpers", "kit_files", "fuzz_draws", "plate_layers", "page_steps")
 FOLDER_MARKERS = {"integration": pytest.mark.integration, "web": pytest.mark.web}
-# The longest files (30-60 s of one worker each, measured 2026-11-27), first: only an order.
+# The longest files (15-35 s of one worker each, measured 2026-11-28), first: only an order.
 LONGEST_FIRST = (
     "integration/faults/test_interrupts.py",
     "integration/kits/squadron_leader/test_fuzz_renders.py",
     "integration/faults/test_kit_whole.py",
     "integration/kits/squadron_leader/test_fuzz_kept_draws.py",
     "integration/test_examples.py",
+    # It builds the Squadrons kit: started beside test_squadrons_kit, which needs the same
+    # build, one worker waited 4 s for the other's (the build is locked, made once a run).
+    "integration/kits/squadrons/test_paper_squadrons_parts.py",
     "integration/faults/test_rebuilds.py",
+)
+# The unit files that take seconds (or wait on timeouts and child processes) ahead of the
+# others, so that the run ends on short files on both workers: ended by these, one core
+# idled for 4 s (measured 2026-11-28).
+UNIT_LONGEST_FIRST = (
+    "unit/test_cli.py",
+    "unit/kits/squadron_leader/test_fit.py",
+    "unit/test_render_backends.py",
+    "unit/kits/squadron_leader/test_fuzz_leader_params.py",
+    "unit/test_bench.py",
+    "unit/test_input_limits.py",
 )
 
 
@@ -65,9 +79,13 @@ def _order(item: pytest.Item) -> tuple[int, int]:
     if not item.path.is_relative_to(TESTS):
         return (2, 0)
     name = item.path.relative_to(TESTS).as_posix()
-    if name in LONGEST_FIRST:
-        return (0, LONGEST_FIRST.index(name))
-    return (0 if name.startswith("integration/") else 1, len(LONGEST_FIRST))
+    if name.startswith("integration/"):
+        return (0, _rank(name, LONGEST_FIRST))
+    return (1, _rank(name, UNIT_LONGEST_FIRST))
+
+
+def _rank(name: str, first: tuple[str, ...]) -> int:
+    return first.index(name) if name in first else len(first)
 
 
 @pytest.fixture(scope="module")

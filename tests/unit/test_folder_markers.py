@@ -43,13 +43,17 @@ def test_a_test_is_marked_by_its_folder(tmp_path: Path) -> None:
 
 
 def test_the_files_put_first_are_files_of_the_suite() -> None:
-    """A renamed or removed file would silently leave the order (conftest's LONGEST_FIRST)."""
+    """A renamed or removed file would silently leave the order (conftest's LONGEST_FIRST,
+    UNIT_LONGEST_FIRST), and a file in the other group's list would never be put first."""
     spec = importlib.util.spec_from_file_location("suite_conftest", TESTS / "conftest.py")
     assert spec is not None
     assert spec.loader is not None
     suite = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(suite)
-    first = suite.LONGEST_FIRST
-    missing = [name for name in first if not (TESTS / name).is_file()]
-    assert not missing, f"LONGEST_FIRST names files that are not there: {missing}"
-    assert all(name.startswith("integration/") for name in first)
+    for first, group in (
+        (suite.LONGEST_FIRST, "integration/"),
+        (suite.UNIT_LONGEST_FIRST, "unit/"),
+    ):
+        missing = [name for name in first if not (TESTS / name).is_file()]
+        assert not missing, f"the files put first name files that are not there: {missing}"
+        assert all(name.startswith(group) for name in first)
