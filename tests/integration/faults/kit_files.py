@@ -1,6 +1,6 @@
-"""What the fault tests read and run: a kit's files hashed, a build started as a maker
-starts it (`python -m squadron_cad build`, OpenSCAD replaced by a fake that misbehaves on
-demand), and the checks that a kit is the previous one, or the new one whole."""
+"""What the fault tests read and run: a kit's files hashed, a build in a process of its own
+(`squadron-cad build`, OpenSCAD replaced by a fake that misbehaves on demand), and the
+checks that a kit is the previous one, or the new one whole."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from forked_cli import ForkedRun
 from helpers import kit_file_hashes as hashes
 
 FAKE = Path(__file__).resolve().parents[2] / "fakes" / "fake_openscad.py"
@@ -34,13 +35,24 @@ def assert_nothing_beside(out: Path) -> None:
     assert not list(out.rglob(".tmp-*")), "a temporary file was left behind"
 
 
-def cli(out: Path, *args: str, mode: str | None = None, **env: str) -> subprocess.Popen[str]:
+def cli(
+    out: Path, *args: str, mode: str | None = None, fresh: bool = False, **env: str
+) -> subprocess.Popen[str] | ForkedRun:
+    """`squadron-cad build --out OUT ARGS` in a process of its own, forked from one that
+    has its imports done (forked_cli); `fresh`: `python -m squadron_cad` in a new
+    interpreter, for a signal that must land while the build still imports."""
     environment = {**os.environ, **env}
     if mode is not None:
         environment.update(fake_env(mode))
-    command = [sys.executable, "-m", "squadron_cad", "build", "--out", str(out), *args]
+    arguments = ["build", "--out", str(out), *args]
+    if not fresh:
+        return ForkedRun(arguments, environment)
     return subprocess.Popen(
-        command, env=environment, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        [sys.executable, "-m", "squadron_cad", *arguments],
+        env=environment,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
     )
 
 
