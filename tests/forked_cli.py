@@ -43,6 +43,22 @@ def _context() -> Any:
     return _forks
 
 
+def stop() -> None:
+    """End the forkserver and the resource tracker multiprocessing started beside it, and
+    reap them: left to end with the worker, they stayed zombies under an init that does not
+    reap (a container's first process). Their `_stop` is what CPython's own tests call."""
+    global _forks
+    if _forks is None:
+        return
+    from multiprocessing import forkserver, resource_tracker
+
+    for helper in (forkserver._forkserver, resource_tracker._resource_tracker):
+        stopping = getattr(helper, "_stop", None)
+        if stopping is not None:
+            stopping()
+    _forks = None
+
+
 class _PassedFd:
     """A file descriptor sent to the forked process (SCM_RIGHTS, as multiprocessing sends
     a socket), where it arrives as a descriptor of its own."""

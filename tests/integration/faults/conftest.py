@@ -3,8 +3,10 @@ draft kit (`whole_kit`), so that no test sees what another did to its copy."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
+import forked_cli
 import pytest
 from helpers import TEST_JOBS
 from kit_files import PARTS, copy_of
@@ -12,6 +14,13 @@ from kit_files import PARTS, copy_of
 from squadron_cad.pipeline.options import BuildOptions
 from squadron_cad.pipeline.transaction import build
 from squadron_cad.resolve import resolve
+
+
+@pytest.fixture(scope="session", autouse=True)
+def forks_stopped() -> Iterator[None]:
+    """The process the builds are forked from ends with the session, reaped (forked_cli)."""
+    yield
+    forked_cli.stop()
 
 
 @pytest.fixture(scope="module")
