@@ -40,16 +40,17 @@ LONGEST_FIRST = (
     "integration/kits/squadrons/test_paper_squadrons_parts.py",
     "integration/faults/test_rebuilds.py",
 )
-# The unit files that take seconds (or wait on timeouts and child processes) ahead of the
-# others, so that the run ends on short files on both workers: ended by these, one core
-# idled for 4 s (measured 2026-11-28).
+# The unit files that take seconds ahead of the others, so that the run ends on short files
+# on both workers: ended by these, one core idled for 4 s (measured 2026-11-28). Those that
+# mostly wait (timeouts, child processes) alternate with those that compute: the two
+# workers take neighbours at once, and two waiting together left a core idle.
 UNIT_LONGEST_FIRST = (
     "unit/test_cli.py",
+    "unit/test_render_backends.py",  # waits
     "unit/kits/squadron_leader/test_fit.py",
-    "unit/test_render_backends.py",
+    "unit/test_bench.py",  # waits
     "unit/kits/squadron_leader/test_fuzz_leader_params.py",
-    "unit/test_bench.py",
-    "unit/test_input_limits.py",
+    "unit/test_input_limits.py",  # waits
 )
 
 
