@@ -92,9 +92,11 @@ def _run(args: list[str], env: dict[str, str], cwd: str, out: int, err: int) -> 
 
         main()
     except SystemExit as done:
-        code = done.code if isinstance(done.code, int) else int(done.code is not None)
-        if done.code is not None and not isinstance(done.code, int):
+        if done.code is None or isinstance(done.code, int):
+            code = done.code or 0
+        else:  # sys.exit("message"): said on stderr, exit 1, as the interpreter does
             print(done.code, file=sys.stderr)
+            code = 1
     except BaseException:
         traceback.print_exc()
         code = 1
