@@ -23,7 +23,7 @@ UV_VERSION := 0.13.9
 # it imports: 1.6 CPU-s a build; compiling all of them at setup took 4 s of its own.
 unexport PYTHONDONTWRITEBYTECODE
 
-$(VENV)/.installed: pyproject.toml
+$(VENV)/.installed: pyproject.toml requirements.lock scripts/setup-venv.sh
 	@sh scripts/setup-venv.sh $(PYTHON) $(VENV) $(UV_VERSION)
 	@touch $@
 
