@@ -13,6 +13,7 @@ alone at the end), and the unit files fill in behind them, their longest first."
 from __future__ import annotations
 
 import gc
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -76,13 +77,29 @@ def pytest_collection_finish() -> None:
     gc.set_threshold(10_000, 20, 20)
 
 
-def _order(item: pytest.Item) -> tuple[int, int]:
+def pytest_configure(config: pytest.Config) -> None:
+    """Under xdist the second worker collects the test files last to first. Each worker
+    imports every test file (rewriting its asserts, compiling what it imports): on a fresh
+    clone the two did the same work side by side, 7.9-9.2 s before the first test; from
+    both ends each finds the other's half written, 6.3-7.3 s (measured 2026-11-28). The
+    tests run in _order's order either way, as xdist requires of both workers."""
+    if os.environ.get("PYTEST_XDIST_WORKER") != "gw1":
+        return
+    if [Path(arg).resolve() for arg in config.args] != [TESTS.resolve()]:
+        return  # files named on the command line: collected as named
+    config.args[:] = [str(path) for path in sorted(TESTS.rglob("test_*.py"), reverse=True)]
+
+
+def _order(item: pytest.Item) -> tuple[int, int, tuple[str, ...]]:
+    """Integration files first, then unit files, each group's listed ones ahead; then by
+    path, as pytest collects a folder, whatever order the files were collected in."""
     if not item.path.is_relative_to(TESTS):
-        return (2, 0)
-    name = item.path.relative_to(TESTS).as_posix()
+        return (2, 0, item.path.parts)
+    relative = item.path.relative_to(TESTS)
+    name = relative.as_posix()
     if name.startswith("integration/"):
-        return (0, _rank(name, LONGEST_FIRST))
-    return (1, _rank(name, UNIT_LONGEST_FIRST))
+        return (0, _rank(name, LONGEST_FIRST), relative.parts)
+    return (1, _rank(name, UNIT_LONGEST_FIRST), relative.parts)
 
 
 def _rank(name: str, first: tuple[str, ...]) -> int:

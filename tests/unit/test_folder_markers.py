@@ -57,3 +57,37 @@ def test_the_files_put_first_are_files_of_the_suite() -> None:
         missing = [name for name in first if not (TESTS / name).is_file()]
         assert not missing, f"the files put first name files that are not there: {missing}"
         assert all(name.startswith(group) for name in first)
+
+
+def test_the_second_worker_collects_from_the_other_end_to_the_same_order(tmp_path: Path) -> None:
+    """xdist's second worker imports the files last to first (conftest's pytest_configure),
+    and both workers must still list the same tests in the same order."""
+    tests = tmp_path / "tests"
+    names = ("integration/kits/test_c.py", "integration/test_b.py", "unit/test_a.py")
+    noting = "import os\nopen(os.environ['IMPORTED'], 'a').write(__name__ + '\\n')\n"
+    for name in names:
+        (tests / name).parent.mkdir(parents=True, exist_ok=True)
+        (tests / name).write_text(noting + "def test_one(): pass\ndef test_two(): pass\n")
+    shutil.copy(TESTS / "conftest.py", tests / "conftest.py")
+    ini = "[pytest]\ntestpaths = tests\nmarkers =\n    integration\n    web\n"
+    (tmp_path / "pytest.ini").write_text(ini)
+    listed, imported = {}, {}
+    for worker in ("gw0", "gw1"):
+        log = tmp_path / f"{worker}.log"
+        env = {"PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1", "PYTEST_XDIST_WORKER": worker}
+        run = subprocess.run(
+            [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--collect-only"],
+            cwd=tmp_path,
+            env={**os.environ, **env, "IMPORTED": str(log)},
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert run.returncode == 0, run.stdout + run.stderr
+        listed[worker] = [line for line in run.stdout.splitlines() if "::" in line]
+        imported[worker] = log.read_text().split()
+    assert listed["gw0"] == listed["gw1"]
+    assert len(listed["gw0"]) == 6
+    assert listed["gw0"][0] == "tests/integration/kits/test_c.py::test_one"
+    assert imported["gw0"] == ["test_c", "test_b", "test_a"]
+    assert imported["gw1"] == ["test_a", "test_b", "test_c"]
