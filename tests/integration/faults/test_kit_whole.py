@@ -9,7 +9,6 @@ import json
 import os
 from pathlib import Path
 
-import pytest
 from helpers import run_cli, set_env
 from kit_files import (
     assert_kit_unchanged,
@@ -144,42 +143,31 @@ def test_outputs_are_readable_by_others_and_json_is_json_lines(
 
 
 def test_the_same_parameters_give_byte_identical_files(whole_kit: Path, tmp_path: Path) -> None:
+    """Rebuilt without the cache, the kit's files are the same bytes. The rebuild does not
+    slice: PrusaSlicer's figures for the same plate vary from run to run (its threads'
+    doing: the draft box's print time 16830 to 16868 s), and what it slices, the plates
+    and their STLs, is compared byte for byte here (4 CPU-s of a 11 CPU-s rebuild)."""
     again = tmp_path / "again"
     # two render batches, where the session's kit was built with one (TEST_JOBS): the
     # files do not depend on how the renders were shared out
     build(
-        resolve(overrides=["quality=draft"]), BuildOptions(out_dir=again, jobs=2, use_cache=False)
+        resolve(overrides=["quality=draft"]),
+        BuildOptions(out_dir=again, jobs=2, use_cache=False, slice=False),
     )
     first, second = hashes(whole_kit), hashes(again)
     assert set(first) == set(second)
+    assert any(name.startswith("plates/") for name in first)
     differing = {name for name in first if first[name] != second[name]}
-    # Files that record timings (the manifest, the pictures' index, the record hashing
-    # both) and the BOM: PrusaSlicer 2.5's print-time estimate of the same STL with the
-    # same settings varies by a second from run to run (measured: 735 or 736 s).
-    assert differing <= {
-        ".squadron-cad.json",
-        "manifest.json",
-        "previews/index.json",
-        "bom.md",
-        "bom.csv",
-    }
+    # What records timings (the manifest, the pictures' index, the record hashing both)
+    # and the slicer's figures (the BOM, the manifest's slicer section and filament budget).
+    timed = {".squadron-cad.json", "manifest.json", "previews/index.json"}
+    assert differing <= timed | {"bom.md", "bom.csv"}
     timings = {"build_seconds", "render_seconds", "cached", "seconds", "stages", "slicer"}
-    timings |= {"files", "sha256"}
+    timings |= {"files", "sha256", "build_key"}  # the key names the options: slicing too
     old, new = (json.loads((k / "manifest.json").read_text()) for k in (whole_kit, again))
-    old_budget, new_budget = (_pop_slicer_findings(m) for m in (old, new))
+    assert [f["check"] for f in _pop_slicer_findings(old)] == ["filament_budget"]
+    assert _pop_slicer_findings(new) == []
     assert _without(old, timings) == _without(new, timings)
-    # The filament budget finding is the slicer's figure too (measured: 2969.5 or 2969.6 mm).
-    assert [f["check"] for f in old_budget] == [f["check"] for f in new_budget]
-    for was, now in zip(old_budget, new_budget, strict=True):
-        assert now["measured"] == pytest.approx(was["measured"], rel=1e-3), now
-    # PrusaSlicer's own figures for the same STL vary from run to run, its threads' doing:
-    # the draft box sliced 4 times idle gave 16830 to 16843 s and 13411.59 or 13411.60 mm,
-    # and 16868 s once under the suite's load. Time to 0.5 %, filament to 0.1 %.
-    spread = {"print_seconds": 5e-3, "filament_mm": 1e-3, "filament_g": 1e-3}
-    for name, part in old["slicer"]["parts"].items():
-        again_part = new["slicer"]["parts"][name]
-        for key, rel in spread.items():
-            assert again_part[key] == pytest.approx(part[key], rel=rel, abs=2), (name, key)
 
 
 def _pop_slicer_findings(manifest: dict) -> list[dict]:
