@@ -26,13 +26,16 @@ own_pip() {
 
 # The libraries at the versions requirements.lock pins, and the package (editable). uv looks
 # in its cache alone first: 0.9-1.1 s, where asking PyPI again took 1.8-6.9 s (measured
-# 2026-11-28). With every version pinned, both ways install the same set.
+# 2026-11-28). With every version pinned, both ways install the same set. A Python newer
+# than the pins' wheels gets the newest versions pyproject.toml allows instead.
 if [ -x "$uv" ]; then
     pinned() { "$uv" pip install --quiet --python "$py" "$@" -r requirements.lock -e '.[dev]'; }
-    pinned --offline 2>/dev/null || pinned
+    pinned --offline 2>/dev/null || pinned 2>/dev/null \
+        || "$uv" pip install --quiet --python "$py" -e '.[dev]'
 else
     own_pip
     "$py" -m pip install --quiet --upgrade pip
     # setuptools' banner on editable installs is for its own developers, not a maker's
-    PYTHONWARNINGS=ignore "$py" -m pip install --quiet -r requirements.lock -e '.[dev]'
+    pip_dev() { PYTHONWARNINGS=ignore "$py" -m pip install --quiet "$@" -e '.[dev]'; }
+    pip_dev -r requirements.lock 2>/dev/null || pip_dev
 fi
