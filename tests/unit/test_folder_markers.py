@@ -29,17 +29,23 @@ def test_a_test_is_marked_by_its_folder(tmp_path: Path) -> None:
         (tests / folder).mkdir(parents=True)
         name = folder.replace("/", "_")
         (tests / folder / f"test_in_{name}.py").write_text(MARKED.format(expected=expected))
-    shutil.copy(TESTS / "conftest.py", tests / "conftest.py")
-    (tmp_path / "pytest.ini").write_text("[pytest]\nmarkers =\n    integration\n    web\n")
-    run = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-m", "not web", "tests"],
-        cwd=tmp_path,
-        env={**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"},
+    run = pytest_in(tmp_path, "-m", "not web")
+    assert "2 passed, 1 deselected" in run.stdout, run.stdout + run.stderr
+
+
+def pytest_in(root: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    """pytest over root/tests (files already written there) with the suite's conftest."""
+    shutil.copy(TESTS / "conftest.py", root / "tests" / "conftest.py")
+    ini = "[pytest]\ntestpaths = tests\nmarkers =\n    integration\n    web\n"
+    (root / "pytest.ini").write_text(ini)
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *args],
+        cwd=root,
+        env={**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1", **env},
         capture_output=True,
         text=True,
         check=False,
     )
-    assert "2 passed, 1 deselected" in run.stdout, run.stdout + run.stderr
 
 
 def test_the_files_put_first_are_files_of_the_suite() -> None:
@@ -68,21 +74,10 @@ def test_the_second_worker_collects_from_the_other_end_to_the_same_order(tmp_pat
     for name in names:
         (tests / name).parent.mkdir(parents=True, exist_ok=True)
         (tests / name).write_text(noting + "def test_one(): pass\ndef test_two(): pass\n")
-    shutil.copy(TESTS / "conftest.py", tests / "conftest.py")
-    ini = "[pytest]\ntestpaths = tests\nmarkers =\n    integration\n    web\n"
-    (tmp_path / "pytest.ini").write_text(ini)
     listed, imported = {}, {}
     for worker in ("gw0", "gw1"):
         log = tmp_path / f"{worker}.log"
-        env = {"PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1", "PYTEST_XDIST_WORKER": worker}
-        run = subprocess.run(
-            [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--collect-only"],
-            cwd=tmp_path,
-            env={**os.environ, **env, "IMPORTED": str(log)},
-            capture_output=True,
-            text=True,
-            check=False,
-        )
+        run = pytest_in(tmp_path, "--collect-only", PYTEST_XDIST_WORKER=worker, IMPORTED=str(log))
         assert run.returncode == 0, run.stdout + run.stderr
         listed[worker] = [line for line in run.stdout.splitlines() if "::" in line]
         imported[worker] = log.read_text().split()

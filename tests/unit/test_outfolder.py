@@ -388,9 +388,9 @@ def test_make_clean_in_the_checkout_keeps_the_checkout(tmp_path: Path) -> None:
     venv = ROOT / ".venv"
     if not (venv / "bin" / "squadron-cad").is_file():
         pytest.skip("the project's .venv is not set up")
-    # The .venv is newer than what its stamp depends on: make reinstalls nothing into it.
-    for prerequisite in ("pyproject.toml", "requirements.lock", "scripts/setup-venv.sh"):
-        os.utime(clone / prerequisite, (0, 0))
+    # The .venv is newer than every file of the clone: make reinstalls nothing into it.
+    for path in clone.rglob("*"):
+        os.utime(path, (0, 0), follow_symlinks=False)
     stamp = ["make", "-q", "-C", str(clone), f"VENV={venv}", f"{venv}/.installed"]
     assert subprocess.run(stamp, capture_output=True, check=False).returncode == 0
     before = tree(clone)
