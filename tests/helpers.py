@@ -25,6 +25,8 @@ from squadron_cad.params import KitParamsBase
 TEST_JOBS = 1
 # A build's options for tests that read only its meshes: no slicer, plates or pictures.
 MESHES_ONLY = {"slice": False, "plates": False, "previews": False}
+# `squadron-cad` as a process of its own runs it: this interpreter, the package as a module.
+CLI_COMMAND = (sys.executable, "-m", "squadron_cad")
 
 if TYPE_CHECKING:
     import numpy as np
@@ -130,7 +132,7 @@ def cli_process(
 ) -> subprocess.CompletedProcess[str]:
     """`python -m squadron_cad ARGS` in a process of its own (its exit, its imports)."""
     return subprocess.run(
-        [sys.executable, "-m", "squadron_cad", *args],
+        [*CLI_COMMAND, *args],
         capture_output=True,
         text=True,
         cwd=cwd,

@@ -10,12 +10,11 @@ import re
 import shlex
 import shutil
 import subprocess
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from helpers import cli_in_worker
+from helpers import CLI_COMMAND, cli_in_worker
 from typer.testing import CliRunner
 
 from squadron_cad.cli import app
@@ -115,7 +114,7 @@ def make_help_examples() -> list[Example]:
 
 def run_cli(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "squadron_cad", *args],
+        [*CLI_COMMAND, *args],
         capture_output=True,
         text=True,
         cwd=cwd,

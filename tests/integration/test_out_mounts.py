@@ -15,16 +15,16 @@ import os
 import shlex
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from helpers import CLI_COMMAND
 
 from squadron_cad.pipeline.options import BuildOptions
 from squadron_cad.pipeline.transaction import build
 from squadron_cad.resolve import resolve
 
-COMMAND = shlex.join([sys.executable, "-m", "squadron_cad"])
+COMMAND = shlex.join(list(CLI_COMMAND))
 QUICK = "--no-previews --no-slice --quiet"
 
 

@@ -16,7 +16,7 @@ import lib3mf
 import numpy as np
 import pytest
 import trimesh
-from helpers import TEST_JOBS, registered
+from helpers import CLI_COMMAND, TEST_JOBS, registered
 from PIL import Image
 from toykit import TOY_KIT
 
@@ -112,14 +112,12 @@ def test_an_outside_package_adds_a_kit_by_entry_point(tmp_path: Path) -> None:
     (info / "METADATA").write_text("Metadata-Version: 2.1\nName: toykit\nVersion: 0.1\n")
     (info / "entry_points.txt").write_text("[squadron_cad.kits]\ntoy = toykit:TOY_KIT\n")
     env = {**os.environ, "PYTHONPATH": str(site)}
-    listed = subprocess.run(
-        [sys.executable, "-m", "squadron_cad", "kits"], capture_output=True, text=True, env=env
-    )
+    listed = subprocess.run([*CLI_COMMAND, "kits"], capture_output=True, text=True, env=env)
     assert listed.returncode == 0, listed.stderr
     assert "toy" in listed.stdout
     assert "squadron-leader" in listed.stdout
     fit = subprocess.run(
-        [sys.executable, "-m", "squadron_cad", "fit", "--kit", "toy"],
+        [*CLI_COMMAND, "fit", "--kit", "toy"],
         capture_output=True,
         text=True,
         env=env,

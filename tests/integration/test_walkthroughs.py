@@ -9,13 +9,13 @@ import os
 import re
 import shutil
 import subprocess
-import sys
 import tomllib
 import zipfile
 from pathlib import Path
 
 import pytest
 import trimesh
+from helpers import CLI_COMMAND
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "ARCHITECTURE.md"
@@ -43,7 +43,7 @@ def install_entry_point(site: Path, dist: str, points: dict[str, str]) -> None:
 def cli(site: Path, *args: str, cwd: Path) -> subprocess.CompletedProcess:
     env = {**os.environ, "PYTHONPATH": str(site)}
     return subprocess.run(
-        [sys.executable, "-m", "squadron_cad", *args],
+        [*CLI_COMMAND, *args],
         capture_output=True,
         text=True,
         env=env,

@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 import pytest
+from helpers import CLI_COMMAND
 
 from squadron_cad.errors import InputError
 from squadron_cad.resolve import parse_yaml_mapping, resolve
@@ -37,7 +38,7 @@ print("peak_growth_mb", peak_mb() - before)
 
 def cli(*args: str, stdin: bytes = b"") -> subprocess.CompletedProcess[bytes]:
     return subprocess.run(
-        [sys.executable, "-m", "squadron_cad", *args],
+        [*CLI_COMMAND, *args],
         input=stdin,
         capture_output=True,
         timeout=30,  # a hang fails the test instead of stalling the suite

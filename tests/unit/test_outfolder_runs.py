@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from helpers import CLI_COMMAND
 
 from squadron_cad.errors import InputError
 from squadron_cad.outfolder import (
@@ -106,7 +107,7 @@ def test_a_run_into_a_busy_folder_is_refused_naming_the_other(tmp_path: Path, ho
             refused.value
         )
     done = subprocess.run(
-        [sys.executable, "-m", "squadron_cad", "paper", "--out", str(out), "--no-previews"],
+        [*CLI_COMMAND, "paper", "--out", str(out), "--no-previews"],
         capture_output=True,
         text=True,
         check=False,

@@ -8,10 +8,10 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 from forked_cli import ForkedRun
+from helpers import CLI_COMMAND
 from helpers import kit_file_hashes as hashes
 
 FAKE = Path(__file__).resolve().parents[2] / "fakes" / "fake_openscad.py"
@@ -48,7 +48,7 @@ def cli(
     if not fresh:
         return ForkedRun(arguments, environment)
     return subprocess.Popen(
-        [sys.executable, "-m", "squadron_cad", *arguments],
+        [*CLI_COMMAND, *arguments],
         env=environment,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

@@ -8,12 +8,11 @@ import json
 import os
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
-from helpers import run_cli
+from helpers import CLI_COMMAND, run_cli
 from kit_files import (
     assert_kit_unchanged,
     assert_new_kit_whole,
@@ -167,7 +166,7 @@ def test_a_killed_build_takes_its_slicer_and_temporary_folders_with_it(tmp_path:
     for folder in left:  # a killed run's: a run that just started is left alone a moment
         os.utime(folder, (0, 0))
     again = subprocess.run(
-        [sys.executable, "-m", "squadron_cad", "kits"],
+        [*CLI_COMMAND, "kits"],
         capture_output=True,
         text=True,
         env={**os.environ, "TMPDIR": str(temp)},

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
-from helpers import run_cli, set_env
+from helpers import CLI_COMMAND, run_cli, set_env
 from kit_files import (
     PARTS,
     assert_kit_unchanged,
@@ -97,7 +97,7 @@ def _small_file_limit() -> None:
 def test_a_file_size_limit_keeps_the_previous_kit(out: Path) -> None:
     """A real write failure (EFBIG under ulimit -f), not a stand-in."""
     before = hashes(out)
-    command = [sys.executable, "-m", "squadron_cad", "build", "--out", str(out), "--quiet"]
+    command = [*CLI_COMMAND, "build", "--out", str(out), "--quiet"]
     done = subprocess.run(
         [*command, *only_parts(), "--no-cache"],
         capture_output=True,

@@ -4,9 +4,9 @@ the layout, a refusal beside its field, the address, a phone's width (nothing bu
 from __future__ import annotations
 
 import subprocess
-import sys
 from pathlib import Path
 
+from helpers import CLI_COMMAND
 from page_steps import KIT, edit, fitted, open_page
 
 from squadron_cad.kit import load_kit
@@ -42,7 +42,7 @@ def cli_refusal(server, query_params: str, tmp_path: Path, kit: str, tin: str) -
     with urllib.request.urlopen(f"{server.url}params.yaml?{query_params}") as answer:
         (tmp_path / "params.yaml").write_bytes(answer.read())
     done = subprocess.run(
-        [sys.executable, "-m", "squadron_cad", "fit", "--kit", kit, "--tin", tin,
+        [*CLI_COMMAND, "fit", "--kit", kit, "--tin", tin,
          "--params", "params.yaml"],
         cwd=tmp_path, capture_output=True, text=True, check=False,
     )  # fmt: skip

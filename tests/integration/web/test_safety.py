@@ -6,13 +6,13 @@ import http.client
 import json
 import socket
 import subprocess
-import sys
 import time
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import psutil
 import pytest
+from helpers import CLI_COMMAND
 from page_steps import BUILT_KIT
 
 from squadron_cad.web.builds import Builds, Job, group_alive
@@ -152,7 +152,7 @@ def test_a_build_past_its_time_limit_is_stopped(tmp_path: Path) -> None:
 
 def test_serve_refuses_an_unknown_kit_before_listening() -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "squadron_cad", "serve", "--kit", "nope", "--port", "0"],
+        [*CLI_COMMAND, "serve", "--kit", "nope", "--port", "0"],
         capture_output=True, text=True, timeout=60, check=False,
     )  # fmt: skip
     assert done.returncode == 2
