@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from helpers import CLI_COMMAND, cli_in_worker
+from helpers import cli_in_worker, cli_process
 from typer.testing import CliRunner
 
 from squadron_cad.cli import app
@@ -113,14 +113,7 @@ def make_help_examples() -> list[Example]:
 
 
 def run_cli(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [*CLI_COMMAND, *args],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        env={**os.environ, "COLUMNS": "200"},
-        check=False,
-    )
+    return cli_process(args, cwd, {**os.environ, "COLUMNS": "200"})
 
 
 def run_in_process(

@@ -24,7 +24,7 @@ from squadron_cad.pipeline.options import BuildOptions
 from squadron_cad.pipeline.transaction import build
 from squadron_cad.resolve import resolve
 
-COMMAND = shlex.join(list(CLI_COMMAND))
+COMMAND = shlex.join(CLI_COMMAND)
 QUICK = "--no-previews --no-slice --quiet"
 
 
