@@ -28,14 +28,17 @@ own_pip() {
 # in its cache alone first: 0.9-1.1 s, where asking PyPI again took 1.8-6.9 s (measured
 # 2026-11-28). With every version pinned, both ways install the same set. A Python newer
 # than the pins' wheels gets the newest versions pyproject.toml allows instead.
+# The ranges' install leaves $venv/.unpinned: the pinned-versions test then says so and skips.
+unpinned=$venv/.unpinned
+rm -f "$unpinned"
 if [ -x "$uv" ]; then
     pinned() { "$uv" pip install --quiet --python "$py" "$@" -r requirements.lock -e '.[dev]'; }
     pinned --offline 2>/dev/null || pinned 2>/dev/null \
-        || "$uv" pip install --quiet --python "$py" -e '.[dev]'
+        || { "$uv" pip install --quiet --python "$py" -e '.[dev]' && touch "$unpinned"; }
 else
     own_pip
     "$py" -m pip install --quiet --upgrade pip
     # setuptools' banner on editable installs is for its own developers, not a maker's
     pip_dev() { PYTHONWARNINGS=ignore "$py" -m pip install --quiet "$@" -e '.[dev]'; }
-    pip_dev -r requirements.lock 2>/dev/null || pip_dev
+    pip_dev -r requirements.lock 2>/dev/null || { pip_dev && touch "$unpinned"; }
 fi

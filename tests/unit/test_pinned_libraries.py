@@ -3,10 +3,12 @@ ranges, and the .venv the tests run in holds exactly those versions."""
 
 from __future__ import annotations
 
+import sys
 import tomllib
 from importlib import metadata
 from pathlib import Path
 
+import pytest
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
@@ -45,6 +47,10 @@ def test_the_lock_pins_every_declared_library_within_its_range() -> None:
 
 
 def test_the_environment_holds_the_pinned_versions() -> None:
+    if (Path(sys.prefix) / ".unpinned").is_file():
+        pytest.skip(
+            "setup installed pyproject.toml's ranges: no wheels of the pins for this Python"
+        )
     pins = _pins()
     installed = {canonicalize_name(d.metadata["Name"]): d.version for d in metadata.distributions()}
     differing = {name: (version, installed.get(name)) for name, version in pins.items()}
